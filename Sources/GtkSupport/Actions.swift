@@ -1,0 +1,43 @@
+// Actions: GActions with Swift handlers, and their accelerators. Main actor.
+
+import CGtk
+
+/// Adds `GSimpleAction`s to an action map (an application or an `AdwApplicationWindow`).
+@MainActor
+public enum Actions {
+  /// Adds a parameterless action named `name` that runs `handler` when activated; returns the action.
+  @discardableResult
+  public static func add(
+    _ name: String, to map: some GPointer, _ handler: @escaping @MainActor () -> Void
+  ) -> OpaquePointer {
+    let action: OpaquePointer = g_simple_action_new(name, nil)
+    Signal.connect(action, "activate") { (_: UnsafeMutableRawPointer?) in handler() }
+    g_action_map_add_action(OpaquePointer(map.gpointer), action)
+    g_object_unref(action.gpointer)  // the map holds it now
+    return action
+  }
+
+  /// Enables or disables an action returned by `add`.
+  public static func setEnabled(_ action: OpaquePointer, _ enabled: Bool) {
+    g_simple_action_set_enabled(action, enabled ? 1 : 0)
+  }
+
+  /// Sets the accelerators (`<Primary>q`, `F5`…) of a detailed action name such as `app.quit`.
+  public static func setAccelerators(
+    _ application: some GPointer, for action: String, _ accelerators: [String]
+  ) {
+    withCStringArray(accelerators) { array in
+      gtk_application_set_accels_for_action(
+        application.cast(to: gtk_application_get_type(), as: GtkApplication.self), action, array)
+    }
+  }
+}
+
+/// Calls `body` with a NULL-terminated C array of the strings, valid only during the call.
+public func withCStringArray<Result>(
+  _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result
+) -> Result {
+  let copies = strings.map { UnsafePointer(strdup($0)) } + [nil]
+  defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+  return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
+}

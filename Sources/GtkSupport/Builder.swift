@@ -1,0 +1,39 @@
+// Builder: objects described in a .ui file from the app's GResource. Main actor.
+
+import CGtk
+
+/// The objects of one `.ui` file, looked up by id.
+///
+/// Keeps the builder (and so every object it made) alive as long as the `Builder` lives.
+@MainActor
+public final class Builder {
+  private let builder: OpaquePointer
+
+  /// Builds the objects of the `.ui` file at `resourcePath` (e.g. `/io/github/b2ctasks/B2CTasks/ui/x.ui`). A
+  /// missing or broken file is a programmer error: it ships in the app's own GResource.
+  public init(resource resourcePath: String) {
+    builder = gtk_builder_new_from_resource(resourcePath)
+  }
+
+  /// The object with `id`, which must exist in the file.
+  public func object(_ id: String) -> UnsafeMutableRawPointer {
+    guard let object = gtk_builder_get_object(builder, id) else {
+      preconditionFailure("no object \(id) in the .ui file")
+    }
+    return UnsafeMutableRawPointer(object)
+  }
+
+  /// The object with `id` as a derivable GTK type, checked against `type`.
+  public func object<T>(_ id: String, _ type: GType, as: T.Type = T.self) -> UnsafeMutablePointer<T> {
+    object(id).cast(to: type, as: T.self)
+  }
+
+  /// The object with `id` as a final GTK type (an opaque pointer), checked against `type`.
+  public func opaqueObject(_ id: String, _ type: GType) -> OpaquePointer {
+    object(id).opaque(type)
+  }
+
+  isolated deinit {
+    g_object_unref(builder.gpointer)
+  }
+}

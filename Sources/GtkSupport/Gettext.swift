@@ -1,0 +1,31 @@
+// Gettext: the translation domain of B2C Tasks. Any thread.
+
+import CGtk
+
+/// Binds and reads the app's gettext domain.
+public enum Gettext {
+  /// The gettext domain of every B2C Tasks program, also named in the `.ui` files.
+  public static let domain = "b2c-tasks"
+
+  /// Sets the locale from the environment and binds the domain to `localeDirectory`. Call once at start.
+  public static func setUp(localeDirectory: String) {
+    setlocale(LC_ALL, "")
+    bindtextdomain(domain, localeDirectory)
+    bind_textdomain_codeset(domain, "UTF-8")
+    textdomain(domain)
+  }
+}
+
+/// The translation of `message` in the user's language (xgettext keyword `tr`).
+public func tr(_ message: StaticString) -> String {
+  "\(message)".withCString { String(cString: dgettext(Gettext.domain, $0)) }
+}
+
+/// The translation of a message with a plural form, chosen for `count` (xgettext keyword `trn:1,2`).
+public func trn(_ singular: StaticString, _ plural: StaticString, _ count: Int) -> String {
+  "\(singular)".withCString { one in
+    "\(plural)".withCString { many in
+      String(cString: dngettext(Gettext.domain, one, many, UInt(count)))
+    }
+  }
+}

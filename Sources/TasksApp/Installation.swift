@@ -1,0 +1,30 @@
+// Installation: where the running program's data files are. Value type; any thread.
+
+import Foundation
+
+/// The files installed beside the program: `PREFIX/bin/b2c-tasks` finds its data under `PREFIX/share`.
+struct Installation: Sendable {
+  /// The application ID.
+  static let appID = "io.github.b2ctasks.B2CTasks"
+  /// The version, kept equal to the meson project's.
+  static let version = "0.1.0"
+  /// The GResource base path.
+  static let resourceBase = "/io/github/b2ctasks/B2CTasks"
+
+  /// `PREFIX/share`.
+  let dataDirectory: URL
+
+  /// The compiled GResource bundle with the `.ui` files and icons.
+  var resourceBundle: URL { dataDirectory.appending(path: "b2c-tasks/b2c-tasks.gresource") }
+  /// Where compiled translations are.
+  var localeDirectory: String { dataDirectory.appending(path: "locale").path(percentEncoded: false) }
+  /// Where the compiled GSettings schemas are.
+  var schemaDirectory: URL { dataDirectory.appending(path: "glib-2.0/schemas") }
+
+  /// The installation the running executable belongs to (through `/proc/self/exe`, so symlinks resolve).
+  static func ofRunningProgram() -> Installation {
+    let executable = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath()
+    let prefix = executable.deletingLastPathComponent().deletingLastPathComponent()
+    return Installation(dataDirectory: prefix.appending(path: "share"))
+  }
+}

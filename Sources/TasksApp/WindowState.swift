@@ -1,0 +1,55 @@
+// WindowState: the window's size and maximised state in GSettings. Main actor.
+
+import CGtk
+import Foundation
+import GtkSupport
+
+/// Restores and saves a window's size and maximised state under the app's GSettings schema.
+///
+/// The schema is looked up beside the program first (so an installation in any prefix works without setting
+/// `XDG_DATA_DIRS`), then in the system's schema path; without a schema, window state is simply not kept.
+@MainActor
+final class WindowState {
+  private let settings: UnsafeMutablePointer<GSettings>
+
+  init?(schemaDirectory: URL) {
+    let defaultSource = g_settings_schema_source_get_default()
+    var error: UnsafeMutablePointer<GError>?
+    let local = g_settings_schema_source_new_from_directory(
+      schemaDirectory.path(percentEncoded: false), defaultSource, 0, &error)
+    g_error_free(error)
+    guard let source = local ?? defaultSource else { return nil }
+    defer { if local != nil { g_settings_schema_source_unref(local) } }
+    guard let schema = g_settings_schema_source_lookup(source, Installation.appID, 1) else { return nil }
+    defer { g_settings_schema_unref(schema) }
+    guard let settings = g_settings_new_full(schema, nil, nil) else { return nil }
+    self.settings = settings
+  }
+
+  /// Applies the saved size and maximised state to `window` before it is shown.
+  func restore(_ window: UnsafeMutablePointer<GtkWindow>) {
+    gtk_window_set_default_size(
+      window, g_settings_get_int(settings, "window-width"), g_settings_get_int(settings, "window-height"))
+    if g_settings_get_boolean(settings, "window-maximized") != 0 {
+      gtk_window_maximize(window)
+    }
+  }
+
+  /// Saves `window`'s size (its unmaximised size) and maximised state.
+  func save(_ window: UnsafeMutablePointer<GtkWindow>) {
+    var width: Int32 = 0
+    var height: Int32 = 0
+    gtk_window_get_default_size(window, &width, &height)
+    let maximized = gtk_window_is_maximized(window)
+    g_settings_set_boolean(settings, "window-maximized", maximized)
+    if maximized == 0 && width > 0 && height > 0 {
+      g_settings_set_int(settings, "window-width", width)
+      g_settings_set_int(settings, "window-height", height)
+    }
+    g_settings_sync()
+  }
+
+  isolated deinit {
+    g_object_unref(settings.gpointer)
+  }
+}

@@ -1,0 +1,11 @@
+// The b2c-tasks program. GLib owns the main thread: install the main-queue bridge, then run the application.
+
+import CGtk
+import Foundation
+import GtkSupport
+
+MainQueueBridge.install()
+let installation = Installation.ofRunningProgram()
+Gettext.setUp(localeDirectory: installation.localeDirectory)
+let application = TasksApplication(installation: installation)
+exit(application.run(arguments: CommandLine.arguments))

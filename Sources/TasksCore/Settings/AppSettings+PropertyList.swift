@@ -1,0 +1,276 @@
+// AppSettings+PropertyList: reads and validates settings property lists. Value types; any thread.
+
+import Foundation
+
+extension AppSettings {
+  /// The only token-request content type B2C accepts.
+  public static let formContentType = "application/x-www-form-urlencoded"
+
+  /// Reads and validates a settings file.
+  ///
+  /// - Throws: `SettingsError` naming the file, the key and what is wrong.
+  public static func load(from file: URL) throws(SettingsError) -> AppSettings {
+    let name = file.path(percentEncoded: false)
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: name, isDirectory: &isFolder) else {
+      throw SettingsError(.unreadable, file: name, reason: "the file does not exist")
+    }
+    guard !isFolder.boolValue else {
+      throw SettingsError(.unreadable, file: name, reason: "is a folder, not a settings file")
+    }
+    let data: Data
+    do {
+      data = try Data(contentsOf: file)
+    } catch {
+      throw SettingsError(.unreadable, file: name, reason: "the file cannot be read")
+    }
+    return try parse(data, file: name)
+  }
+
+  /// Validates the bytes of a settings property list (XML or binary); `file` names it in errors.
+  public static func parse(_ data: Data, file: String) throws(SettingsError) -> AppSettings {
+    guard !data.isEmpty else {
+      throw SettingsError(.notAPropertyList, file: file, reason: "the file is empty")
+    }
+    let root: Any
+    do {
+      root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+    } catch {
+      throw SettingsError(
+        .notAPropertyList, file: file, reason: "not a property list (XML or binary plist expected)")
+    }
+    guard let dictionary = root as? [String: Any] else {
+      throw SettingsError(
+        .notADictionary, file: file,
+        reason: "the property list holds \(PropertyListReader.kind(of: root)), not a dictionary of settings")
+    }
+    return try PropertyListReader(dictionary: dictionary, file: file).settings()
+  }
+}
+
+/// Reads typed, validated values out of a settings dictionary; every failure names the key.
+struct PropertyListReader {
+  let dictionary: [String: Any]
+  let file: String
+
+  func settings() throws(SettingsError) -> AppSettings {
+    let clientID = try required("clientID", identifier("clientID"))
+    if let secret = try string("clientSecret"), !secret.isEmpty {
+      throw error(
+        .invalidValue, "clientSecret",
+        "must be empty: a desktop app is a public client, and B2C refuses a secret from it (AADB2C90084)")
+    }
+    let (authority, policyInURL) = try authority()
+    let signIn = try policy("signInPolicy") ?? policyInURL
+    guard let signIn else { throw error(.missingKey, "signInPolicy", "is required with authorityHost") }
+    if let policyInURL, policyInURL.lowercased() != signIn.lowercased() {
+      throw error(.invalidValue, "signInPolicy", "names \(signIn) but authURL names \(policyInURL)")
+    }
+    if let contentType = try string("contentType"),
+      contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        != AppSettings.formContentType
+    {
+      throw error(.invalidValue, "contentType", "must be \(AppSettings.formContentType)")
+    }
+    let bearer = try string("bearerToken").map { value throws(SettingsError) in
+      guard let kind = AppSettings.BearerToken(rawValue: value) else {
+        throw error(.invalidValue, "bearerToken", "must be access_token or id_token")
+      }
+      return kind
+    }
+    return AppSettings(
+      clientID: clientID,
+      accountIdentifier: try string("accountIdentifier").flatMap { $0.isEmpty ? nil : $0 } ?? "B2C_Account",
+      keychainGroup: try string("keychain").flatMap { $0.isEmpty ? nil : $0 }
+        ?? "io.github.b2ctasks.B2CTasks",
+      authority: authority,
+      policies: Policies(
+        signIn: signIn, passwordReset: try policy("passwordResetPolicy"),
+        editProfile: try policy("editProfilePolicy")),
+      redirectURI: try redirectURI(),
+      extraScopes: try scopes(),
+      bearerToken: bearer ?? .accessToken,
+      taskAPI: try required("taskAPI", webURL("taskAPI")),
+      loginURL: try webURL("loginURL"))
+  }
+
+  // MARK: Keys with structure
+
+  /// The authority, from `authorityHost` + `tenant` (newer shape) or `authURL` + `tokenURL` (the sample's), and
+  /// the policy the URLs name, if any.
+  private func authority() throws(SettingsError) -> (Authority, String?) {
+    if try string("authorityHost") != nil {
+      let base = try authorityBase()
+      return (.tenant(base: base, tenant: try required("tenant", identifier("tenant"))), nil)
+    }
+    guard dictionary["authURL"] != nil || dictionary["tokenURL"] != nil else {
+      throw error(.missingKey, "authURL", "is required (or authorityHost and tenant)")
+    }
+    let authorize = try required("authURL", webURL("authURL"))
+    let token = try required("tokenURL", webURL("tokenURL"))
+    let (authorizeTenant, authorizePolicy) = try endpointParts("authURL", authorize, endpoint: "authorize")
+    let (tokenTenant, tokenPolicy) = try endpointParts("tokenURL", token, endpoint: "token")
+    guard authorize.host?.lowercased() == token.host?.lowercased(),
+      authorizeTenant.lowercased() == tokenTenant.lowercased()
+    else {
+      throw error(.invalidValue, "tokenURL", "names another host or tenant than authURL")
+    }
+    guard authorizePolicy.lowercased() == tokenPolicy.lowercased() else {
+      throw error(.invalidValue, "tokenURL", "names policy \(tokenPolicy) but authURL names \(authorizePolicy)")
+    }
+    if authorize.pathSegments.count == 5 {  // path form: the policy is a path segment
+      return (.tenant(base: authorize.withPath("").withoutQuery, tenant: authorizeTenant), authorizePolicy)
+    }
+    return (.endpoints(authorize: authorize, token: token), authorizePolicy)
+  }
+
+  /// Splits `/{tenant}/oauth2/v2.0/{endpoint}?p={policy}` or `/{tenant}/{policy}/oauth2/v2.0/{endpoint}`.
+  private func endpointParts(_ key: String, _ url: URL, endpoint: String) throws(SettingsError) -> (
+    tenant: String, policy: String
+  ) {
+    let segments = url.pathSegments
+    let queryPolicy = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+      .first { $0.name.lowercased() == "p" }?.value
+    let shape = segments.map { $0.lowercased() }
+    if segments.count == 4, shape[1...] == ["oauth2", "v2.0", endpoint] {
+      guard let queryPolicy, PropertyListReader.isName(queryPolicy) else {
+        throw error(.invalidValue, key, "names no policy (add ?p=YOUR_POLICY)")
+      }
+      return (segments[0], queryPolicy)
+    }
+    if segments.count == 5, shape[2...] == ["oauth2", "v2.0", endpoint], PropertyListReader.isName(segments[1]) {
+      return (segments[0], segments[1])
+    }
+    throw error(.invalidValue, key, "not a B2C \(endpoint) endpoint (…/TENANT/oauth2/v2.0/\(endpoint)?p=POLICY)")
+  }
+
+  /// `authorityHost`: a host name (https is implied) or an https URL, or http on a loopback host.
+  private func authorityBase() throws(SettingsError) -> URL {
+    let raw = try string("authorityHost")!
+    let withScheme = raw.contains("://") ? raw : "https://" + raw
+    guard let url = URL(string: withScheme), url.host != nil, url.pathSegments.isEmpty, url.query == nil
+    else {
+      throw error(.invalidValue, "authorityHost", "not a host name or a URL without a path")
+    }
+    try requireSecure("authorityHost", url)
+    return url
+  }
+
+  private func redirectURI() throws(SettingsError) -> RedirectURI {
+    let redirect = try string("redirectURI")
+    let bhh = try string("bhh")
+    if let redirect, let bhh, redirect != bhh {
+      throw error(.invalidValue, "redirectURI", "differs from bhh; keep one of them")
+    }
+    guard let raw = redirect ?? bhh else {
+      throw error(.missingKey, "redirectURI", "is required (the sample calls it bhh)")
+    }
+    guard let uri = RedirectURI(raw) else {
+      throw error(
+        .invalidValue, redirect == nil ? "bhh" : "redirectURI",
+        "not a supported redirect (urn:ietf:wg:oauth:2.0:oob, http://127.0.0.1:PORT/PATH or a reverse-DNS scheme such as com.example.app://oauth/redirect)"
+      )
+    }
+    return uri
+  }
+
+  /// `scopes`: an array of strings or one space-separated string; `openid offline_access CLIENT_ID` are implied.
+  private func scopes() throws(SettingsError) -> [String] {
+    guard let value = dictionary["scopes"] else { return [] }
+    let scopes: [String]
+    if let text = value as? String {
+      scopes = text.split(whereSeparator: \.isWhitespace).map(String.init)
+    } else if let array = value as? [Any] {
+      var strings: [String] = []
+      for element in array {
+        guard let scope = element as? String else {
+          throw error(.wrongType, "scopes", "expected strings, found \(PropertyListReader.kind(of: element))")
+        }
+        strings.append(scope)
+      }
+      scopes = strings
+    } else {
+      throw error(.wrongType, "scopes", "expected an array of strings, found \(PropertyListReader.kind(of: value))")
+    }
+    if let bad = scopes.first(where: { $0.isEmpty || $0.contains(where: \.isWhitespace) }) {
+      throw error(.invalidValue, "scopes", "\"\(bad)\" is not a scope")
+    }
+    return scopes
+  }
+
+  // MARK: Typed values
+
+  func string(_ key: String) throws(SettingsError) -> String? {
+    guard let value = dictionary[key] else { return nil }
+    guard let string = value as? String else {
+      throw error(.wrongType, key, "expected a string, found \(PropertyListReader.kind(of: value))")
+    }
+    return string.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// `value`, or a missing-key error when there is none.
+  private func required<Value>(_ key: String, _ value: Value?) throws(SettingsError) -> Value {
+    guard let value else { throw error(.missingKey, key, "is required") }
+    return value
+  }
+
+  /// A non-empty string without spaces or slashes (client ids, tenants), or nil when absent or empty.
+  private func identifier(_ key: String) throws(SettingsError) -> String? {
+    guard let value = try string(key), !value.isEmpty else { return nil }
+    guard !value.contains(where: { $0.isWhitespace || $0 == "/" || $0 == "?" || $0 == "#" }) else {
+      throw error(.invalidValue, key, "must not contain spaces, slashes, ? or #")
+    }
+    return value
+  }
+
+  private func policy(_ key: String) throws(SettingsError) -> String? {
+    guard let value = try string(key), !value.isEmpty else { return nil }
+    guard PropertyListReader.isName(value) else {
+      throw error(.invalidValue, key, "not a policy name (letters, digits, _ and - only)")
+    }
+    return value
+  }
+
+  /// An absolute https URL, or http on a loopback host; nil when absent or empty.
+  private func webURL(_ key: String) throws(SettingsError) -> URL? {
+    guard let raw = try string(key), !raw.isEmpty else { return nil }
+    guard let url = URL(string: raw), url.scheme != nil, url.host?.isEmpty == false else {
+      throw error(.invalidValue, key, "not a URL")
+    }
+    try requireSecure(key, url)
+    return url
+  }
+
+  private func requireSecure(_ key: String, _ url: URL) throws(SettingsError) {
+    switch url.scheme?.lowercased() {
+    case "https": return
+    case "http" where LoopbackHost.contains(url.host ?? ""): return
+    default: throw error(.invalidValue, key, "not an https URL (http is allowed only for 127.0.0.1 and localhost)")
+    }
+  }
+
+  private func error(_ code: SettingsError.Code, _ key: String, _ reason: String) -> SettingsError {
+    SettingsError(code, file: file, key: key, reason: reason)
+  }
+
+  static func isName(_ value: String) -> Bool {
+    !value.isEmpty
+      && value.unicodeScalars.allSatisfy { scalar in
+        scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_" || scalar == "-")
+      }
+  }
+
+  /// A user's word for a property-list value's type.
+  static func kind(of value: Any) -> String {
+    switch value {
+    case is String: return "a string"
+    case is Bool where "\(type(of: value))".contains("Bool"): return "a boolean"
+    case is Int, is Double, is NSNumber: return "a number"
+    case is [Any]: return "an array"
+    case is [String: Any]: return "a dictionary"
+    case is Data: return "data"
+    case is Date: return "a date"
+    default: return "a value of another kind"
+    }
+  }
+}

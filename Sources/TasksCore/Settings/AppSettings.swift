@@ -1,0 +1,75 @@
+// AppSettings: what the app needs to know about its B2C tenant and task API. Value type; any thread.
+
+import Foundation
+
+/// The settings of a B2C Tasks app: which tenant and policies to sign in with, how, and where the task API is.
+///
+/// Read from a property list in the iOS sample's `settings.plist` shape (PROTOCOL.md §1) or the newer shape with an
+/// authority host, tenant and policy names; see `AppSettings.load(from:)`.
+public struct AppSettings: Sendable, Equatable {
+  /// Which token the task API receives as its bearer.
+  public enum BearerToken: String, Sendable {
+    /// The access token issued for the app's own scope (the default).
+    case accessToken = "access_token"
+    /// The id_token, as the original sample sent it.
+    case idToken = "id_token"
+  }
+
+  /// The application (client) id registered in the tenant; also asked for as a scope.
+  public var clientID: String
+  /// The account type name (the sample's `accountIdentifier`); stored as a keyring attribute.
+  public var accountIdentifier: String
+  /// The single-sign-on group: apps naming the same group share one sign-in (the sample's `keychain`).
+  public var keychainGroup: String
+  /// Where B2C's endpoints are.
+  public var authority: Authority
+  /// The user flows (policies) the app runs.
+  public var policies: Policies
+  /// Where B2C sends the browser back to when a sign-in ends.
+  public var redirectURI: RedirectURI
+  /// Scopes asked for besides `openid offline_access <clientID>`.
+  public var extraScopes: [String]
+  /// Which token the task API receives.
+  public var bearerToken: BearerToken
+  /// The base URL of the task API (`/api/tasks` is appended).
+  public var taskAPI: URL
+  /// The sample's `loginURL`, used only to recognise B2C's own sign-in pages.
+  public var loginURL: URL?
+
+  /// Creates settings from parts; `AppSettings.load(from:)` validates files into this shape.
+  public init(
+    clientID: String, accountIdentifier: String, keychainGroup: String, authority: Authority,
+    policies: Policies, redirectURI: RedirectURI, extraScopes: [String] = [],
+    bearerToken: BearerToken = .accessToken, taskAPI: URL, loginURL: URL? = nil
+  ) {
+    self.clientID = clientID
+    self.accountIdentifier = accountIdentifier
+    self.keychainGroup = keychainGroup
+    self.authority = authority
+    self.policies = policies
+    self.redirectURI = redirectURI
+    self.extraScopes = extraScopes
+    self.bearerToken = bearerToken
+    self.taskAPI = taskAPI
+    self.loginURL = loginURL
+  }
+}
+
+/// The user-flow (policy) names of a tenant, e.g. `B2C_1_SignUpOrSignIn`.
+///
+/// B2C compares policy names case-insensitively; they are kept as written.
+public struct Policies: Sendable, Equatable {
+  /// Sign-up-or-sign-in (or sign-in only) policy.
+  public var signIn: String
+  /// Password-reset policy, run when a sign-in page answers `AADB2C90118`.
+  public var passwordReset: String?
+  /// Profile-editing policy.
+  public var editProfile: String?
+
+  /// Creates a set of policy names.
+  public init(signIn: String, passwordReset: String? = nil, editProfile: String? = nil) {
+    self.signIn = signIn
+    self.passwordReset = passwordReset
+    self.editProfile = editProfile
+  }
+}

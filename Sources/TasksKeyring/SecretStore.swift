@@ -1,0 +1,97 @@
+// SecretStore: secrets in the desktop keyring through libsecret. Sendable; libsecret's blocking calls run on a
+// private serial queue, never on the caller's thread (the GTK main thread must not wait on D-Bus).
+
+import CSecret
+import Dispatch
+
+/// Stores, finds and removes secrets in the desktop keyring (the Secret Service: GNOME Keyring, KWallet…),
+/// under B2C Tasks' session schema (`io.github.b2ctasks.Session`).
+///
+/// Attributes name an item; a look-up or removal with fewer attributes matches every item that has them, which is
+/// how a sign-out clears a whole keychain group. There is no plaintext fallback: when the keyring cannot be used,
+/// every call throws a `KeyringError`.
+public final class SecretStore: Sendable {
+  private let queue = DispatchQueue(label: "io.github.b2ctasks.keyring")
+
+  /// Creates a store.
+  public init() {}
+
+  /// Stores `secret` under `attributes`, replacing an item with exactly these attributes.
+  public func store(_ secret: String, label: String, attributes: [String: String]) async throws(KeyringError) {
+    try await run { () throws(KeyringError) in
+      var error: UnsafeMutablePointer<GError>?
+      let table = hashTable(attributes)
+      defer { g_hash_table_unref(table) }
+      let stored = secret_password_storev_sync(
+        b2c_session_schema(), table, SECRET_COLLECTION_DEFAULT, label, secret, nil, &error)
+      if let error { throw KeyringError(consuming: error) }
+      guard stored != 0 else { throw KeyringError(.failed) }
+    }
+  }
+
+  /// The secret of the first item matching `attributes`, or nil when none matches.
+  public func lookup(_ attributes: [String: String]) async throws(KeyringError) -> String? {
+    try await run { () throws(KeyringError) in
+      var error: UnsafeMutablePointer<GError>?
+      let table = hashTable(attributes)
+      defer { g_hash_table_unref(table) }
+      let secret = secret_password_lookupv_sync(b2c_session_schema(), table, nil, &error)
+      if let error { throw KeyringError(consuming: error) }
+      guard let secret else { return nil }
+      defer { secret_password_free(secret) }  // wipes the copy before freeing it
+      return String(cString: secret)
+    }
+  }
+
+  /// Removes every item matching `attributes`; answers whether any was removed.
+  @discardableResult
+  public func clear(_ attributes: [String: String]) async throws(KeyringError) -> Bool {
+    try await run { () throws(KeyringError) in
+      var error: UnsafeMutablePointer<GError>?
+      let table = hashTable(attributes)
+      defer { g_hash_table_unref(table) }
+      let removed = secret_password_clearv_sync(b2c_session_schema(), table, nil, &error)
+      if let error { throw KeyringError(consuming: error) }
+      return removed != 0
+    }
+  }
+
+  /// Runs a blocking libsecret call on the store's queue.
+  private func run<Value: Sendable>(
+    _ body: @escaping @Sendable () throws(KeyringError) -> Value
+  ) async throws(KeyringError) -> Value {
+    let result: Result<Value, KeyringError> = await withCheckedContinuation { continuation in
+      queue.async { continuation.resume(returning: Result(catching: body)) }
+    }
+    return try result.get()
+  }
+}
+
+/// A `GHashTable` of attribute strings, as libsecret's `…v` calls take them.
+private func hashTable(_ attributes: [String: String]) -> OpaquePointer {
+  let table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)!
+  for (key, value) in attributes {
+    g_hash_table_insert(table, g_strdup(key), g_strdup(value))
+  }
+  return table
+}
+
+extension KeyringError {
+  /// Classifies and frees a libsecret or D-Bus error.
+  init(consuming error: UnsafeMutablePointer<GError>) {
+    defer { g_error_free(error) }
+    let domain = error.pointee.domain
+    let code = error.pointee.code
+    let detail = String(cString: error.pointee.message)
+    if domain == secret_error_get_quark() && code == Int32(SECRET_ERROR_IS_LOCKED.rawValue) {
+      self.init(.locked, detail: detail)
+    } else if domain == g_io_error_quark() && code == Int32(G_IO_ERROR_CANCELLED.rawValue) {
+      self.init(.refused, detail: detail)
+    } else if domain == g_dbus_error_quark() || domain == g_io_error_quark() {
+      // No bus, no Secret Service on it, or the service went away.
+      self.init(.unavailable, detail: detail)
+    } else {
+      self.init(.failed, detail: detail)
+    }
+  }
+}
