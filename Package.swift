@@ -39,9 +39,12 @@ let package = Package(
     // A test-only program that runs a GApplication main loop and reports what the main-queue bridge did;
     // it is never installed.
     .executableTarget(name: "GtkSupportProbe", dependencies: ["GtkSupport", "CGtk"]),
+    // Helpers shared by the test suites: child processes, deadlines, what the test desktop provides.
+    .target(name: "TasksTestSupport", path: "Tests/TasksTestSupport"),
     .testTarget(name: "TasksCoreTests", dependencies: ["TasksCore"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "GtkSupportTests", dependencies: ["GtkSupport", "CGtk"]),
-    .testTarget(name: "TasksKeyringTests", dependencies: ["TasksKeyring"]),
-    .testTarget(name: "TasksAppUITests"),
+    .testTarget(name: "GtkSupportTests", dependencies: ["GtkSupport", "CGtk", "TasksTestSupport"]),
+    .testTarget(name: "TasksKeyringTests", dependencies: ["TasksKeyring", "TasksTestSupport"]),
+    .testTarget(
+      name: "TasksAppUITests", dependencies: ["TasksTestSupport"], exclude: ["atspi_driver.py"]),
   ]
 )

@@ -12,14 +12,17 @@ public protocol GPointer {
 }
 
 extension OpaquePointer: GPointer {
+  /// The pointer itself, untyped.
   public var gpointer: gpointer { UnsafeMutableRawPointer(self) }
 }
 
 extension UnsafeMutablePointer: GPointer {
+  /// The pointer itself, untyped.
   public var gpointer: gpointer { UnsafeMutableRawPointer(self) }
 }
 
 extension UnsafeMutableRawPointer: GPointer {
+  /// The pointer itself.
   public var gpointer: gpointer { self }
 }
 

@@ -40,12 +40,29 @@ final class MainWindow {
     }
 
     switch settings {
-    case .success: gtk_stack_set_visible_child_name(contentStack, "welcome")
+    case .success: show(.welcome)
     case .failure(let error):
       let page = builder.opaqueObject("settings_error_page", adw_status_page_get_type())
       adw_status_page_set_description(page, error.description)
-      gtk_stack_set_visible_child_name(contentStack, "settings-error")
+      show(.settingsError)
     }
+  }
+
+  /// The pages of the window's content stack, by their names in the `.ui` file.
+  enum Page: String, CaseIterable {
+    case welcome
+    case settingsError = "settings-error"
+  }
+
+  /// Shows `page` and hides the others, so that keyboard focus and assistive technologies see only what is on
+  /// screen (a GtkStack keeps its other pages visible, merely unmapped).
+  func show(_ page: Page) {
+    for other in Page.allCases where other != page {
+      gtk_widget_set_visible(gtk_stack_get_child_by_name(contentStack, other.rawValue), 0)
+    }
+    let child = gtk_stack_get_child_by_name(contentStack, page.rawValue)
+    gtk_widget_set_visible(child, 1)
+    gtk_stack_set_visible_child(contentStack, child)
   }
 
   /// Shows the window and brings it to the front.

@@ -43,7 +43,7 @@ final class TasksApplication {
     var error: UnsafeMutablePointer<GError>?
     guard let resource = g_resource_load(path, &error) else {
       let reason = error.map { String(cString: $0.pointee.message) } ?? ""
-      g_error_free(error)
+      if let error { g_error_free(error) }
       FileHandle.standardError.write(
         Data("b2c-tasks: cannot load \(path): \(reason)\nInstall B2C Tasks with meson (see README.md).\n".utf8))
       return false

@@ -17,7 +17,7 @@ final class WindowState {
     var error: UnsafeMutablePointer<GError>?
     let local = g_settings_schema_source_new_from_directory(
       schemaDirectory.path(percentEncoded: false), defaultSource, 0, &error)
-    g_error_free(error)
+    if let error { g_error_free(error) }
     guard let source = local ?? defaultSource else { return nil }
     defer { if local != nil { g_settings_schema_source_unref(local) } }
     guard let schema = g_settings_schema_source_lookup(source, Installation.appID, 1) else { return nil }

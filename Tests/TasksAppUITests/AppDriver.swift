@@ -1,0 +1,141 @@
+// AppDriver: starts the installed b2c-tasks and drives it as a person would, through X11 (xdotool) and the
+// accessibility tree (AT-SPI). Used by the UI tests only.
+
+import Foundation
+import TasksTestSupport
+import Testing
+
+/// An accessible object of the app's window.
+struct AccessibleNode: Decodable, Equatable {
+  var role: String
+  var name: String
+  var states: [String]
+  var depth: Int
+  /// Whether the object and all its ancestors are visible. GTK 4.8 reports no "showing" state, and hidden widgets
+  /// stay in the tree, so the driver works this out from the "visible" states along the path.
+  var onScreen: Bool
+
+  /// Whether the object is on screen.
+  var isShowing: Bool { onScreen }
+}
+
+/// A running b2c-tasks, started from the installed prefix with its own config and data folders.
+final class AppDriver {
+  let process: ChildProcess
+  let home: URL
+
+  /// Starts the app with a fresh `XDG_CONFIG_HOME` (or `home`'s, to start it again with the state a previous run
+  /// left); `settings`, when given, becomes the user's settings file. GSettings are kept in a key file there.
+  init(arguments: [String] = [], settings: Data? = nil, language: String? = nil, home: URL? = nil) throws {
+    let prefix = try #require(TestDesktop.installPrefix)
+    self.home = try home ?? TestDesktop.temporaryFolder("ui")
+    let config = self.home.appending(path: "config")
+    if let settings {
+      let file = config.appending(path: "io.github.b2ctasks.B2CTasks/settings.plist")
+      try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try settings.write(to: file)
+    }
+    process = try ChildProcess(
+      prefix.appending(path: "bin/b2c-tasks"), arguments,
+      environment: [
+        "XDG_CONFIG_HOME": config.path, "LANGUAGE": language, "GSETTINGS_BACKEND": "keyfile",
+        "GTK_A11Y": nil, "NO_AT_BRIDGE": nil,
+      ])
+  }
+
+  /// The X11 id of the app's visible window titled `title`, once it is mapped.
+  func waitForWindow(titled title: String = "B2C Tasks") async throws -> String {
+    var window: String?
+    let found = try await eventually(timeout: .seconds(30)) {
+      guard process.isRunning else { return false }
+      let search = try await ChildProcess.run(
+        Tools.xdotool, ["search", "--onlyvisible", "--pid", "\(process.pid)", "--name", "^\(title)$"])
+      window = search.output.split(separator: "\n").first.map(String.init)
+      return window != nil
+    }
+    try #require(found, "no window \"\(title)\"; app said: \(process.standardError)")
+    return try #require(window)
+  }
+
+  /// The accessible objects of the app, once the app is on the accessibility bus and shows `until`.
+  @discardableResult
+  func accessibleTree(until condition: ([AccessibleNode]) -> Bool) async throws -> [AccessibleNode] {
+    var nodes: [AccessibleNode] = []
+    let found = try await eventually(timeout: .seconds(30), every: .milliseconds(200)) {
+      let dump = try await ChildProcess.run(Tools.python, [Tools.atspiDriver, "dump", "\(process.pid)"])
+      guard dump.status == 0 else { return false }
+      nodes = dump.output.split(separator: "\n").compactMap {
+        try? JSONDecoder().decode(AccessibleNode.self, from: Data($0.utf8))
+      }
+      return condition(nodes)
+    }
+    try #require(found, "accessible tree never matched; last tree: \(nodes.map { "\($0.role) \($0.name)" })")
+    return nodes
+  }
+
+  /// Waits for an accessible object with `role` and `name` to be on screen.
+  @discardableResult
+  func waitFor(role: String, name: String) async throws -> AccessibleNode {
+    let matches = { (node: AccessibleNode) in node.role == role && node.name == name && node.isShowing }
+    let nodes = try await accessibleTree { $0.contains(where: matches) }
+    return try #require(nodes.first(where: matches))
+  }
+
+  /// Presses the button named `name` through its accessible action, as a screen-reader user would.
+  func press(button name: String) async throws {
+    let run = try await ChildProcess.run(
+      Tools.python, [Tools.atspiDriver, "press", "\(process.pid)", "push button", name])
+    try #require(run.status == 0, "could not press \(name): \(run.error)")
+  }
+
+  /// Types a key combination (xdotool syntax, e.g. `ctrl+q`) into `window`.
+  func key(_ combination: String, window: String) async throws {
+    let focus = try await ChildProcess.run(Tools.xdotool, ["windowfocus", "--sync", window])
+    try #require(focus.status == 0, "xdotool windowfocus failed: \(focus.error)")
+    let key = try await ChildProcess.run(Tools.xdotool, ["key", "--clearmodifiers", combination])
+    try #require(key.status == 0, "xdotool key failed: \(key.error)")
+  }
+
+  /// Saves a screenshot of the whole screen as `name`.png under the test artifacts.
+  func screenshot(_ name: String) async throws -> URL {
+    let file = TestDesktop.artifacts.appending(path: "\(name).png")
+    let shot = try await ChildProcess.run(Tools.importProgram, ["-window", "root", file.path])
+    try #require(shot.status == 0, "screenshot failed: \(shot.error)")
+    return file
+  }
+
+  /// The size of `window` as the X server has it.
+  func windowSize(_ window: String) async throws -> (width: Int, height: Int) {
+    let run = try await ChildProcess.run(Tools.xdotool, ["getwindowgeometry", "--shell", window])
+    var values: [String: Int] = [:]
+    for line in run.output.split(separator: "\n") {
+      let parts = line.split(separator: "=")
+      if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
+    }
+    return (try #require(values["WIDTH"]), try #require(values["HEIGHT"]))
+  }
+
+  /// Resizes `window` as a window manager would.
+  func resize(_ window: String, width: Int, height: Int) async throws {
+    let run = try await ChildProcess.run(Tools.xdotool, ["windowsize", "--sync", window, "\(width)", "\(height)"])
+    try #require(run.status == 0, "xdotool windowsize failed: \(run.error)")
+  }
+
+  /// Kills the app if it still runs; keeps the home folder when `keepHome` (for a second start).
+  func stop(keepHome: Bool = false) {
+    process.kill()
+    if !keepHome { try? FileManager.default.removeItem(at: home) }
+  }
+
+  deinit {
+    process.kill()
+  }
+}
+
+/// Programs the UI tests use, from Debian's packages.
+enum Tools {
+  static let xdotool = URL(filePath: "/usr/bin/xdotool")
+  static let python = URL(filePath: "/usr/bin/python3")
+  static let importProgram = URL(filePath: "/usr/bin/import")
+  static let atspiDriver = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "atspi_driver.py").path
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/python3
+"""Reads and acts on a running app's accessibility tree over AT-SPI, as assistive technology does.
+
+  atspi_driver.py dump PID            one JSON object per line: role, name, states, depth
+  atspi_driver.py press PID ROLE NAME  performs the default action (click) of the first matching object on screen
+
+Exits 3 when the app is not (yet) on the accessibility bus, 4 when nothing matches.
+"""
+import json
+import sys
+
+import pyatspi
+
+
+def application(pid):
+    desktop = pyatspi.Registry.getDesktop(0)
+    for app in desktop:
+        try:
+            if app is not None and app.get_process_id() == pid:
+                return app
+        except Exception:  # an app that went away while we looked
+            continue
+    return None
+
+
+def walk(node, depth=0, parent_on_screen=True):
+    """Yields (node, depth, on_screen); a node is on screen when it and all its ancestors are visible."""
+    visible = node.getState().contains(pyatspi.STATE_VISIBLE) or node.getRole() == pyatspi.ROLE_APPLICATION
+    on_screen = parent_on_screen and visible
+    yield node, depth, on_screen
+    for child in node:
+        if child is not None:
+            yield from walk(child, depth + 1, on_screen)
+
+
+def describe(node, depth, on_screen):
+    states = [pyatspi.stateToString(s) for s in node.getState().getStates()]
+    return {"role": node.getRoleName(), "name": node.name or "", "states": states, "depth": depth,
+            "onScreen": on_screen}
+
+
+def main():
+    command, pid = sys.argv[1], int(sys.argv[2])
+    app = application(pid)
+    if app is None:
+        sys.exit(3)
+    if command == "dump":
+        for node, depth, on_screen in walk(app):
+            print(json.dumps(describe(node, depth, on_screen)))
+    elif command == "press":
+        role, name = sys.argv[3], sys.argv[4]
+        for node, _, on_screen in walk(app):
+            if on_screen and node.getRoleName() == role and node.name == name:
+                action = node.queryAction()
+                action.doAction(0)
+                print(json.dumps({"pressed": name}))
+                return
+        sys.exit(4)
+    else:
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

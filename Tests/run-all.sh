@@ -1,0 +1,24 @@
+#!/bin/sh
+# run-all.sh: runs every test of B2C Tasks on a fresh Debian 12 machine. Installs what is missing, builds, installs
+# the app into .build-prefix-test/, validates the data files (meson test), then runs the Swift tests under Xvfb and a
+# private D-Bus session with an unlocked gnome-keyring. Screenshots land in .build/test-artifacts/.
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+
+meson-wrap/tools/install-deps.sh --tests
+swift build --build-tests
+meson-wrap/tools/dev-install.sh "$repo/.build-prefix-test" debug
+meson test -C "$repo/.build-meson-debug" --print-errorlogs
+
+# A private home for the keyring, settings and caches, so tests never touch the user's own.
+sandbox=$(mktemp -d /tmp/b2c-tasks-tests.XXXXXX)
+trap 'rm -rf "$sandbox"' EXIT
+mkdir -p "$sandbox/data" "$sandbox/config" "$sandbox/cache" "$sandbox/runtime"
+chmod 700 "$sandbox/runtime"
+
+env XDG_DATA_HOME="$sandbox/data" XDG_CONFIG_HOME="$sandbox/config" XDG_CACHE_HOME="$sandbox/cache" \
+  XDG_RUNTIME_DIR="$sandbox/runtime" B2C_TASKS_TEST_DESKTOP=1 B2C_TASKS_PREFIX="$repo/.build-prefix-test" \
+  B2C_TASKS_ARTIFACTS="$repo/.build/test-artifacts" GTK_A11Y=atspi \
+  xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24" \
+  dbus-run-session -- "$repo/Tests/desktop-session.sh" swift test --skip-build

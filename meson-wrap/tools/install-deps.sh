@@ -1,0 +1,25 @@
+#!/bin/sh
+# install-deps.sh [--tests]: installs the Debian 12 packages B2C Tasks needs to build and run (and, with --tests,
+# to run its tests: Xvfb, gnome-keyring, xdotool, AT-SPI, ImageMagick). Installs only what is missing; as root, or
+# through sudo otherwise.
+set -eu
+
+packages="libgtk-4-dev libadwaita-1-dev libwebkitgtk-6.0-dev libsecret-1-dev libsqlite3-dev
+  meson ninja-build gettext libglib2.0-dev-bin libglib2.0-bin libxml2-utils desktop-file-utils appstream
+  gnome-keyring dbus dbus-x11 at-spi2-core adwaita-icon-theme fonts-cantarell"
+if [ "${1:-}" = "--tests" ]; then
+  packages="$packages xvfb xauth xdotool imagemagick python3-pyatspi gir1.2-atspi-2.0 python3-gi libsecret-tools wrk"
+fi
+
+missing=""
+for package in $packages; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  [ "$status" = "install ok installed" ] || missing="$missing $package"
+done
+[ -z "$missing" ] && exit 0
+
+echo "Installing:$missing"
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+$sudo apt-get update -q
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
