@@ -7,12 +7,24 @@
 //   TasksKeyring   — the libsecret adapter that keeps tokens in the desktop keyring
 //   GtkSupport     — the thin @MainActor layer over GLib/GTK: main-queue bridge, signals, casts, gettext
 //   TasksApp       — the `b2c-tasks` windows
+//   B2CPlayground  — `b2c-playground`: a local Azure AD B2C and task API, a second, independent implementation of
+//                    the protocol (it shares no OAuth/OIDC code with TasksCore)
 import PackageDescription
 
 let package = Package(
   name: "B2CTasks",
   products: [
-    .executable(name: "b2c-tasks", targets: ["TasksApp"])
+    .executable(name: "b2c-tasks", targets: ["TasksApp"]),
+    .executable(name: "b2c-playground", targets: ["PlaygroundMain"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+    .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+    .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+    .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
   ],
   targets: [
     // MARK: C libraries
@@ -35,6 +47,24 @@ let package = Package(
     .executableTarget(
       name: "TasksApp", dependencies: ["TasksCore", "TasksKeyring", "GtkSupport", "CGtk"]),
 
+    // MARK: The playground
+    .target(
+      name: "B2CPlayground",
+      dependencies: [
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+        .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "_CryptoExtras", package: "swift-crypto"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
+    .executableTarget(
+      name: "PlaygroundMain",
+      dependencies: [
+        "B2CPlayground", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+
     // MARK: Tests
     // A test-only program that runs a GApplication main loop and reports what the main-queue bridge did;
     // it is never installed.
@@ -44,6 +74,11 @@ let package = Package(
     .testTarget(name: "TasksCoreTests", dependencies: ["TasksCore"], resources: [.copy("Fixtures")]),
     .testTarget(name: "GtkSupportTests", dependencies: ["GtkSupport", "CGtk", "TasksTestSupport"]),
     .testTarget(name: "TasksKeyringTests", dependencies: ["TasksKeyring", "TasksTestSupport"]),
+    .testTarget(
+      name: "B2CPlaygroundTests",
+      dependencies: [
+        "B2CPlayground", "TasksTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+      ]),
     .testTarget(
       name: "TasksAppUITests", dependencies: ["TasksTestSupport"], exclude: ["atspi_driver.py"]),
   ]

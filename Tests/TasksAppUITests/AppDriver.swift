@@ -23,6 +23,8 @@ struct AccessibleNode: Decodable, Equatable {
 final class AppDriver {
   let process: ChildProcess
   let home: URL
+  private let executable: URL
+  private let environment: [String: String?]
 
   /// Starts the app with a fresh `XDG_CONFIG_HOME` (or `home`'s, to start it again with the state a previous run
   /// left); `settings`, when given, becomes the user's settings file. GSettings are kept in a key file there.
@@ -35,12 +37,23 @@ final class AppDriver {
       try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
       try settings.write(to: file)
     }
-    process = try ChildProcess(
-      prefix.appending(path: "bin/b2c-tasks"), arguments,
-      environment: [
-        "XDG_CONFIG_HOME": config.path, "LANGUAGE": language, "GSETTINGS_BACKEND": "keyfile",
-        "GTK_A11Y": nil, "NO_AT_BRIDGE": nil,
-      ])
+    executable = prefix.appending(path: "bin/b2c-tasks")
+    environment = [
+      "XDG_CONFIG_HOME": config.path, "LANGUAGE": language, "GSETTINGS_BACKEND": "keyfile",
+      "GTK_A11Y": nil, "NO_AT_BRIDGE": nil,
+    ]
+    process = try ChildProcess(executable, arguments, environment: environment)
+  }
+
+  /// Starts the app a second time in the same session, as a launcher click would.
+  func launchAgain(_ arguments: [String] = []) throws -> ChildProcess {
+    try ChildProcess(executable, arguments, environment: environment)
+  }
+
+  /// The X11 ids of all visible windows titled `title`, of any process.
+  func visibleWindows(titled title: String = "B2C Tasks") async throws -> [String] {
+    let search = try await ChildProcess.run(Tools.xdotool, ["search", "--onlyvisible", "--name", "^\(title)$"])
+    return search.output.split(separator: "\n").map(String.init)
   }
 
   /// The X11 id of the app's visible window titled `title`, once it is mapped.

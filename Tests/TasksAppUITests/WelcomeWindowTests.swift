@@ -25,6 +25,17 @@ struct WelcomeWindowTests {
     app.stop()
   }
 
+  @Test("a second launch hands over to the running app and opens no second window")
+  func singleInstance() async throws {
+    let app = try AppDriver()
+    defer { app.stop() }
+    let window = try await app.waitForWindow()
+    let second = try app.launchAgain()
+    #expect(await second.waitForExit(timeout: .seconds(15)) == 0, "the second launch exits once it handed over")
+    #expect(app.process.isRunning)
+    #expect(try await app.visibleWindows() == [window])
+  }
+
   @Test("the window comes back at the size it was left at (GSettings)")
   func windowSizePersists() async throws {
     let first = try AppDriver()

@@ -1,0 +1,116 @@
+// FlowStore: sign-in transactions, authorization codes and web sessions, in memory. Actor.
+
+import Crypto
+import Foundation
+
+/// A validated authorize request, kept server-side while the user is on the sign-in pages (B2C's `tx`).
+struct AuthorizeRequest: Sendable {
+  var policy: PolicyKind
+  var policyName: String
+  var clientID: String
+  var redirectURI: String
+  var scopes: [String]
+  var state: String?
+  var nonce: String?
+  var codeChallenge: String?
+  var codeChallengeMethod: String?
+  var prompt: String?
+  var loginHint: String?
+  var locale: PageLocale
+}
+
+/// What a redeemed authorization code grants.
+struct CodeGrant: Sendable {
+  var oid: String
+  var request: AuthorizeRequest
+  var authTime: Int
+  var issuedAt: Date
+  var expiresAt: Date
+  var redeemed = false
+}
+
+/// A signed-in browser: the SSO cookie's value points here.
+struct WebSession: Sendable {
+  var oid: String
+  var authTime: Int
+  var expiresAt: Date
+}
+
+/// The short-lived state of sign-in flows. Lost on restart, as B2C's own would be after their lifetimes.
+actor FlowStore {
+  private var transactions: [String: (request: AuthorizeRequest, expiresAt: Date)] = [:]
+  private var codes: [String: CodeGrant] = [:]
+  private var sessions: [String: WebSession] = [:]
+
+  /// A random, URL-safe identifier with 256 bits of entropy.
+  static func randomToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    return Data(bytes).base64URLEncoded
+  }
+
+  // MARK: Transactions
+
+  func begin(_ request: AuthorizeRequest) -> String {
+    purge()
+    let id = Self.randomToken()
+    transactions[id] = (request, Date().addingTimeInterval(30 * 60))
+    return id
+  }
+
+  func transaction(_ id: String) -> AuthorizeRequest? {
+    guard let entry = transactions[id], entry.expiresAt > Date() else { return nil }
+    return entry.request
+  }
+
+  func finish(_ id: String) {
+    transactions[id] = nil
+  }
+
+  // MARK: Codes
+
+  func issueCode(oid: String, request: AuthorizeRequest, authTime: Int, lifetime: Int) -> String {
+    purge()
+    let code = Self.randomToken()
+    let now = Date()
+    codes[code] = CodeGrant(
+      oid: oid, request: request, authTime: authTime, issuedAt: now,
+      expiresAt: now.addingTimeInterval(TimeInterval(lifetime)))
+    return code
+  }
+
+  /// The grant of `code`, marking it redeemed; a second redemption sees `redeemed == true`.
+  func redeem(_ code: String) -> CodeGrant? {
+    guard var grant = codes[code] else { return nil }
+    let before = grant
+    grant.redeemed = true
+    codes[code] = grant
+    return before
+  }
+
+  // MARK: Web sessions
+
+  func startSession(oid: String, authTime: Int, lifetime: Int) -> String {
+    let id = Self.randomToken()
+    sessions[id] = WebSession(
+      oid: oid, authTime: authTime, expiresAt: Date().addingTimeInterval(TimeInterval(lifetime)))
+    return id
+  }
+
+  func session(_ id: String?) -> WebSession? {
+    guard let id, let session = sessions[id], session.expiresAt > Date() else { return nil }
+    return session
+  }
+
+  func endSession(_ id: String?) {
+    if let id { sessions[id] = nil }
+  }
+
+  /// Drops expired entries (codes are kept a little past expiry so a late use is told "expired").
+  private func purge() {
+    let now = Date()
+    transactions = transactions.filter { $0.value.expiresAt > now }
+    codes = codes.filter { $0.value.expiresAt.addingTimeInterval(3600) > now }
+    sessions = sessions.filter { $0.value.expiresAt > now }
+  }
+}

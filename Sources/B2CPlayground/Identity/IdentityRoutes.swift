@@ -1,0 +1,426 @@
+// IdentityRoutes: B2C's endpoints over HTTP in every URL form of PROTOCOL.md §2. Sendable.
+
+import Foundation
+import Hummingbird
+
+/// The identity endpoints: discovery, keys, authorize (with the sign-in pages), token and logout, each under
+/// `/{tenant}/oauth2/v2.0/…?p={policy}` and `/{tenant}/{policy}/oauth2/v2.0/…`.
+struct IdentityRoutes: Sendable {
+  let service: IdentityService
+  var configuration: PlaygroundConfiguration { service.configuration }
+  var flows: FlowStore { service.flows }
+
+  /// The SSO cookie, as B2C names its own.
+  static let sessionCookie = "x-ms-cpim-sso"
+
+  func register(on router: Router<BasicRequestContext>) {
+    for prefix in ["/:tenant", "/:tenant/:policy"] {
+      router.get("\(prefix)/v2.0/.well-known/openid-configuration") { request, context in
+        try await respond(request, context) { try await discovery(request, context) }
+      }
+      router.get("\(prefix)/discovery/v2.0/keys") { request, context in
+        try await respond(request, context) {
+          _ = try policy(request, context); return try json(service.keys.jwks)
+        }
+      }
+      router.get("\(prefix)/oauth2/v2.0/authorize") { request, context in
+        try await respond(request, context) { try await authorize(request, context) }
+      }
+      router.post("\(prefix)/oauth2/v2.0/token") { request, context in
+        await token(request, context)
+      }
+      router.get("\(prefix)/oauth2/v2.0/logout") { request, context in
+        try await respond(request, context) { try await logout(request, context) }
+      }
+    }
+    router.post("/:tenant/:policy/SelfAsserted") { request, context in
+      try await respond(request, context) { try await selfAsserted(request, context) }
+    }
+    router.get("/:tenant/:policy/SelfAsserted/:step") { request, context in
+      try await respond(request, context) { try await selfAssertedLink(request, context) }
+    }
+  }
+
+  // MARK: Discovery
+
+  private func discovery(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    let (_, name) = try policy(request, context)
+    let host = Self.host(request)
+    let tenant = context.parameters.get("tenant") ?? configuration.tenantDomain
+    func endpoint(_ path: String) -> String {
+      context.parameters.get("policy") != nil
+        ? "http://\(host)/\(tenant)/\(name)/\(path)" : "http://\(host)/\(tenant)/\(path)?p=\(name)"
+    }
+    let document: [String: Any] = [
+      "issuer": service.issuer(host: host),
+      "authorization_endpoint": endpoint("oauth2/v2.0/authorize"),
+      "token_endpoint": endpoint("oauth2/v2.0/token"),
+      "end_session_endpoint": endpoint("oauth2/v2.0/logout"),
+      "jwks_uri": endpoint("discovery/v2.0/keys"),
+      "response_modes_supported": ["query"],
+      "response_types_supported": ["code"],
+      "scopes_supported": ["openid", "offline_access"],
+      "subject_types_supported": ["pairwise"],
+      "id_token_signing_alg_values_supported": ["RS256"],
+      "token_endpoint_auth_methods_supported": ["none"],
+      "code_challenge_methods_supported": ["plain", "S256"],
+      "claims_supported": [
+        "name", "emails", "oid", "sub", "tfp", "iss", "iat", "exp", "aud", "acr", "nonce", "auth_time",
+      ],
+    ]
+    return try json(document)
+  }
+
+  // MARK: Authorize
+
+  private func authorize(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    let query = FormFields(request.uri.query)
+    let locale = PageLocale.negotiate(uiLocales: query["ui_locales"], acceptLanguage: request.headers[.acceptLanguage])
+    let (kind, name) = try policy(request, context)
+    switch service.checkAuthorize(query, policy: kind, policyName: name, locale: locale) {
+    case .page(let error):
+      return errorPage(error, locale: locale)
+    case .redirect(let error, let redirectURI, let state):
+      return Self.redirect(to: redirectURI, error: error, state: state)
+    case .valid(let auth):
+      let session = await flows.session(request.cookies[Self.sessionCookie]?.value)
+      if auth.prompt == "none" && session == nil {
+        return Self.redirect(to: auth.redirectURI, error: .noSessionForPromptNone, state: auth.state)
+      }
+      let tx = await flows.begin(auth)
+      let form = formContext(auth, tx)
+      let reuseSession = session != nil && auth.prompt != "login"
+      switch kind {
+      case .signUpOrSignIn:
+        if let session, reuseSession, let user = try await service.store.user(oid: session.oid) {
+          return try await complete(tx, auth, user: user, authTime: session.authTime, request: request)
+        }
+        return html(.signIn(form, email: auth.loginHint, error: nil))
+      case .passwordReset:
+        return html(.resetPassword(form, email: auth.loginHint, error: nil))
+      case .editProfile:
+        if let session, reuseSession, let user = try await service.store.user(oid: session.oid) {
+          return html(.editProfile(form, displayName: user.displayName, error: nil))
+        }
+        return html(.signIn(form, email: auth.loginHint, error: nil))
+      }
+    }
+  }
+
+  /// The forms' posts: `step` = signin, signup, reset or profile.
+  private func selfAsserted(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    let body = try await request.body.collect(upTo: configuration.maxRequestBytes)
+    let fields = FormFields(String(buffer: body))
+    guard let tx = fields["tx"], let auth = await flows.transaction(tx) else {
+      return errorPage(.stateLost, locale: .english)
+    }
+    let form = formContext(auth, tx)
+    let text = form.text
+    let email = fields["email"] ?? ""
+    switch fields["step"] {
+    case "signin":
+      switch try await service.signIn(email: email, password: fields["password"] ?? "") {
+      case .success(let user):
+        let authTime = Int(Date().timeIntervalSince1970)
+        if auth.policy == .editProfile {
+          var response = html(.editProfile(form, displayName: user.displayName, error: nil))
+          await startSession(&response, oid: user.oid, authTime: authTime)
+          return response
+        }
+        return try await complete(tx, auth, user: user, authTime: authTime, request: request, newSession: true)
+      case .wrongPassword: return html(.signIn(form, email: email, error: text.wrongPassword))
+      case .unknownAccount: return html(.signIn(form, email: email, error: text.unknownAccount))
+      }
+    case "signup" where auth.policy == .signUpOrSignIn:
+      let name = fields["displayName"] ?? ""
+      let result = try await service.signUp(
+        email: email, password: fields["newPassword"] ?? "", confirmation: fields["reenterPassword"] ?? "",
+        displayName: name)
+      switch result {
+      case .success(let user):
+        return try await complete(
+          tx, auth, user: user, authTime: Int(Date().timeIntervalSince1970), request: request, newSession: true)
+      case .failure(let problem):
+        return html(.signUp(form, email: email, displayName: name, error: message(problem, text)))
+      }
+    case "reset" where auth.policy == .passwordReset:
+      let result = try await service.resetPassword(
+        email: email, password: fields["newPassword"] ?? "", confirmation: fields["reenterPassword"] ?? "")
+      switch result {
+      case .success(let user):
+        return try await complete(
+          tx, auth, user: user, authTime: Int(Date().timeIntervalSince1970), request: request, newSession: true)
+      case .failure(let problem):
+        let shown = problem == .invalidEmail ? text.unknownAccount : message(problem, text)
+        return html(.resetPassword(form, email: email, error: shown))
+      }
+    case "profile" where auth.policy == .editProfile:
+      guard let session = await flows.session(request.cookies[Self.sessionCookie]?.value),
+        var user = try await service.store.user(oid: session.oid)
+      else { return html(.signIn(form, email: nil, error: nil)) }
+      let name = (fields["displayName"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !name.isEmpty, name.count <= 256 else {
+        return html(.editProfile(form, displayName: name, error: text.nameRequired))
+      }
+      user.displayName = name
+      try await service.store.update(user)
+      return try await complete(tx, auth, user: user, authTime: session.authTime, request: request)
+    default:
+      return errorPage(.invalidInput("step"), locale: auth.locale)
+    }
+  }
+
+  /// The pages' links: sign up, forgot password, cancel.
+  private func selfAssertedLink(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    let query = FormFields(request.uri.query)
+    guard let tx = query["tx"], let auth = await flows.transaction(tx) else {
+      return errorPage(.stateLost, locale: .english)
+    }
+    switch context.parameters.get("step") {
+    case "signup" where auth.policy == .signUpOrSignIn:
+      return html(.signUp(formContext(auth, tx), email: nil, displayName: nil, error: nil))
+    case "forgot":
+      await flows.finish(tx)
+      return Self.redirect(to: auth.redirectURI, error: .forgotPassword, state: auth.state)
+    case "cancel":
+      await flows.finish(tx)
+      return Self.redirect(to: auth.redirectURI, error: .cancelled, state: auth.state)
+    default:
+      return errorPage(.invalidInput("step"), locale: auth.locale)
+    }
+  }
+
+  /// Ends a flow: a code for `user`, a 302 to the app's redirect URI, and the SSO cookie when a new sign-in happened.
+  private func complete(
+    _ tx: String, _ auth: AuthorizeRequest, user: User, authTime: Int, request: Request, newSession: Bool = false
+  ) async throws -> Response {
+    let code = await flows.issueCode(
+      oid: user.oid, request: auth, authTime: authTime, lifetime: configuration.lifetimes.authorizationCode)
+    await flows.finish(tx)
+    var response = Self.redirect(to: auth.redirectURI, parameters: [("code", code), ("state", auth.state)])
+    if newSession {
+      await flows.endSession(request.cookies[Self.sessionCookie]?.value)
+      await startSession(&response, oid: user.oid, authTime: authTime)
+    }
+    return response
+  }
+
+  private func startSession(_ response: inout Response, oid: String, authTime: Int) async {
+    let lifetime = configuration.lifetimes.webSession
+    let id = await flows.startSession(oid: oid, authTime: authTime, lifetime: lifetime)
+    response.setCookie(
+      Cookie(name: Self.sessionCookie, value: id, maxAge: lifetime, path: "/", httpOnly: true, sameSite: .lax))
+  }
+
+  private func message(_ problem: IdentityService.AccountProblem, _ text: PageText) -> String {
+    switch problem {
+    case .invalidEmail: return text.invalidEmail
+    case .emailTaken: return text.emailTaken
+    case .weakPassword: return text.weakPassword
+    case .passwordsDiffer: return text.passwordsDiffer
+    case .nameRequired: return text.nameRequired
+    }
+  }
+
+  // MARK: Token
+
+  private func token(_ request: Request, _ context: BasicRequestContext) async -> Response {
+    do {
+      let (_, name) = try policy(request, context)
+      let body = try await request.body.collect(upTo: configuration.maxRequestBytes)
+      let form = FormFields(String(buffer: body))
+      if form.nonEmpty("client_secret") != nil { throw B2CError.publicClientSecret }
+      guard let grantType = form.nonEmpty("grant_type") else { throw B2CError.missingParameter("grant_type") }
+      guard let clientID = form.nonEmpty("client_id") else { throw B2CError.missingParameter("client_id") }
+      guard let client = configuration.client(clientID) else {
+        throw B2CError.unknownClient(clientID, tenant: configuration.tenantDomain)
+      }
+      let host = Self.host(request)
+      switch grantType {
+      case "authorization_code":
+        return try json(try await redeemCode(form, client: client, policyName: name, host: host))
+      case "refresh_token":
+        return try json(try await redeemRefreshToken(form, client: client, policyName: name, host: host))
+      default:
+        throw B2CError.unsupportedGrantType(grantType)
+      }
+    } catch let error as B2CError {
+      context.logger.info("token request refused", metadata: ["code": "\(error.code)"])
+      return (try? json(error.json, status: HTTPResponse.Status(code: error.status))) ?? Response(status: .badRequest)
+    } catch let error as HTTPError {
+      return Response(status: error.status)
+    } catch {
+      let failure = B2CError(
+        error: "server_error", code: "AADB2C90085",
+        message: "The service has encountered an internal error. Please reauthenticate and try again.", status: 500)
+      return (try? json(failure.json, status: .internalServerError)) ?? Response(status: .internalServerError)
+    }
+  }
+
+  private func redeemCode(
+    _ form: FormFields, client: PlaygroundConfiguration.Client, policyName: String, host: String
+  ) async throws -> [String: Any] {
+    guard let code = form.nonEmpty("code") else { throw B2CError.missingParameter("code") }
+    guard let grant = await flows.redeem(code) else { throw B2CError.unknownGrant }
+    guard !grant.redeemed else { throw B2CError.revokedGrant }
+    guard grant.expiresAt > Date() else {
+      throw B2CError.expiredGrant(issued: grant.issuedAt, slidingExpiry: grant.expiresAt)
+    }
+    guard grant.request.clientID == client.id else {
+      throw B2CError.clientMismatch(client.id, expected: grant.request.clientID)
+    }
+    guard grant.request.policyName.lowercased() == policyName.lowercased() else {
+      throw B2CError.grantForOtherPolicy(actual: grant.request.policyName, expected: policyName)
+    }
+    guard let redirect = form.nonEmpty("redirect_uri") else { throw B2CError.missingParameter("redirect_uri") }
+    guard redirect == grant.request.redirectURI else {
+      throw B2CError.redirectNotRegistered(redirect, client: client.id)
+    }
+    if let challenge = grant.request.codeChallenge {
+      guard let verifier = form.nonEmpty("code_verifier"), PKCE.isWellFormed(verifier) else {
+        throw B2CError.verifierInvalid
+      }
+      guard PKCE.verify(verifier, challenge: challenge, method: grant.request.codeChallengeMethod ?? "plain") else {
+        throw B2CError.verifierMismatch
+      }
+    }
+    guard let user = try await service.store.user(oid: grant.oid) else { throw B2CError.accountGone }
+    return try await service.tokenResponse(
+      user: user, request: grant.request, authTime: grant.authTime, host: host, family: nil)
+  }
+
+  private func redeemRefreshToken(
+    _ form: FormFields, client: PlaygroundConfiguration.Client, policyName: String, host: String
+  ) async throws -> [String: Any] {
+    guard let token = form.nonEmpty("refresh_token") else { throw B2CError.missingParameter("refresh_token") }
+    let hash = IdentityService.hash(token)
+    guard let record = try await service.store.refreshToken(hash: hash) else { throw B2CError.unknownGrant }
+    guard record.status == .active else { throw B2CError.revokedGrant }
+    guard record.clientID == client.id else { throw B2CError.clientMismatch(client.id, expected: record.clientID) }
+    guard record.policy.lowercased() == policyName.lowercased() else {
+      throw B2CError.grantForOtherPolicy(actual: record.policy, expected: policyName)
+    }
+    let now = Date()
+    guard now < record.expiresAt, now < record.familyExpiresAt else {
+      throw B2CError.expiredGrant(issued: record.issuedAt, slidingExpiry: record.familyExpiresAt)
+    }
+    // Rotate: only one of two concurrent uses of the same token gets through.
+    guard let consumed = try await service.store.consume(tokenHash: hash), consumed.status == .active else {
+      throw B2CError.revokedGrant
+    }
+    guard let user = try await service.store.user(oid: record.oid) else { throw B2CError.accountGone }
+    let scopes = record.scope.split(separator: " ").map(String.init)
+    let auth = AuthorizeRequest(
+      policy: configuration.policies.kind(of: record.policy) ?? .signUpOrSignIn, policyName: record.policy,
+      clientID: record.clientID, redirectURI: form["redirect_uri"] ?? "", scopes: scopes, state: nil, nonce: nil,
+      codeChallenge: nil, codeChallengeMethod: nil, prompt: nil, loginHint: nil, locale: .english)
+    return try await service.tokenResponse(
+      user: user, request: auth, authTime: record.authTime, host: host, family: (record.family, record.familyExpiresAt))
+  }
+
+  // MARK: Logout
+
+  private func logout(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    _ = try policy(request, context)
+    let query = FormFields(request.uri.query)
+    let locale = PageLocale.negotiate(uiLocales: query["ui_locales"], acceptLanguage: request.headers[.acceptLanguage])
+    let target = query.nonEmpty("post_logout_redirect_uri")
+    if let target, !configuration.clients.contains(where: { RedirectMatcher.isRegistered(target, in: $0.redirectURIs) })
+    {
+      return errorPage(.invalidPostLogoutRedirect(target), locale: locale)
+    }
+    await flows.endSession(request.cookies[Self.sessionCookie]?.value)
+    let text = PageText.forLocale(locale)
+    var response =
+      target.map { Self.redirect(to: $0, parameters: [("state", query["state"])]) }
+      ?? html(.message(title: text.signedOutTitle, text: text.signedOut, locale: locale))
+    response.setCookie(
+      Cookie(name: Self.sessionCookie, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .lax))
+    return response
+  }
+
+  // MARK: Helpers
+
+  /// The policy of the request: the path segment in the path form, else `p`; the tenant must be ours.
+  private func policy(_ request: Request, _ context: BasicRequestContext) throws -> (PolicyKind, String) {
+    let tenant = context.parameters.get("tenant") ?? ""
+    guard configuration.isTenant(tenant) else { throw B2CError.unknownTenant(tenant) }
+    let name = context.parameters.get("policy") ?? FormFields(request.uri.query)["p"] ?? ""
+    guard !name.isEmpty else { throw B2CError.missingParameter("p") }
+    guard let kind = configuration.policies.kind(of: name) else {
+      throw B2CError.unknownPolicy(name, tenant: tenant)
+    }
+    return (kind, configuration.policies.name(of: kind))
+  }
+
+  private func formContext(_ auth: AuthorizeRequest, _ tx: String) -> FormContext {
+    FormContext(
+      action: "/\(configuration.tenantDomain)/\(auth.policyName)/SelfAsserted", transaction: tx, locale: auth.locale)
+  }
+
+  /// Runs a page-producing handler; a `B2CError` becomes B2C's error page instead of a bare status.
+  private func respond(
+    _ request: Request, _ context: BasicRequestContext, _ body: () async throws -> Response
+  ) async throws -> Response {
+    do {
+      return try await body()
+    } catch let error as B2CError {
+      let query = FormFields(request.uri.query)
+      return errorPage(
+        error,
+        locale: PageLocale.negotiate(uiLocales: query["ui_locales"], acceptLanguage: request.headers[.acceptLanguage]))
+    }
+  }
+
+  private func errorPage(_ error: B2CError, locale: PageLocale) -> Response {
+    let text = PageText.forLocale(locale)
+    var response = html(
+      .message(
+        title: text.errorTitle, text: "\(error.code): \(error.message)", detail: error.description, locale: locale))
+    response.status = HTTPResponse.Status(code: error.status)
+    return response
+  }
+
+  private func html(_ page: Page) -> Response {
+    Response(
+      status: .ok,
+      headers: [
+        .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .init("X-Frame-Options")!: "DENY",
+      ],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
+  }
+
+  /// The `Host` the request came to, which B2C's issuer and discovery URLs depend on.
+  static func host(_ request: Request) -> String {
+    request.head.authority ?? "127.0.0.1"
+  }
+
+  /// A 302 to the app's redirect URI carrying `error`, as B2C's pages send one.
+  static func redirect(to uri: String, error: B2CError, state: String?) -> Response {
+    redirect(to: uri, parameters: [("error", error.error), ("error_description", error.description), ("state", state)])
+  }
+
+  /// A 302 to `uri` with `parameters` added to its query (nil values left out), form-encoded as B2C does.
+  static func redirect(to uri: String, parameters: [(String, String?)]) -> Response {
+    let query = parameters.compactMap { name, value in value.map { "\(name)=\(formEncode($0))" } }.joined(
+      separator: "&")
+    let location = query.isEmpty ? uri : uri + (uri.contains("?") ? "&" : "?") + query
+    return Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
+  }
+
+  /// `application/x-www-form-urlencoded` value encoding: unreserved characters kept, space as `+`.
+  static func formEncode(_ value: String) -> String {
+    let allowed = CharacterSet(
+      charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~ ")
+    let encoded = value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    return encoded.replacingOccurrences(of: " ", with: "+")
+  }
+}
+
+/// A JSON response.
+func json(_ object: Any, status: HTTPResponse.Status = .ok) throws -> Response {
+  let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+  return Response(
+    status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+    body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+}

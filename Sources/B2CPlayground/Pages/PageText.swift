@@ -1,0 +1,58 @@
+// PageText: every sentence of the playground's pages, per language. Constant; any thread.
+
+/// The words of the sign-in pages.
+struct PageText: Sendable {
+  var signInTitle: String
+  var signInHeading: String
+  var email: String
+  var password: String
+  var signIn: String
+  var forgotPassword: String
+  var noAccount: String
+  var signUpNow: String
+  var cancel: String
+  var signUpTitle: String
+  var displayName: String
+  var newPassword: String
+  var confirmPassword: String
+  var create: String
+  var resetTitle: String
+  var resetHeading: String
+  var resetButton: String
+  var profileTitle: String
+  var save: String
+  var wrongPassword: String
+  var unknownAccount: String
+  var emailTaken: String
+  var invalidEmail: String
+  var weakPassword: String
+  var passwordsDiffer: String
+  var nameRequired: String
+  var signedOutTitle: String
+  var signedOut: String
+  var errorTitle: String
+
+  static func forLocale(_ locale: PageLocale) -> PageText {
+    switch locale {
+    default: return english
+    }
+  }
+
+  static let english = PageText(
+    signInTitle: "Sign in", signInHeading: "Sign in with your email address", email: "Email Address",
+    password: "Password", signIn: "Sign in", forgotPassword: "Forgot your password?",
+    noAccount: "Don't have an account?",
+    signUpNow: "Sign up now", cancel: "Cancel", signUpTitle: "Create your account", displayName: "Display Name",
+    newPassword: "New Password", confirmPassword: "Confirm New Password", create: "Create",
+    resetTitle: "Reset your password", resetHeading: "Enter your email address and choose a new password.",
+    resetButton: "Change password", profileTitle: "Edit your profile", save: "Save",
+    wrongPassword: "Your password is incorrect.", unknownAccount: "We can't seem to find your account.",
+    emailTaken: "A user with the specified ID already exists. Please choose a different one.",
+    invalidEmail: "Please enter a valid email address.",
+    weakPassword:
+      "The password must be between 8 and 64 characters and contain at least three of: lowercase letters, uppercase letters, digits, symbols.",
+    passwordsDiffer: "The password entry fields do not match. Please enter the same password in both fields.",
+    nameRequired: "Please enter a display name.", signedOutTitle: "Signed out",
+    signedOut: "You have signed out. You can close this window.",
+    errorTitle: "Sorry, but we're having trouble signing you in.")
+}

@@ -1,0 +1,217 @@
+// PlaygroundStore: users, tasks and refresh tokens in SQLite (GRDB). Sendable; GRDB serialises access.
+
+import Foundation
+import GRDB
+
+/// A user of the tenant. The password is kept only as a bcrypt hash.
+struct User: Codable, FetchableRecord, PersistableRecord, Sendable, Equatable {
+  static let databaseTableName = "users"
+  /// The object id (`oid`, `sub`).
+  var oid: String
+  var email: String
+  var displayName: String
+  var passwordHash: String
+  var createdAt: Date
+}
+
+/// A task as the task API stores it.
+struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable, Equatable {
+  static let databaseTableName = "tasks"
+  var id: Int64?
+  var owner: String
+  var text: String
+  var completed: Bool
+  var dateModified: Date
+
+  mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A refresh token, stored as the SHA-256 of its value. Each use rotates it: the old one is marked used and a new
+/// one of the same family is issued, until the family's sliding window ends.
+struct RefreshTokenRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
+  static let databaseTableName = "refreshTokens"
+  enum Status: String, Codable, Sendable { case active, used, revoked }
+  var tokenHash: String
+  var family: String
+  var oid: String
+  var clientID: String
+  var policy: String
+  var scope: String
+  var authTime: Int
+  var issuedAt: Date
+  var expiresAt: Date
+  var familyExpiresAt: Date
+  var status: Status
+}
+
+/// The playground's database: `playground.sqlite` in the data folder.
+final class PlaygroundStore: Sendable {
+  let database: DatabaseQueue
+
+  /// Opens (creating and migrating) the database at `file`.
+  init(file: URL) throws {
+    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in
+      // Durable on commit: an acknowledged task survives kill -9 and power loss.
+      try db.execute(sql: "PRAGMA synchronous = FULL")
+    }
+    database = try DatabaseQueue(path: file.path, configuration: configuration)
+    try Self.migrator.migrate(database)
+  }
+
+  private static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      try db.create(table: "users") { t in
+        t.primaryKey("oid", .text)
+        t.column("email", .text).notNull().unique().collate(.nocase)
+        t.column("displayName", .text).notNull()
+        t.column("passwordHash", .text).notNull()
+        t.column("createdAt", .datetime).notNull()
+      }
+      try db.create(table: "tasks") { t in
+        t.autoIncrementedPrimaryKey("id")
+        t.column("owner", .text).notNull().indexed()
+        t.column("text", .text).notNull()
+        t.column("completed", .boolean).notNull().defaults(to: false)
+        t.column("dateModified", .datetime).notNull()
+      }
+      try db.create(table: "idempotencyKeys") { t in
+        t.column("owner", .text).notNull()
+        t.column("key", .text).notNull()
+        t.column("taskID", .integer).notNull()
+        t.column("createdAt", .datetime).notNull()
+        t.primaryKey(["owner", "key"])
+      }
+      try db.create(table: "refreshTokens") { t in
+        t.primaryKey("tokenHash", .text)
+        t.column("family", .text).notNull().indexed()
+        t.column("oid", .text).notNull()
+        t.column("clientID", .text).notNull()
+        t.column("policy", .text).notNull()
+        t.column("scope", .text).notNull()
+        t.column("authTime", .integer).notNull()
+        t.column("issuedAt", .datetime).notNull()
+        t.column("expiresAt", .datetime).notNull()
+        t.column("familyExpiresAt", .datetime).notNull()
+        t.column("status", .text).notNull()
+      }
+    }
+    return migrator
+  }
+
+  // MARK: Users
+
+  func user(email: String) async throws -> User? {
+    try await database.read { db in
+      try User.filter(Column("email").collating(.nocase) == email).fetchOne(db)
+    }
+  }
+
+  func user(oid: String) async throws -> User? {
+    try await database.read { db in try User.fetchOne(db, key: oid) }
+  }
+
+  /// Inserts `user`; answers false when the email is taken.
+  func insert(_ user: User) async throws -> Bool {
+    try await database.write { db in
+      guard try User.filter(Column("email").collating(.nocase) == user.email).fetchCount(db) == 0 else {
+        return false
+      }
+      try user.insert(db)
+      return true
+    }
+  }
+
+  func update(_ user: User) async throws {
+    try await database.write { db in try user.update(db) }
+  }
+
+  func userCount() async throws -> Int {
+    try await database.read { db in try User.fetchCount(db) }
+  }
+
+  // MARK: Tasks
+
+  func tasks(owner: String) async throws -> [TaskRecord] {
+    try await database.read { db in
+      try TaskRecord.filter(Column("owner") == owner).order(Column("id")).fetchAll(db)
+    }
+  }
+
+  /// Adds a task; with an idempotency key that was used before by the same owner, returns the task it added then.
+  func addTask(owner: String, text: String, idempotencyKey: String?) async throws -> TaskRecord {
+    try await database.write { db in
+      if let idempotencyKey,
+        let existing = try Int64.fetchOne(
+          db, sql: "SELECT taskID FROM idempotencyKeys WHERE owner = ? AND key = ?",
+          arguments: [owner, idempotencyKey]),
+        let task = try TaskRecord.fetchOne(db, key: existing)
+      {
+        return task
+      }
+      var task = TaskRecord(id: nil, owner: owner, text: text, completed: false, dateModified: Date())
+      try task.insert(db)
+      if let idempotencyKey, let id = task.id {
+        try db.execute(
+          sql: "INSERT INTO idempotencyKeys (owner, key, taskID, createdAt) VALUES (?, ?, ?, ?)",
+          arguments: [owner, idempotencyKey, id, Date()])
+      }
+      return task
+    }
+  }
+
+  /// Deletes the owner's task `id`; deleting a missing task does nothing, as in the original API.
+  func deleteTask(owner: String, id: Int64) async throws {
+    _ = try await database.write { db in
+      try TaskRecord.filter(Column("owner") == owner && Column("id") == id).deleteAll(db)
+    }
+  }
+
+  /// Changes the owner's task `id`; answers false when the owner has no such task.
+  func updateTask(owner: String, id: Int64, text: String?, completed: Bool?) async throws -> Bool {
+    try await database.write { db in
+      guard var task = try TaskRecord.filter(Column("owner") == owner && Column("id") == id).fetchOne(db) else {
+        return false
+      }
+      if let text { task.text = text }
+      if let completed { task.completed = completed }
+      task.dateModified = Date()
+      try task.update(db)
+      return true
+    }
+  }
+
+  // MARK: Refresh tokens
+
+  func insert(_ token: RefreshTokenRecord) async throws {
+    try await database.write { db in try token.insert(db) }
+  }
+
+  func refreshToken(hash: String) async throws -> RefreshTokenRecord? {
+    try await database.read { db in try RefreshTokenRecord.fetchOne(db, key: hash) }
+  }
+
+  /// Marks the token used, if it was active; answers the record as it was before, or nil when unknown. Done in one
+  /// transaction so that two concurrent uses of one token cannot both succeed.
+  func consume(tokenHash: String) async throws -> RefreshTokenRecord? {
+    try await database.write { db in
+      guard var record = try RefreshTokenRecord.fetchOne(db, key: tokenHash) else { return nil }
+      let before = record
+      if record.status == .active {
+        record.status = .used
+        try record.update(db)
+      }
+      return before
+    }
+  }
+
+  /// Revokes every refresh token of `oid` (sign-out everywhere, password reset).
+  func revokeRefreshTokens(oid: String) async throws {
+    try await database.write { db in
+      try db.execute(
+        sql: "UPDATE refreshTokens SET status = 'revoked' WHERE oid = ? AND status = 'active'", arguments: [oid])
+    }
+  }
+}

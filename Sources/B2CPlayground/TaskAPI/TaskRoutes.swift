@@ -1,0 +1,184 @@
+// TaskRoutes: the sample's task API (`/api/tasks`) plus the update and idempotent-add extensions. Sendable.
+
+import Foundation
+import Hummingbird
+
+/// `GET/POST /api/tasks`, `DELETE /api/tasks/{id}` as the sample's TaskService answered them, and the extensions
+/// `PATCH /api/tasks/{id}` (Text, Completed) and `Idempotency-Key` on POST. Every route needs a valid bearer token;
+/// a user only ever sees and changes their own tasks.
+struct TaskRoutes: Sendable {
+  let store: PlaygroundStore
+  let validator: BearerValidator
+  let maxRequestBytes: Int
+  /// The longest task text accepted.
+  static let maxTextLength = 4000
+
+  func register(on router: Router<BasicRequestContext>) {
+    router.get("/api/tasks") { request, context in
+      try await authorized(request, context) { owner in
+        let tasks = try await store.tasks(owner: owner)
+        return try json(tasks.map(Self.representation))
+      }
+    }
+    router.post("/api/tasks") { request, context in
+      try await authorized(request, context) { owner in try await add(request, owner: owner) }
+    }
+    router.delete("/api/tasks/:id") { request, context in
+      try await authorized(request, context) { owner in
+        guard let id = context.parameters.get("id", as: Int64.self) else { return Self.notFound }
+        try await store.deleteTask(owner: owner, id: id)
+        return Response(status: .noContent)
+      }
+    }
+    for method in [HTTPRequest.Method.patch, .put] {
+      router.on("/api/tasks/:id", method: method) { request, context in
+        try await authorized(request, context) { owner in
+          guard let id = context.parameters.get("id", as: Int64.self) else { return Self.notFound }
+          return try await update(request, owner: owner, id: id)
+        }
+      }
+    }
+  }
+
+  // MARK: Handlers
+
+  private func add(_ request: Request, owner: String) async throws -> Response {
+    let fields: TaskFields
+    do { fields = try await Self.fields(request, limit: maxRequestBytes) } catch let error as ResponseError {
+      return error.response
+    }
+    guard let text = fields.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+      return Self.invalid("The Text field is required.")
+    }
+    guard text.count <= Self.maxTextLength else {
+      return Self.invalid("The Text field must be at most \(Self.maxTextLength) characters.")
+    }
+    let key = request.headers[.init("Idempotency-Key")!]
+    if let key, key.isEmpty || key.count > 200 || !key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) {
+      return Self.invalid("The Idempotency-Key header must be 1 to 200 printable ASCII characters.")
+    }
+    let task = try await store.addTask(owner: owner, text: text, idempotencyKey: key)
+    return Response(status: .noContent, headers: [.location: "/api/tasks/\(task.id ?? 0)"])
+  }
+
+  private func update(_ request: Request, owner: String, id: Int64) async throws -> Response {
+    let fields: TaskFields
+    do { fields = try await Self.fields(request, limit: maxRequestBytes) } catch let error as ResponseError {
+      return error.response
+    }
+    let text = fields.text?.trimmingCharacters(in: .whitespacesAndNewlines)
+    if let text, text.isEmpty { return Self.invalid("The Text field must not be empty.") }
+    if let text, text.count > Self.maxTextLength {
+      return Self.invalid("The Text field must be at most \(Self.maxTextLength) characters.")
+    }
+    if fields.completedWasInvalid { return Self.invalid("The Completed field must be true or false.") }
+    guard text != nil || fields.completed != nil else { return Self.invalid("Give Text or Completed.") }
+    guard try await store.updateTask(owner: owner, id: id, text: text, completed: fields.completed) else {
+      return Self.notFound
+    }
+    return Response(status: .noContent)
+  }
+
+  // MARK: Helpers
+
+  /// Runs `body` for the token's owner, or answers 401 as the original did.
+  private func authorized(
+    _ request: Request, _ context: BasicRequestContext, _ body: (String) async throws -> Response
+  ) async throws -> Response {
+    let port = request.head.authority.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } } ?? 80
+    guard let owner = await validator.owner(authorization: request.headers[.authorization], port: port) else {
+      var response = try json(["Message": "Authorization has been denied for this request."], status: .unauthorized)
+      response.headers[.wwwAuthenticate] = "Bearer"
+      return response
+    }
+    return try await body(owner)
+  }
+
+  /// The sample's JSON shape of a task.
+  static func representation(_ task: TaskRecord) -> [String: Any] {
+    [
+      "Id": task.id ?? 0, "Owner": task.owner, "Text": task.text, "Completed": task.completed,
+      "DateModified": task.dateModified.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
+    ]
+  }
+
+  /// The `Text` and `Completed` of a form or JSON body (keys case-insensitive).
+  struct TaskFields {
+    var text: String?
+    var completed: Bool?
+    var completedWasInvalid = false
+  }
+
+  private static func fields(_ request: Request, limit: Int) async throws -> TaskFields {
+    let body = try await request.body.collect(upTo: limit)
+    let mediaType =
+      (request.headers[.contentType] ?? "application/x-www-form-urlencoded")
+      .split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+    var fields = TaskFields()
+    switch mediaType {
+    case "application/json", "text/json":
+      do {
+        let decoded = try JSONDecoder().decode(TaskJSONBody.self, from: Data(buffer: body))
+        fields.text = decoded.text
+        fields.completed = decoded.completed
+      } catch {
+        throw ResponseError(
+          invalid("The request body is not a task: a JSON object with Text (a string) and Completed (true or false)."))
+      }
+    case "application/x-www-form-urlencoded":
+      let form = FormFields(String(buffer: body))
+      fields.text = form.caseInsensitive("Text")
+      if let value = form.caseInsensitive("Completed") {
+        switch value.lowercased() {
+        case "true": fields.completed = true
+        case "false": fields.completed = false
+        default: fields.completedWasInvalid = true
+        }
+      }
+    default:
+      throw ResponseError(
+        try json(
+          ["Message": "The request entity's media type '\(mediaType)' is not supported for this resource."],
+          status: .unsupportedMediaType))
+    }
+    return fields
+  }
+
+  /// A JSON task body; keys are matched case-insensitively, as ASP.NET's model binding did.
+  struct TaskJSONBody: Decodable {
+    var text: String?
+    var completed: Bool?
+
+    struct AnyKey: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: AnyKey.self)
+      for key in container.allKeys {
+        switch key.stringValue.lowercased() {
+        case "text": text = try container.decode(String.self, forKey: key)
+        case "completed": completed = try container.decode(Bool.self, forKey: key)
+        default: continue
+        }
+      }
+    }
+  }
+
+  /// A ready response carried as an error.
+  struct ResponseError: Error {
+    let response: Response
+    init(_ response: Response) { self.response = response }
+  }
+
+  static func invalid(_ message: String) -> Response {
+    (try? json(["Message": message], status: .badRequest)) ?? Response(status: .badRequest)
+  }
+
+  static var notFound: Response {
+    (try? json(["Message": "No task with this id."], status: .notFound)) ?? Response(status: .notFound)
+  }
+}
