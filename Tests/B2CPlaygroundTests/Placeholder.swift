@@ -1,1 +1,0 @@
-import B2CPlayground
