@@ -78,6 +78,7 @@ let package = Package(
       name: "B2CPlaygroundTests",
       dependencies: [
         "B2CPlayground", "TasksTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
       ]),
     .testTarget(
       name: "TasksAppUITests", dependencies: ["TasksTestSupport"], exclude: ["atspi_driver.py"]),
