@@ -79,6 +79,7 @@ let package = Package(
       dependencies: [
         "B2CPlayground", "TasksTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
     .testTarget(
       name: "TasksAppUITests", dependencies: ["TasksTestSupport"], exclude: ["atspi_driver.py"]),

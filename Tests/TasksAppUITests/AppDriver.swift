@@ -64,7 +64,9 @@ final class AppDriver {
       let search = try await ChildProcess.run(
         Tools.xdotool, ["search", "--onlyvisible", "--pid", "\(process.pid)", "--name", "^\(title)$"])
       window = search.output.split(separator: "\n").first.map(String.init)
-      return window != nil
+      guard let window else { return false }
+      // Mapped and sized: its geometry can be read.
+      return (try? await geometry(window))?["WIDTH"].map { $0 > 1 } ?? false
     }
     try #require(found, "no window \"\(title)\"; app said: \(process.standardError)")
     return try #require(window)
@@ -119,13 +121,19 @@ final class AppDriver {
 
   /// The size of `window` as the X server has it.
   func windowSize(_ window: String) async throws -> (width: Int, height: Int) {
+    let values = try await geometry(window)
+    return (try #require(values["WIDTH"], "no geometry: \(values)"), try #require(values["HEIGHT"]))
+  }
+
+  /// `xdotool getwindowgeometry --shell` as numbers (X, Y, WIDTH, HEIGHT, SCREEN).
+  private func geometry(_ window: String) async throws -> [String: Int] {
     let run = try await ChildProcess.run(Tools.xdotool, ["getwindowgeometry", "--shell", window])
     var values: [String: Int] = [:]
     for line in run.output.split(separator: "\n") {
       let parts = line.split(separator: "=")
       if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
     }
-    return (try #require(values["WIDTH"]), try #require(values["HEIGHT"]))
+    return values
   }
 
   /// Resizes `window` as a window manager would.

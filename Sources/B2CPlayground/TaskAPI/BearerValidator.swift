@@ -45,7 +45,7 @@ struct BearerValidator: Sendable {
         claims = try await signing.collection.verify(token, as: BearerClaims.self)
         guard isOwnIssuer(claims.iss, tenantID: tenantID, port: port),
           claims.aud.value.contains(where: { audience in audiences.contains { $0.lowercased() == audience.lowercased() }
-            })
+          })
         else { return nil }
       case .external(let external):
         claims = try await external.verify(token)

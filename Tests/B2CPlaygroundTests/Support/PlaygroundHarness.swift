@@ -2,6 +2,7 @@
 
 import B2CPlayground
 import Foundation
+import Logging
 import TasksTestSupport
 import Testing
 
@@ -29,7 +30,9 @@ struct PlaygroundHarness {
     configuration.port = 0
     configuration.passwordHashCost = 4
     adjust(&configuration)
-    let playground = try await Playground(configuration: configuration)
+    var logger = Logger(label: "b2c-playground-test")
+    logger.logLevel = .warning
+    let playground = try await Playground(configuration: configuration, logger: logger)
     return PlaygroundHarness(running: try await playground.start(), data: data)
   }
 

@@ -1,0 +1,68 @@
+// Tests that garbage gets B2C-shaped errors (never a 500 or a crash), and that the task API can front another
+// tenant, validating its tokens through its published metadata.
+
+import B2CPlayground
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("Playground: garbage and other tenants")
+struct RobustnessTests {
+  @Test("garbage requests get 4xx answers, never a 500, and the server keeps serving")
+  func garbage() async throws {
+    let harness = try await PlaygroundHarness.start()
+    defer { Task { await harness.stop() } }
+    let browser = Browser()
+    let paths = [
+      "nobody.onmicrosoft.com/B2C_1_SignUpOrSignIn/oauth2/v2.0/authorize",
+      "b2ctasks.onmicrosoft.com/B2C_1_Nope/oauth2/v2.0/authorize",
+      "b2ctasks.onmicrosoft.com/oauth2/v2.0/authorize",
+      "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/v2.0/.well-known/openid-configuration/extra",
+      "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/SelfAsserted/signup",
+      "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/SelfAsserted/unknown?tx=zzz",
+      "api/tasks/1/2/3", "%00%ff", "api/tasks?" + String(repeating: "a=b&", count: 500),
+    ]
+    for path in paths {
+      let url = try #require(URL(string: harness.base.absoluteString + "/" + path))
+      let answer = try await browser.get(url)
+      #expect((400..<500).contains(answer.status), "\(path) answered \(answer.status)")
+    }
+    let query = "client_id=%ZZ&redirect_uri=%E0%A4%A&scope=\(String(repeating: "x", count: 5000))"
+    let authorize = try #require(URL(string: harness.endpoint("authorize").absoluteString + "?" + query))
+    #expect(try await browser.get(authorize).status == 400)
+    let selfAsserted = harness.base.appending(path: "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/SelfAsserted")
+    let noTransaction = try await browser.post(selfAsserted, form: [("step", "signin"), ("email", "a")])
+    #expect(noTransaction.status == 400 && noTransaction.text.contains("AADB2C90046"))
+    let oversized = try await browser.post(selfAsserted, form: [("tx", String(repeating: "t", count: 100_000))])
+    #expect(oversized.status == 413)
+    let unknownTenantToken = try await browser.post(
+      harness.base.appending(path: "contoso.onmicrosoft.com/B2C_1_SignUpOrSignIn/oauth2/v2.0/token"),
+      form: [("grant_type", "x")])
+    #expect(unknownTenantToken.status == 404)
+    #expect((try unknownTenantToken.json()["error_description"] as? String)?.hasPrefix("AADB2C") == true)
+    #expect(try await browser.get(harness.base.appending(path: "health")).status == 200, "still serving")
+  }
+
+  @Test("fronting another tenant: its tokens are accepted through its metadata; the playground's own are not")
+  func externalTenant() async throws {
+    let tenant = try await PlaygroundHarness.start()
+    defer { Task { await tenant.stop() } }
+    let metadata = tenant.base.appending(
+      path: "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/v2.0/.well-known/openid-configuration")
+    let front = try await PlaygroundHarness.start {
+      $0.externalTenant = .init(metadataURL: metadata, audience: PlaygroundHarness.clientID)
+    }
+    defer { Task { await front.stop() } }
+    let foreignToken = try #require(try await SignInDriver(tenant).tokens()["access_token"] as? String)
+    let ownToken = try #require(try await SignInDriver(front).tokens()["access_token"] as? String)
+    let accepted = try await Browser().get(
+      front.base.appending(path: "api/tasks"), headers: ["Authorization": "Bearer \(foreignToken)"])
+    #expect(accepted.status == 200)
+    let refused = try await Browser().get(
+      front.base.appending(path: "api/tasks"), headers: ["Authorization": "Bearer \(ownToken)"])
+    #expect(refused.status == 401)
+  }
+}
