@@ -15,6 +15,7 @@ let package = Package(
   name: "B2CTasks",
   products: [
     .executable(name: "b2c-tasks", targets: ["TasksApp"]),
+    .executable(name: "b2c-tasks-cli", targets: ["TasksCLI"]),
     .executable(name: "b2c-playground", targets: ["PlaygroundMain"]),
   ],
   dependencies: [
@@ -39,13 +40,31 @@ let package = Package(
       providers: [.apt(["libsecret-1-dev"])]),
 
     // MARK: Core and adapters
-    .target(name: "TasksCore"),
+    .target(
+      name: "TasksCore",
+      dependencies: [
+        .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
+      ]),
     .target(name: "TasksKeyring", dependencies: ["TasksCore", "CSecret"]),
     .target(name: "GtkSupport", dependencies: ["CGtk"]),
+    // The RFC 8252 loopback redirect for signing in with the system browser (CLI, and the app's "Open in browser").
+    .target(
+      name: "TasksLoopback",
+      dependencies: [
+        "TasksCore", .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
 
     // MARK: Apps
     .executableTarget(
       name: "TasksApp", dependencies: ["TasksCore", "TasksKeyring", "GtkSupport", "CGtk"]),
+
+    .executableTarget(
+      name: "TasksCLI",
+      dependencies: [
+        "TasksCore", "TasksKeyring", "TasksLoopback",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
 
     // MARK: The playground
     .target(

@@ -3,6 +3,7 @@
 
 import CSecret
 import Dispatch
+import TasksCore
 
 /// Stores, finds and removes secrets in the desktop keyring (the Secret Service: GNOME Keyring, KWallet…),
 /// under B2C Tasks' session schema (`io.github.b2ctasks.Session`).

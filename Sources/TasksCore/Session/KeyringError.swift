@@ -1,4 +1,4 @@
-// KeyringError: why the desktop keyring could not be used. Value type; any thread.
+// KeyringError: why the desktop keyring (the session store) could not be used. Value type; any thread.
 
 /// Why the desktop keyring could not be used. The message says what a user can do; it never holds a secret.
 public struct KeyringError: Error, Equatable, Sendable, CustomStringConvertible {

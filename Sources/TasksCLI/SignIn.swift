@@ -1,0 +1,94 @@
+// sign-in: the system browser and a loopback redirect (RFC 8252).
+
+import ArgumentParser
+import Foundation
+import TasksCore
+import TasksLoopback
+
+struct SignIn: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Sign in with your browser.",
+    discussion: """
+      Opens the sign-in page in your browser ($BROWSER, else xdg-open) and listens on 127.0.0.1 for the answer. \
+      The sign-in is kept in the keyring and shared with the B2C Tasks app.
+      """)
+  @OptionGroup var options: CommonOptions
+  @Flag(help: "Ask for the password even if the browser is still signed in.") var promptLogin = false
+  @Option(help: "Fill in this email address.") var loginHint: String?
+  @Option(help: "Give up after this many seconds.") var timeout = 300
+
+  func run() async throws {
+    let context = try await Context(options)
+    let session = context.session
+    try await context.run {
+      let (outcomes, finish) = AsyncStream.makeStream(of: Result<Account, SessionError>.self)
+      let listener = try await LoopbackListener.start(registered: session.settings.redirectURI) { url in
+        switch await session.handleRedirect(url) {
+        case .notOurs: return .notFound
+        case .load(let next): return .redirect(next)
+        case .signedIn(let account), .profileUpdated(let account):
+          finish.yield(.success(account))
+          return .page(
+            title: "Signed in to B2C Tasks", message: "You can close this window and return to the terminal.")
+        case .cancelled:
+          finish.yield(.failure(.authorization(.cancelled)))
+          return .page(title: "Sign-in cancelled", message: "You can close this window.")
+        case .failed(let error):
+          finish.yield(.failure(error))
+          return .page(title: "Sign-in failed", message: error.message)
+        }
+      }
+      defer { Task { await listener.stop() } }
+      let request = await session.startSignIn(
+        prompt: promptLogin ? "login" : nil, loginHint: loginHint, redirectURI: listener.redirectURI)
+      if !options.json { print("Opening your browser to sign in… (waiting for it on \(listener.redirectURI.value))") }
+      do { try Browser.open(request.url) } catch {
+        throw CLIFailure(
+          status: 1, code: "browser",
+          message: "Could not open a browser. Open this address yourself:\n\(request.url.absoluteString)")
+      }
+      let seconds = timeout
+      let timer = Task {
+        try await Task.sleep(for: .seconds(seconds))
+        finish.yield(.failure(.network(.timedOut)))
+      }
+      defer { timer.cancel() }
+      var iterator = outcomes.makeAsyncIterator()
+      switch await iterator.next() {
+      case .success(let account):
+        context.output("Signed in as \(account.displayName)", json: ["signedIn": true, "account": account.json])
+      case .failure(.authorization(.cancelled)):
+        throw CLIFailure(status: 1, code: "cancelled", message: "Sign-in was cancelled.")
+      case .failure(let error):
+        throw CLIFailure.from(error)
+      case nil:
+        throw CLIFailure(status: 1, code: "sign-in", message: "Sign-in did not finish.")
+      }
+    }
+  }
+}
+
+/// Opens URLs the way the desktop does: `$BROWSER` (a colon-separated list of commands; `%s` stands for the URL),
+/// else `xdg-open`.
+enum Browser {
+  static func open(_ url: URL) throws {
+    let environment = ProcessInfo.processInfo.environment
+    let commands = (environment["BROWSER"] ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
+    for command in commands + ["xdg-open"] {
+      var words = command.split(separator: " ").map(String.init)
+      guard !words.isEmpty else { continue }
+      if words.contains(where: { $0.contains("%s") }) {
+        words = words.map { $0.replacingOccurrences(of: "%s", with: url.absoluteString) }
+      } else {
+        words.append(url.absoluteString)
+      }
+      let process = Process()
+      process.executableURL = URL(filePath: "/usr/bin/env")
+      process.arguments = words
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      if (try? process.run()) != nil { return }
+    }
+    throw CocoaError(.fileNoSuchFile)
+  }
+}

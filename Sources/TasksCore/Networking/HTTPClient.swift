@@ -1,0 +1,123 @@
+// HTTPClient: the core's HTTP, over URLSession, with timeouts and typed failures. Sendable.
+
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Why an HTTP exchange failed before an answer arrived.
+public enum NetworkError: Error, Equatable, Sendable {
+  /// No answer within the timeout.
+  case timedOut
+  /// The host could not be reached (refused, no route, DNS).
+  case unreachable(String)
+  /// Anything else the transport reported.
+  case failed(String)
+
+  /// One line for the user.
+  public var message: String {
+    switch self {
+    case .timedOut: return "The server did not answer in time."
+    case .unreachable: return "The server cannot be reached. Check your connection."
+    case .failed: return "The connection to the server failed."
+    }
+  }
+}
+
+/// An HTTP answer.
+public struct HTTPAnswer: Sendable {
+  /// The status code.
+  public var status: Int
+  /// The body.
+  public var body: Data
+  /// Header fields, names in lower case.
+  public var headers: [String: String]
+}
+
+/// Sends requests with a timeout and no cookies, caches or redirects followed (the token endpoint and the task API
+/// never redirect; a redirect is an answer to report, not to follow).
+public final class HTTPClient: Sendable {
+  private let session: URLSession
+  /// Seconds to wait for an answer.
+  public let timeout: TimeInterval
+
+  /// Creates a client whose requests time out after `timeout` seconds.
+  public init(timeout: TimeInterval = 20) {
+    self.timeout = timeout
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpShouldSetCookies = false
+    configuration.httpCookieAcceptPolicy = .never
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.timeoutIntervalForRequest = timeout
+    configuration.timeoutIntervalForResource = timeout * 2
+    let delegate = RedirectRefuser()
+    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+  }
+
+  /// A client shared by the whole process.
+  public static let shared = HTTPClient()
+
+  /// Sends `request`.
+  public func send(_ request: URLRequest) async throws(NetworkError) -> HTTPAnswer {
+    var request = request
+    request.timeoutInterval = timeout
+    do {
+      let (data, response) = try await session.data(for: request)
+      guard let http = response as? HTTPURLResponse else { throw NetworkError.failed("not an HTTP answer") }
+      var headers: [String: String] = [:]
+      for (key, value) in http.allHeaderFields { headers["\(key)".lowercased()] = "\(value)" }
+      return HTTPAnswer(status: http.statusCode, body: data, headers: headers)
+    } catch let error as NetworkError {
+      throw error
+    } catch let error as URLError {
+      switch error.code {
+      case .timedOut: throw .timedOut
+      case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .networkConnectionLost, .notConnectedToInternet:
+        throw .unreachable(error.code.rawValue.description)
+      default: throw .failed("URL error \(error.code.rawValue)")
+      }
+    } catch {
+      throw .failed("\(type(of: error))")
+    }
+  }
+
+  /// POSTs `fields` form-encoded to `url`.
+  public func postForm(_ url: URL, _ fields: [(String, String)]) async throws(NetworkError) -> HTTPAnswer {
+    var request = URLRequest(url: url)
+    request.httpMethod = "POST"
+    request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+    request.httpBody = Data(FormEncoding.encode(fields).utf8)
+    return try await send(request)
+  }
+
+  /// GETs `url`.
+  public func get(_ url: URL) async throws(NetworkError) -> HTTPAnswer {
+    try await send(URLRequest(url: url))
+  }
+}
+
+/// Stops URLSession from following redirects.
+private final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    completionHandler(nil)
+  }
+}
+
+/// `application/x-www-form-urlencoded`.
+enum FormEncoding {
+  private static let unreserved = CharacterSet(
+    charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+  static func encode(_ fields: [(String, String)]) -> String {
+    fields.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
+  }
+
+  static func escape(_ text: String) -> String {
+    text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+  }
+}

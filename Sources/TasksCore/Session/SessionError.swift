@@ -1,0 +1,48 @@
+// SessionError: why signing in, refreshing or signing out failed, in words a user understands. Value type.
+
+/// Why the session could not do what was asked. The message never contains a token, code or verifier.
+public enum SessionError: Error, Equatable, Sendable {
+  /// No one is signed in (or the session ended and needs a new sign-in).
+  case notSignedIn
+  /// The sign-in pages ended with an error or a forged answer.
+  case authorization(AuthorizationFailure)
+  /// The token endpoint refused (expired or revoked grant, PKCE mismatch…).
+  case service(ServiceError)
+  /// The token endpoint answered something unusable.
+  case badResponse(String)
+  /// The id_token did not validate.
+  case idToken(IDTokenError)
+  /// The network failed.
+  case network(NetworkError)
+  /// The keyring could not be used.
+  case keyring(KeyringError)
+  /// The settings name no policy for this (password reset, edit profile).
+  case policyNotConfigured(String)
+
+  /// One line for the user.
+  public var message: String {
+    switch self {
+    case .notSignedIn: return "You are not signed in."
+    case .authorization(.stateMismatch):
+      return "The sign-in answer did not belong to this sign-in and was refused. Please sign in again."
+    case .authorization(.malformed): return "The sign-in service answered something unexpected. Please try again."
+    case .authorization(.cancelled): return "Sign-in was cancelled."
+    case .authorization(.forgotPassword): return "Password reset is not available."
+    case .authorization(.service(let error)), .service(let error): return error.message
+    case .badResponse: return "The sign-in service answered something unexpected. Please try again."
+    case .idToken: return "The sign-in could not be verified, so it was refused. Please try again."
+    case .network(let error): return error.message
+    case .keyring(let error): return error.message
+    case .policyNotConfigured(let what): return "\(what) is not set up for this app."
+    }
+  }
+
+  /// Whether the grant is gone for good, so that only a new sign-in helps.
+  public var needsSignIn: Bool {
+    switch self {
+    case .notSignedIn: return true
+    case .service(let error): return error.error == "invalid_grant"
+    default: return false
+    }
+  }
+}

@@ -1,0 +1,49 @@
+// SessionStore: where sessions rest (the desktop keyring), as the core sees it. Protocol; Sendable.
+
+import Foundation
+
+/// Names a session in the store: apps with the same keychain group, client id, authority and tenant share it
+/// (single sign-on across apps).
+public struct SessionKey: Hashable, Sendable {
+  /// The SSO group (the sample's `keychain` setting).
+  public var keychainGroup: String
+  /// The app registration.
+  public var clientID: String
+  /// `https://host[:port]` of the authority.
+  public var authority: String
+  /// The tenant.
+  public var tenant: String
+  /// The sign-in policy.
+  public var policy: String
+
+  /// The key of the settings' sign-in session.
+  public init(_ settings: AppSettings) {
+    keychainGroup = settings.keychainGroup
+    clientID = settings.clientID.lowercased()
+    authority = settings.authority.origin
+    tenant = settings.authority.tenantName.lowercased()
+    policy = settings.policies.signIn.lowercased()
+  }
+
+  /// A stable file-name-safe digest of the key, for per-session files such as the refresh lock.
+  public var digest: String {
+    let text = [keychainGroup, clientID, authority, tenant, policy].joined(separator: "\u{1F}")
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: a name, not a secret
+    for byte in text.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return String(hash, radix: 16)
+  }
+}
+
+/// Keeps token sets. The keyring is the only implementation the apps use: tokens never rest anywhere else.
+public protocol SessionStore: Sendable {
+  /// The session stored under `key`, if any.
+  func load(_ key: SessionKey) async throws(KeyringError) -> TokenSet?
+  /// Stores `tokens` under `key`, replacing the session of the same account; a session of another account in the
+  /// same group is removed first.
+  func save(_ tokens: TokenSet, under key: SessionKey) async throws(KeyringError)
+  /// Removes every session of `key`'s keychain group (sign-out for all apps of the group).
+  func removeGroup(of key: SessionKey) async throws(KeyringError)
+}

@@ -1,0 +1,117 @@
+// AuthorizationRequest: one authorize request with its secrets (PKCE verifier, state, nonce). Value type; any thread.
+
+import Crypto
+import Foundation
+
+/// An authorize request for one policy: the URL to show, and what the answer must match.
+///
+/// The PKCE verifier stays here and goes only to the token endpoint; it is never logged, shown or written down.
+public struct AuthorizationRequest: Sendable {
+  /// The policy the request runs.
+  public let policy: String
+  /// The URL to load in the web view or browser.
+  public let url: URL
+  /// The redirect URI sent (for the loopback flow, with the listener's port).
+  public let redirectURI: RedirectURI
+  /// The `state` sent; the redirect must carry it back.
+  public let state: String
+  /// The `nonce` sent; the id_token must carry it back.
+  public let nonce: String
+  /// The PKCE code verifier.
+  let codeVerifier: String
+
+  /// The interpreter that recognises this request's redirect.
+  public var interpreter: RedirectInterpreter {
+    RedirectInterpreter(redirectURI: redirectURI, expectedState: state)
+  }
+
+  /// Builds an authorize request: `response_type=code`, scopes `openid offline_access CLIENT_ID` and the settings'
+  /// extras, `response_mode=query`, `state`, `nonce`, PKCE S256, `ui_locales`, and `prompt` / `login_hint` when
+  /// given.
+  public init(
+    settings: AppSettings, authorizeEndpoint: URL, policy: String, redirectURI: RedirectURI? = nil,
+    prompt: String? = nil, loginHint: String? = nil, uiLocales: String? = UILocales.fromEnvironment()
+  ) {
+    self.policy = policy
+    self.redirectURI = redirectURI ?? settings.redirectURI
+    state = RandomToken.make()
+    nonce = RandomToken.make()
+    codeVerifier = RandomToken.make(bytes: 32)
+    let challenge = PKCEChallenge.s256(codeVerifier)
+    var items = [
+      URLQueryItem(name: "client_id", value: settings.clientID),
+      URLQueryItem(name: "response_type", value: "code"),
+      URLQueryItem(name: "redirect_uri", value: self.redirectURI.value),
+      URLQueryItem(name: "response_mode", value: "query"),
+      URLQueryItem(name: "scope", value: settings.scopes.joined(separator: " ")),
+      URLQueryItem(name: "state", value: state),
+      URLQueryItem(name: "nonce", value: nonce),
+      URLQueryItem(name: "code_challenge", value: challenge),
+      URLQueryItem(name: "code_challenge_method", value: "S256"),
+    ]
+    if let prompt { items.append(URLQueryItem(name: "prompt", value: prompt)) }
+    if let loginHint, !loginHint.isEmpty { items.append(URLQueryItem(name: "login_hint", value: loginHint)) }
+    if let uiLocales, !uiLocales.isEmpty { items.append(URLQueryItem(name: "ui_locales", value: uiLocales)) }
+    var components = URLComponents(url: authorizeEndpoint, resolvingAgainstBaseURL: false) ?? URLComponents()
+    components.queryItems = (components.queryItems ?? []) + items
+    // URLComponents leaves "+" alone, which B2C would read as a space.
+    components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+    url = components.url ?? authorizeEndpoint
+  }
+}
+
+extension AppSettings {
+  /// The scopes every request asks for: `openid offline_access CLIENT_ID`, then the configured extras.
+  public var scopes: [String] {
+    var scopes = ["openid", "offline_access", clientID]
+    for scope in extraScopes where !scopes.contains(scope) { scopes.append(scope) }
+    return scopes
+  }
+}
+
+/// Random URL-safe tokens for state, nonce and PKCE verifiers.
+enum RandomToken {
+  /// `bytes` random bytes as base64url (32 bytes give a 43-character PKCE verifier).
+  static func make(bytes: Int = 24) -> String {
+    var generator = SystemRandomNumberGenerator()
+    return Data((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64URLEncodedString()
+  }
+}
+
+/// RFC 7636 S256 challenges.
+enum PKCEChallenge {
+  static func s256(_ verifier: String) -> String {
+    Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncodedString()
+  }
+}
+
+/// The desktop language as B2C's `ui_locales` wants it (`de-DE`), from `LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`.
+public enum UILocales {
+  /// The first language the environment names, as a BCP 47 tag; nil for the C/POSIX locale.
+  public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    for name in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] {
+      guard let value = environment[name], !value.isEmpty else { continue }
+      let first = value.split(separator: ":").first.map(String.init) ?? value
+      let tag = first.split(separator: ".").first.map(String.init) ?? first
+      let bare = tag.split(separator: "@").first.map(String.init) ?? tag
+      if bare == "C" || bare == "POSIX" { return nil }
+      return bare.replacingOccurrences(of: "_", with: "-")
+    }
+    return nil
+  }
+}
+
+extension Data {
+  /// Base64url without padding.
+  func base64URLEncodedString() -> String {
+    base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+
+  /// Decodes base64url with or without padding.
+  init?(base64URLEncoded text: String) {
+    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+    self.init(base64Encoded: base64)
+  }
+}

@@ -1,0 +1,90 @@
+// IDTokenValidator: checks an id_token as OpenID Connect requires. Sendable.
+
+import Foundation
+import JWTKit
+
+/// The claims of a B2C id_token the app reads.
+struct IDTokenClaims: JWTPayload {
+  var iss: String
+  var aud: AudienceClaim
+  var exp: Int
+  var nbf: Int?
+  var iat: Int?
+  var nonce: String?
+  var oid: String?
+  var sub: String?
+  var name: String?
+  var emails: [String]?
+  var tfp: String?
+  var acr: String?
+
+  func verify(using algorithm: some JWTAlgorithm) throws {}
+}
+
+/// Why an id_token was refused. None of these carries the token.
+public enum IDTokenError: Error, Equatable, Sendable {
+  /// Not a JWT, or its signature does not verify against the policy's keys (tampered, wrong key, `alg: none`).
+  case badSignature
+  /// `iss` is not the policy's issuer.
+  case wrongIssuer
+  /// `aud` does not name this app.
+  case wrongAudience
+  /// Expired, or not valid yet, beyond the allowed clock skew.
+  case expired
+  /// `nonce` is not the one this sign-in sent.
+  case wrongNonce
+  /// The token names no user (`oid`/`sub`).
+  case noSubject
+  /// The policy's metadata could not be had.
+  case metadata(MetadataError)
+}
+
+/// Validates id_tokens: RS256 signature against the policy's JWKS (fetched again on an unknown `kid`), `iss` from
+/// the discovery document, `aud` = client id, `exp`/`nbf` with five minutes of skew, and the `nonce` when one was sent.
+public struct IDTokenValidator: Sendable {
+  /// The allowed clock difference.
+  public static let clockSkew: TimeInterval = 300
+
+  let metadata: OpenIDMetadata
+  let clientID: String
+
+  /// Creates a validator for tokens issued to `clientID`.
+  public init(metadata: OpenIDMetadata, clientID: String) {
+    self.metadata = metadata
+    self.clientID = clientID
+  }
+
+  /// The account and expiry of a valid id_token from the policy whose discovery document is at `discovery`.
+  public func validate(
+    _ token: String, discovery: URL, nonce expectedNonce: String?, now: Date = Date()
+  ) async throws(IDTokenError) -> (account: Account, expiresOn: Date) {
+    let configuration: OpenIDConfiguration
+    do { configuration = try await metadata.configuration(discovery) } catch { throw .metadata(error) }
+    let claims = try await verifiedClaims(token, keySet: configuration.jwksURI)
+    guard claims.iss == configuration.issuer else { throw .wrongIssuer }
+    guard claims.aud.value.contains(where: { $0.lowercased() == clientID.lowercased() }) else { throw .wrongAudience }
+    let time = now.timeIntervalSince1970
+    guard time <= Double(claims.exp) + Self.clockSkew, time >= Double(claims.nbf ?? 0) - Self.clockSkew else {
+      throw .expired
+    }
+    if let expectedNonce, claims.nonce != expectedNonce { throw .wrongNonce }
+    guard let subject = claims.oid ?? claims.sub, !subject.isEmpty else { throw .noSubject }
+    let account = Account(
+      objectID: subject, displayName: claims.name ?? claims.emails?.first ?? "", email: claims.emails?.first)
+    return (account, Date(timeIntervalSince1970: TimeInterval(claims.exp)))
+  }
+
+  private func verifiedClaims(_ token: String, keySet: URL) async throws(IDTokenError) -> IDTokenClaims {
+    for refresh in [false, true] {
+      let keys: JWTKeyCollection
+      do { keys = try await metadata.keys(keySet, refresh: refresh) } catch { throw .metadata(error) }
+      do {
+        return try await keys.verify(token, as: IDTokenClaims.self)
+      } catch {
+        // An unknown kid may be a new key: fetch the set once more before refusing.
+        continue
+      }
+    }
+    throw .badSignature
+  }
+}

@@ -1,0 +1,45 @@
+// KeyringSessionStore: sessions in the desktop keyring under the `io.github.b2ctasks.Session` schema. Sendable.
+
+import Foundation
+import TasksCore
+
+/// The apps' session store: one keyring item per session, its attributes naming the keychain group, client id,
+/// authority, tenant, policy and the user's object id; the secret is the token set as JSON.
+///
+/// Any app of ours with the same group, client id, authority and tenant finds the item (single sign-on). There is
+/// no plaintext fallback: without a usable keyring every call throws.
+public struct KeyringSessionStore: SessionStore {
+  private let secrets: SecretStore
+
+  /// Creates a store over the session keyring.
+  public init(secrets: SecretStore = SecretStore()) {
+    self.secrets = secrets
+  }
+
+  /// Attributes that find the session of `key`, whoever is signed in.
+  static func attributes(_ key: SessionKey) -> [String: String] {
+    [
+      "keychain-group": key.keychainGroup, "client-id": key.clientID, "authority": key.authority,
+      "tenant": key.tenant, "policy": key.policy, "kind": "session",
+    ]
+  }
+
+  public func load(_ key: SessionKey) async throws(KeyringError) -> TokenSet? {
+    guard let secret = try await secrets.lookup(Self.attributes(key)) else { return nil }
+    return TokenSet.decoded(secret)
+  }
+
+  public func save(_ tokens: TokenSet, under key: SessionKey) async throws(KeyringError) {
+    var attributes = Self.attributes(key)
+    if let stored = try await load(key), stored.account.objectID != tokens.account.objectID {
+      try await secrets.clear(Self.attributes(key))  // another user signed in: one session per group
+    }
+    attributes["account"] = tokens.account.objectID
+    let label = "B2C Tasks sign-in (\(tokens.account.email ?? tokens.account.displayName))"
+    try await secrets.store(tokens.encoded(), label: label, attributes: attributes)
+  }
+
+  public func removeGroup(of key: SessionKey) async throws(KeyringError) {
+    try await secrets.clear(["keychain-group": key.keychainGroup, "kind": "session"])
+  }
+}
