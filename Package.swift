@@ -89,7 +89,7 @@ let package = Package(
     // it is never installed.
     .executableTarget(name: "GtkSupportProbe", dependencies: ["GtkSupport", "CGtk"]),
     // Helpers shared by the test suites: child processes, deadlines, what the test desktop provides.
-    .target(name: "TasksTestSupport", path: "Tests/TasksTestSupport"),
+    .target(name: "TasksTestSupport", path: "Tests/TasksTestSupport", exclude: ["scripted-browser.sh"]),
     .testTarget(name: "TasksCoreTests", dependencies: ["TasksCore"], resources: [.copy("Fixtures")]),
     .testTarget(name: "GtkSupportTests", dependencies: ["GtkSupport", "CGtk", "TasksTestSupport"]),
     .testTarget(name: "TasksKeyringTests", dependencies: ["TasksKeyring", "TasksTestSupport"]),
@@ -98,6 +98,12 @@ let package = Package(
       dependencies: [
         "B2CPlayground", "TasksTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
+    .testTarget(
+      name: "TasksSessionTests",
+      dependencies: [
+        "TasksCore", "TasksKeyring", "B2CPlayground", "TasksTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Logging", package: "swift-log"),
       ]),
     .testTarget(

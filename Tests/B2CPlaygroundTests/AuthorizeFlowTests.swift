@@ -3,6 +3,7 @@
 
 import Foundation
 import JWTKit
+import TasksTestSupport
 import Testing
 
 @Suite("Playground: authorize and sign-in pages")

@@ -3,6 +3,7 @@
 
 import B2CPlayground
 import Foundation
+import TasksTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -2,6 +2,7 @@
 
 import Foundation
 import JWTKit
+import TasksTestSupport
 import Testing
 import _CryptoExtras
 

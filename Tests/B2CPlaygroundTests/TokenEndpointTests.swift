@@ -2,6 +2,7 @@
 // refresh-token rotation, B2C error bodies, claims, and the password-reset and edit-profile policies.
 
 import Foundation
+import TasksTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

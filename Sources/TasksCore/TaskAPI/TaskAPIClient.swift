@@ -158,14 +158,16 @@ extension TaskItem {
     items.reserveCapacity(array.count)
     for element in array {
       guard let fields = element as? [String: Any] else { throw .badResponse("a task is not an object") }
-      guard let id = integer(fields["Id"]), let text = fields["Text"] as? String else {
+      guard let id = JSONScalar.integer(fields["Id"]), !(fields["Id"] is String), let text = fields["Text"] as? String
+      else {
         throw .badResponse("a task has no Id or Text")
       }
       let completed: Bool
       switch fields["Completed"] {
       case nil, is NSNull: completed = false
-      case let flag as Bool: completed = flag
-      default: throw .badResponse("Completed is not true or false")
+      case let value:
+        guard let flag = JSONScalar.boolean(value) else { throw .badResponse("Completed is not true or false") }
+        completed = flag
       }
       items.append(
         TaskItem(
@@ -173,16 +175,6 @@ extension TaskItem {
           dateModified: (fields["DateModified"] as? String).flatMap(date)))
     }
     return items
-  }
-
-  private static func integer(_ value: Any?) -> Int64? {
-    switch value {
-    case let number as NSNumber where !(value is Bool):
-      let double = number.doubleValue
-      return double.rounded() == double && abs(double) < 9e15 ? Int64(double) : nil
-    case let text as String: return Int64(text)
-    default: return nil
-    }
   }
 
   private static func date(_ text: String) -> Date? {

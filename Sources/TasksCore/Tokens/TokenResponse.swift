@@ -72,15 +72,7 @@ public struct TokenResponse: Equatable, Sendable {
   /// An integer given as a JSON number or a string of digits; never negative.
   private static func number(_ fields: [String: Any], _ key: String) throws(ParseError) -> Int? {
     guard let value = fields[key], !(value is NSNull) else { return nil }
-    let result: Int?
-    if let text = value as? String {
-      result = Int(text.trimmingCharacters(in: .whitespaces))
-    } else if let number = value as? NSNumber, !(value is Bool), "\(type(of: value))" != "Bool" {
-      let double = number.doubleValue
-      result = double.isFinite && double.rounded() == double && abs(double) < 1e15 ? Int(double) : nil
-    } else {
-      result = nil
-    }
+    let result = JSONScalar.integer(value).flatMap { Int(exactly: $0) }
     guard let result, result >= 0 else { throw .badField(key) }
     return result
   }

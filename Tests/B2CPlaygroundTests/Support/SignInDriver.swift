@@ -2,6 +2,7 @@
 
 import Crypto
 import Foundation
+import TasksTestSupport
 import Testing
 
 /// An authorize request as an app would build it, with a fresh PKCE verifier, state and nonce.
@@ -42,67 +43,6 @@ struct AuthorizeParameters {
     // URLComponents leaves "+" alone in queries; a form decoder would read it as a space.
     components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
     return components.url!
-  }
-}
-
-/// What a redirect to the app carried.
-struct RedirectResult {
-  var target: String
-  var parameters: [String: String]
-  var code: String? { parameters["code"] }
-  var error: String? { parameters["error"] }
-  var errorDescription: String? { parameters["error_description"] }
-
-  init(_ location: String) {
-    target = String(location.split(separator: "?", maxSplits: 1).first ?? "")
-    parameters = [:]
-    if let query = location.split(separator: "?", maxSplits: 1).dropFirst().first {
-      for pair in query.split(separator: "&") {
-        let parts = pair.split(separator: "=", maxSplits: 1).map {
-          String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-        }
-        parameters[parts[0]] = parts.count > 1 ? parts[1] : ""
-      }
-    }
-  }
-}
-
-/// Reads forms out of the playground's HTML.
-enum HTMLForm {
-  /// The value of the hidden `name` input.
-  static func hidden(_ name: String, in html: String) -> String? {
-    guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
-    let rest = html[range.upperBound...]
-    return rest.split(separator: "\"", maxSplits: 1).first.map {
-      String($0).replacingOccurrences(of: "&amp;", with: "&")
-    }
-  }
-
-  /// The `href` of the link with `id`.
-  static func link(_ id: String, in html: String) -> String? {
-    guard let range = html.range(of: "id=\"\(id)\" href=\"") else { return nil }
-    return html[range.upperBound...].split(separator: "\"", maxSplits: 1).first.map {
-      String($0).replacingOccurrences(of: "&amp;", with: "&")
-    }
-  }
-
-  /// The text of the page-level error, if the page shows one.
-  static func error(in html: String) -> String? {
-    guard let range = html.range(of: "id=\"error\" role=\"alert\">") else { return nil }
-    return html[range.upperBound...].split(separator: "<", maxSplits: 1).first.map { unescape(String($0)) }
-  }
-
-  /// Text with the playground's HTML escapes undone.
-  static func unescape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
-      .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-      .replacingOccurrences(of: "&amp;", with: "&")
-  }
-
-  /// The form's action.
-  static func action(in html: String) -> String? {
-    guard let range = html.range(of: "method=\"post\" action=\"") else { return nil }
-    return html[range.upperBound...].split(separator: "\"", maxSplits: 1).first.map(String.init)
   }
 }
 

@@ -2,6 +2,7 @@
 
 import Foundation
 import JWTKit
+import TasksTestSupport
 import Testing
 
 /// Fetches a harness's JWKS and verifies tokens with it.

@@ -1,0 +1,84 @@
+// SessionHarness: a playground on a free port, settings pointing at it, and a session over the real keyring with a
+// keychain group of its own.
+
+import B2CPlayground
+import Foundation
+import Logging
+import TasksCore
+import TasksKeyring
+import TasksTestSupport
+import Testing
+
+/// A playground and the app settings that point at it.
+struct SessionHarness {
+  let running: RunningPlayground
+  let data: URL
+  let settings: AppSettings
+  let group: String
+
+  var base: URL { running.baseURL }
+
+  /// Starts a playground (adjusted by `adjust`) and settings for it with a fresh keychain group; `redirect` and
+  /// `bearer` change the settings.
+  static func start(
+    redirect: String = "urn:ietf:wg:oauth:2.0:oob", bearer: String = "access_token",
+    _ adjust: (inout PlaygroundConfiguration) -> Void = { _ in }
+  ) async throws -> SessionHarness {
+    let data = try TestDesktop.temporaryFolder("session")
+    var configuration = PlaygroundConfiguration(dataDirectory: data)
+    configuration.port = 0
+    configuration.passwordHashCost = 4
+    adjust(&configuration)
+    var logger = Logger(label: "b2c-playground-test")
+    logger.logLevel = .warning
+    let running = try await Playground(configuration: configuration, logger: logger).start()
+    let group = "test.sso.\(UUID().uuidString)"
+    let plist = Self.plist(base: running.baseURL, group: group, redirect: redirect, bearer: bearer)
+    let settings = try AppSettings.parse(Data(plist.utf8), file: "test")
+    return SessionHarness(running: running, data: data, settings: settings, group: group)
+  }
+
+  /// Settings in the newer shape for a playground at `base`.
+  static func plist(base: URL, group: String, redirect: String, bearer: String = "access_token") -> String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <plist version="1.0"><dict>
+      <key>clientID</key><string>\(PlaygroundConfiguration.appClientID)</string>
+      <key>authorityHost</key><string>\(base.absoluteString)</string>
+      <key>tenant</key><string>b2ctasks.onmicrosoft.com</string>
+      <key>signInPolicy</key><string>B2C_1_SignUpOrSignIn</string>
+      <key>passwordResetPolicy</key><string>B2C_1_PasswordReset</string>
+      <key>editProfilePolicy</key><string>B2C_1_EditProfile</string>
+      <key>redirectURI</key><string>\(redirect)</string>
+      <key>keychain</key><string>\(group)</string>
+      <key>taskAPI</key><string>\(base.absoluteString)</string>
+      <key>bearerToken</key><string>\(bearer)</string>
+    </dict></plist>
+    """
+  }
+
+  /// A new session (as a new app or a new run would make) over the real keyring.
+  func session(refreshMargin: TimeInterval = 300) -> Session {
+    Session(settings: settings, store: KeyringSessionStore(), refreshMargin: refreshMargin)
+  }
+
+  /// Signs in through the pages as `email` and hands the redirect to `session`.
+  func signIn(
+    _ session: Session, _ email: String = "ann@example.com", _ password: String = "Tasks-Demo-1",
+    walker: PageWalker = PageWalker()
+  ) async throws -> Account {
+    let request = await session.startSignIn()
+    let location = try await walker.signIn(request.url, email: email, password: password)
+    guard case .signedIn(let account) = await session.handleRedirect(location) else {
+      Issue.record("sign-in did not finish")
+      throw CancellationError()
+    }
+    return account
+  }
+
+  func stop() async {
+    try? await KeyringSessionStore().removeGroup(of: SessionKey(settings))
+    await running.stop()
+    try? FileManager.default.removeItem(at: data)
+  }
+}

@@ -1,0 +1,16 @@
+#!/bin/sh
+# scripted-browser.sh URL: the "system browser" of the CLI tests (set as $BROWSER). Opens URL, signs in on the
+# playground's page with $B2C_TEST_EMAIL and $B2C_TEST_PASSWORD when a form shows (a signed-in browser session
+# skips it), and follows the redirects to the app's loopback listener, as a person's browser would.
+set -eu
+url=$1
+jar=${B2C_TEST_COOKIES:-$(mktemp)}
+origin=$(printf '%s' "$url" | sed 's|^\(https*://[^/]*\).*|\1|')
+body=$(curl -s -c "$jar" -b "$jar" -L --max-redirs 5 "$url")
+if printf '%s' "$body" | grep -q 'name="tx"'; then
+  field() { printf '%s' "$body" | sed -n "s/.*name=\"$1\" value=\"\([^\"]*\)\".*/\1/p" | head -n 1; }
+  action=$(printf '%s' "$body" | sed -n 's/.*method="post" action="\([^"]*\)".*/\1/p' | head -n 1)
+  curl -s -c "$jar" -b "$jar" -L --max-redirs 5 -o /dev/null "$origin$action" \
+    --data-urlencode "tx=$(field tx)" --data-urlencode "step=$(field step)" \
+    --data-urlencode "email=${B2C_TEST_EMAIL:-}" --data-urlencode "password=${B2C_TEST_PASSWORD:-}"
+fi
