@@ -104,7 +104,7 @@ let package = Package(
       name: "TasksSessionTests",
       dependencies: [
         "TasksCore", "TasksKeyring", "B2CPlayground", "TasksTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
-        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Logging", package: "swift-log"), .product(name: "_CryptoExtras", package: "swift-crypto"),
       ]),
     .testTarget(
       name: "TasksAppUITests", dependencies: ["TasksTestSupport"], exclude: ["atspi_driver.py"]),

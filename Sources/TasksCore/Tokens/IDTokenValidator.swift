@@ -74,17 +74,29 @@ public struct IDTokenValidator: Sendable {
     return (account, Date(timeIntervalSince1970: TimeInterval(claims.exp)))
   }
 
+  /// The claims of `token` once its signature verifies with the key its header names. The `kid` must be in the
+  /// policy's key set: a token naming an unknown key is refused even if another key would verify it.
   private func verifiedClaims(_ token: String, keySet: URL) async throws(IDTokenError) -> IDTokenClaims {
+    guard let kid = Self.keyID(of: token) else { throw .badSignature }
     for refresh in [false, true] {
-      let keys: JWTKeyCollection
-      do { keys = try await metadata.keys(keySet, refresh: refresh) } catch { throw .metadata(error) }
+      let set: (keys: JWTKeyCollection, kids: Set<String>)
+      do { set = try await metadata.keys(keySet, refresh: refresh) } catch { throw .metadata(error) }
+      guard set.kids.contains(kid) else { continue }  // perhaps a new key: fetch the set once more
       do {
-        return try await keys.verify(token, as: IDTokenClaims.self)
+        return try await set.keys.verify(token, as: IDTokenClaims.self)
       } catch {
-        // An unknown kid may be a new key: fetch the set once more before refusing.
-        continue
+        throw .badSignature
       }
     }
     throw .badSignature
+  }
+
+  /// The `kid` of a JWT's header, if it has one.
+  static func keyID(of token: String) -> String? {
+    guard let header = token.split(separator: ".", omittingEmptySubsequences: false).first,
+      let data = Data(base64URLEncoded: String(header)),
+      let fields = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    else { return nil }
+    return fields["kid"] as? String
   }
 }

@@ -26,7 +26,7 @@ public enum MetadataError: Error, Equatable, Sendable {
 public actor OpenIDMetadata {
   private let http: HTTPClient
   private var configurations: [URL: OpenIDConfiguration] = [:]
-  private var keySets: [URL: (keys: JWTKeyCollection, fetched: Date)] = [:]
+  private var keySets: [URL: (keys: JWTKeyCollection, kids: Set<String>, fetched: Date)] = [:]
 
   /// Creates an empty cache.
   public init(http: HTTPClient = .shared) {
@@ -49,9 +49,14 @@ public actor OpenIDMetadata {
     return configuration
   }
 
-  /// The key set at `url`; `refresh` fetches it again unless it was fetched within the last minute.
-  func keys(_ url: URL, refresh: Bool = false) async throws(MetadataError) -> JWTKeyCollection {
-    if let cached = keySets[url], !refresh || Date().timeIntervalSince(cached.fetched) < 60 { return cached.keys }
+  /// The key set at `url` and the key ids it holds; `refresh` fetches it again unless it was fetched within the last
+  /// minute.
+  func keys(_ url: URL, refresh: Bool = false) async throws(MetadataError) -> (
+    keys: JWTKeyCollection, kids: Set<String>
+  ) {
+    if let cached = keySets[url], !refresh || Date().timeIntervalSince(cached.fetched) < 60 {
+      return (cached.keys, cached.kids)
+    }
     let answer: HTTPAnswer
     do { answer = try await http.get(url) } catch { throw .network(error) }
     guard answer.status == 200 else { throw .badDocument("key set answered \(answer.status)") }
@@ -61,7 +66,10 @@ public actor OpenIDMetadata {
     } catch {
       throw .badDocument("not a key set")
     }
-    keySets[url] = (collection, Date())
-    return collection
+    let entries =
+      ((try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any])?["keys"] as? [[String: Any]]
+    let kids = Set((entries ?? []).compactMap { $0["kid"] as? String })
+    keySets[url] = (collection, kids, Date())
+    return (collection, kids)
   }
 }

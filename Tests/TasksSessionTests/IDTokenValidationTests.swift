@@ -1,0 +1,129 @@
+// Tests of id_token validation against the playground's real JWKS: tampered, expired, wrong audience, wrong issuer,
+// wrong nonce, foreign key, unknown kid.
+
+import B2CPlayground
+import Foundation
+import JWTKit
+import TasksCore
+import TasksTestSupport
+import Testing
+import _CryptoExtras
+
+/// Claims for forged id_tokens.
+struct ForgedIDClaims: JWTPayload {
+  var iss: String
+  var aud: String
+  var exp: Int
+  var nbf: Int
+  var nonce: String?
+  var oid: String
+  var name: String
+  var emails: [String]
+  func verify(using algorithm: some JWTAlgorithm) throws {}
+}
+
+@Suite("Session: id_token validation")
+struct IDTokenValidationTests {
+  /// Signs claims with the playground's own key (read from its data folder) under its published `kid`.
+  private func sign(_ claims: ForgedIDClaims, harness: SessionHarness, foreign: Bool = false, kid: String? = nil)
+    async throws -> String
+  {
+    let jwks = try await Browser().get(
+      harness.base.appending(path: "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/discovery/v2.0/keys"))
+    let published = try #require((try jwks.json()["keys"] as? [[String: Any]])?.first?["kid"] as? String)
+    let key: JWTKit.Insecure.RSA.PrivateKey
+    if foreign {
+      key = try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048))
+    } else {
+      key = try JWTKit.Insecure.RSA.PrivateKey(
+        pem: try String(contentsOf: harness.data.appending(path: "signing-key.pem"), encoding: .utf8))
+    }
+    let keys = JWTKeyCollection()
+    let identifier = JWKIdentifier(string: kid ?? published)
+    await keys.add(rsa: key, digestAlgorithm: .sha256, kid: identifier)
+    return try await keys.sign(claims, kid: identifier)
+  }
+
+  private func claims(_ harness: SessionHarness, _ change: (inout ForgedIDClaims) -> Void = { _ in }) -> ForgedIDClaims
+  {
+    let now = Int(Date().timeIntervalSince1970)
+    var claims = ForgedIDClaims(
+      iss: "\(harness.base.absoluteString)/5b6e1c9a-2f4d-4e7b-9c3a-1d8f0e2b7a64/v2.0/",
+      aud: PlaygroundConfiguration.appClientID,
+      exp: now + 600, nbf: now - 5, nonce: "the-nonce", oid: "oid-1", name: "Forged", emails: ["f@example.com"])
+    change(&claims)
+    return claims
+  }
+
+  private func validate(_ token: String, _ harness: SessionHarness, nonce: String? = "the-nonce") async -> Result<
+    Account, IDTokenError
+  > {
+    let validator = IDTokenValidator(metadata: OpenIDMetadata(), clientID: PlaygroundConfiguration.appClientID)
+    let discovery = harness.settings.authority.endpoints(for: "B2C_1_SignUpOrSignIn").discovery
+    do {
+      return .success(try await validator.validate(token, discovery: discovery, nonce: nonce).account)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  @Test(
+    "forged and broken id_tokens are refused",
+    arguments: [
+      ("valid", nil), ("expired", IDTokenError.expired), ("expired-within-skew", nil), ("not-yet-valid", .expired),
+      ("wrong-audience", .wrongAudience), ("wrong-issuer", .wrongIssuer), ("wrong-nonce", .wrongNonce),
+      ("missing-nonce", .wrongNonce), ("foreign-key", .badSignature), ("unknown-kid", .badSignature),
+      ("tampered", .badSignature), ("not-a-jwt", .badSignature), ("alg-none", .badSignature),
+    ] as [(String, IDTokenError?)])
+  func forged(kind: String, expected: IDTokenError?) async throws {
+    let harness = try await SessionHarness.start()
+    defer { Task { await harness.stop() } }
+    let now = Int(Date().timeIntervalSince1970)
+    var token: String
+    switch kind {
+    case "expired": token = try await sign(claims(harness) { $0.exp = now - 400 }, harness: harness)
+    case "expired-within-skew": token = try await sign(claims(harness) { $0.exp = now - 200 }, harness: harness)
+    case "not-yet-valid": token = try await sign(claims(harness) { $0.nbf = now + 400 }, harness: harness)
+    case "wrong-audience": token = try await sign(claims(harness) { $0.aud = "someone-else" }, harness: harness)
+    case "wrong-issuer":
+      token = try await sign(claims(harness) { $0.iss = "https://evil.example/v2.0/" }, harness: harness)
+    case "wrong-nonce": token = try await sign(claims(harness) { $0.nonce = "other" }, harness: harness)
+    case "missing-nonce": token = try await sign(claims(harness) { $0.nonce = nil }, harness: harness)
+    case "foreign-key": token = try await sign(claims(harness), harness: harness, foreign: true)
+    case "unknown-kid": token = try await sign(claims(harness), harness: harness, kid: "no-such-key")
+    case "tampered":
+      let genuine = try await sign(claims(harness), harness: harness)
+      let parts = genuine.split(separator: ".").map(String.init)
+      let payload = try JSONSerialization.data(withJSONObject: [
+        "iss": claims(harness).iss, "aud": PlaygroundConfiguration.appClientID, "exp": now + 600, "nbf": now,
+        "nonce": "the-nonce", "oid": "someone-else", "name": "Mallory",
+      ])
+      token = [
+        parts[0],
+        payload.base64EncodedString().replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-")
+          .replacingOccurrences(of: "/", with: "_"), parts[2],
+      ].joined(separator: ".")
+    case "not-a-jwt": token = "not.a.jwt"
+    case "alg-none":
+      let genuine = try await sign(claims(harness), harness: harness)
+      let parts = genuine.split(separator: ".").map(String.init)
+      token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + parts[1] + "."
+    default: token = try await sign(claims(harness), harness: harness)
+    }
+    switch await validate(token, harness) {
+    case .success(let account):
+      #expect(expected == nil, "accepted a \(kind) token")
+      #expect(account.objectID == "oid-1" && account.displayName == "Forged")
+    case .failure(let error):
+      #expect(error == expected, "\(kind): \(error)")
+    }
+  }
+
+  @Test("a refreshed id_token carries no nonce and is accepted when none is expected")
+  func refreshedToken() async throws {
+    let harness = try await SessionHarness.start()
+    defer { Task { await harness.stop() } }
+    let token = try await sign(claims(harness) { $0.nonce = nil }, harness: harness)
+    #expect(try await validate(token, harness, nonce: nil).get().objectID == "oid-1")
+  }
+}
