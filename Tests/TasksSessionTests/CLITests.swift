@@ -1,0 +1,134 @@
+// Tests of b2c-tasks-cli as a program: sign-in with the system browser and a loopback redirect, SSO with other
+// apps through the keyring, two processes refreshing at once, an unavailable keyring, JSON output.
+
+import Foundation
+import TasksCore
+import TasksKeyring
+import TasksTestSupport
+import Testing
+
+/// Runs b2c-tasks-cli against a harness's playground with settings written to a file.
+struct CLIRunner {
+  let harness: SessionHarness
+  let settingsFile: URL
+
+  init(_ harness: SessionHarness) throws {
+    self.harness = harness
+    settingsFile = harness.data.appending(path: "settings.plist")
+    let plist = SessionHarness.plist(base: harness.base, group: harness.group, redirect: "urn:ietf:wg:oauth:2.0:oob")
+    try Data(plist.utf8).write(to: settingsFile)
+  }
+
+  static var program: URL { TestDesktop.binaryFolder.appending(path: "b2c-tasks-cli") }
+  static var scriptedBrowser: String {
+    URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appending(path: "TasksTestSupport/scripted-browser.sh").path
+  }
+
+  /// Runs `arguments` (after `--settings FILE`), signing in as `email` if the command opens the browser.
+  func run(
+    _ arguments: [String], email: String = "ann@example.com", password: String = "Tasks-Demo-1",
+    environment: [String: String?] = [:]
+  ) async throws -> (status: Int32?, output: String, error: String) {
+    var environment = environment
+    environment["BROWSER"] = environment["BROWSER"] ?? Self.scriptedBrowser
+    environment["B2C_TEST_EMAIL"] = email
+    environment["B2C_TEST_PASSWORD"] = password
+    let command = Array(arguments.prefix(1)) + ["--settings", settingsFile.path] + arguments.dropFirst()
+    return try await ChildProcess.run(Self.program, command, environment: environment, timeout: .seconds(60))
+  }
+
+  func start(_ arguments: [String]) throws -> ChildProcess {
+    try ChildProcess(
+      Self.program, Array(arguments.prefix(1)) + ["--settings", settingsFile.path] + arguments.dropFirst())
+  }
+}
+
+@Suite("b2c-tasks-cli", .serialized, .enabled(if: TestDesktop.hasSessionBus || TestDesktop.isRequired))
+struct CLITests {
+  @Test("sign-in opens the browser, catches the loopback redirect, and the app's session finds the sign-in (SSO)")
+  func signInWithBrowser() async throws {
+    let harness = try await SessionHarness.start()
+    defer { Task { await harness.stop() } }
+    let cli = try CLIRunner(harness)
+    let signIn = try await cli.run(["sign-in"])
+    #expect(signIn.status == 0, "\(signIn.error)")
+    #expect(signIn.output.contains("Signed in as Ann Example"))
+    #expect(signIn.output.contains("http://127.0.0.1:"), "the loopback redirect is named")
+    let status = try await cli.run(["status", "--json"])
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
+    #expect(json["signedIn"] as? Bool == true)
+    // Another app of the group (here: a session in this process, as the GUI would make) needs no sign-in.
+    #expect(try await harness.session().restore()?.email == "ann@example.com")
+  }
+
+  @Test("after the app signed in, the CLI works with no sign-in: add, list, done, delete, with --json")
+  func appThenCLI() async throws {
+    let harness = try await SessionHarness.start()
+    defer { Task { await harness.stop() } }
+    _ = try await harness.signIn(harness.session(), "bob@example.com", "Tasks-Demo-2")
+    let cli = try CLIRunner(harness)
+    #expect(try await cli.run(["add", "water", "the", "plants"], environment: ["BROWSER": "false"]).status == 0)
+    let list = try await cli.run(["list", "--json"], environment: ["BROWSER": "false"])
+    #expect(list.status == 0, "\(list.error)")
+    let tasks = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]])
+    #expect(tasks.map { $0["text"] as? String } == ["water the plants"])
+    let id = try #require(tasks.first?["id"] as? Int)
+    #expect(try await cli.run(["done", "\(id)"]).status == 0)
+    #expect(try await TaskAPIClient(session: harness.session()).list().first?.completed == true)
+    #expect(try await cli.run(["delete", "\(id)"]).status == 0)
+    #expect(try await cli.run(["list"]).output.contains("No tasks."))
+    #expect(try await cli.run(["done", "999999"]).status == 1)
+  }
+
+  @Test("two processes refreshing at once both stay signed in (rotation is serialised across processes)")
+  func concurrentRefresh() async throws {
+    let harness = try await SessionHarness.start { $0.lifetimes.accessToken = 120 }  // under the 5-minute margin
+    defer { Task { await harness.stop() } }
+    _ = try await harness.signIn(harness.session())
+    let cli = try CLIRunner(harness)
+    let before = try #require(try await KeyringSessionStore().load(SessionKey(harness.settings))).refreshToken
+    let processes = try (0..<4).map { _ in try cli.start(["list"]) }
+    for process in processes {
+      let status = await process.waitForExit(timeout: .seconds(60))
+      #expect(status == 0, "a process was signed out: \(process.standardError)")
+    }
+    let after = try #require(try await KeyringSessionStore().load(SessionKey(harness.settings))).refreshToken
+    #expect(after != before, "the refresh token rotated")
+    #expect(try await cli.run(["list"]).status == 0, "and the stored one still works")
+  }
+
+  @Test("without a keyring the CLI says so and keeps nothing anywhere else")
+  func keyringUnavailable() async throws {
+    let harness = try await SessionHarness.start()
+    defer { Task { await harness.stop() } }
+    let cli = try CLIRunner(harness)
+    let home = try TestDesktop.temporaryFolder("no-keyring-home")
+    defer { try? FileManager.default.removeItem(at: home) }
+    let run = try await cli.run(
+      ["sign-in", "--timeout", "30"],
+      environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "DISPLAY": nil, "HOME": home.path])
+    #expect(run.status == 4, "\(run.output) \(run.error)")
+    #expect(run.error.contains("No keyring is running"))
+    // Foundation's URLSession makes an empty ~/.cache/org.swift.foundation.URLCache folder; a plaintext fallback
+    // would be a file.
+    let files = try FileManager.default.subpathsOfDirectory(atPath: home.path).filter { path in
+      var isFolder: ObjCBool = false
+      FileManager.default.fileExists(atPath: home.appending(path: path).path, isDirectory: &isFolder)
+      return !isFolder.boolValue
+    }
+    #expect(files.isEmpty, "no file written under HOME: \(files)")
+  }
+
+  @Test("not signed in: commands say so with exit status 3; bad settings with 6")
+  func notSignedIn() async throws {
+    let harness = try await SessionHarness.start()
+    defer { Task { await harness.stop() } }
+    let cli = try CLIRunner(harness)
+    let list = try await cli.run(["list", "--json"])
+    #expect(list.status == 3)
+    #expect(list.output.contains("\"error\":\"not-signed-in\""))
+    let bad = try await ChildProcess.run(CLIRunner.program, ["status", "--settings", "/nonexistent.plist"])
+    #expect(bad.status == 6 && bad.error.contains("/nonexistent.plist: the file does not exist"))
+  }
+}
