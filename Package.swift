@@ -90,7 +90,9 @@ let package = Package(
     .executableTarget(name: "GtkSupportProbe", dependencies: ["GtkSupport", "CGtk"]),
     // Helpers shared by the test suites: child processes, deadlines, what the test desktop provides.
     .target(name: "TasksTestSupport", path: "Tests/TasksTestSupport", exclude: ["scripted-browser.sh"]),
-    .testTarget(name: "TasksCoreTests", dependencies: ["TasksCore"], resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "TasksCoreTests", dependencies: ["TasksCore", .product(name: "Crypto", package: "swift-crypto")],
+      resources: [.copy("Fixtures")]),
     .testTarget(name: "GtkSupportTests", dependencies: ["GtkSupport", "CGtk", "TasksTestSupport"]),
     .testTarget(name: "TasksKeyringTests", dependencies: ["TasksKeyring", "TasksTestSupport"]),
     .testTarget(

@@ -57,10 +57,10 @@ public enum Authority: Sendable, Equatable {
         logout: policyBase.appending(path: "oauth2/v2.0/logout"),
         discovery: policyBase.appending(path: "v2.0/.well-known/openid-configuration"))
     case .endpoints(let authorize, let token):
-      let authorize = authorize.withPolicy(policy)
+      let authorize = authorize.foldingSlashes.withPolicy(policy)
       return Endpoints(
         authorize: authorize,
-        token: token.withPolicy(policy),
+        token: token.foldingSlashes.withPolicy(policy),
         logout: authorize.replacingLastPathSegment(with: "logout"),
         discovery: authorize.withPath(
           "/" + (authorize.pathSegments.first ?? "") + "/v2.0/.well-known/openid-configuration"))
@@ -88,6 +88,11 @@ extension URL {
     guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return self }
     components.path = path
     return components.url ?? self
+  }
+
+  /// This URL with doubled slashes in its path folded (the sample's `authURL` has one).
+  var foldingSlashes: URL {
+    withPath("/" + pathSegments.joined(separator: "/"))
   }
 
   /// This URL without its query.

@@ -158,8 +158,7 @@ extension TaskItem {
     items.reserveCapacity(array.count)
     for element in array {
       guard let fields = element as? [String: Any] else { throw .badResponse("a task is not an object") }
-      guard let id = JSONScalar.integer(fields["Id"]), !(fields["Id"] is String), let text = fields["Text"] as? String
-      else {
+      guard let id = JSONScalar.integer(fields["Id"]), let text = fields["Text"] as? String else {
         throw .badResponse("a task has no Id or Text")
       }
       let completed: Bool
