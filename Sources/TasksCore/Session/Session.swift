@@ -121,20 +121,37 @@ public actor Session {
     return stored.account
   }
 
+  // MARK: Endpoints
+
+  /// The endpoints of `policy`: the sample's explicit URLs as configured, or, for an authority given as host and
+  /// tenant, those its discovery document publishes (custom domains differ from the convention), falling back to
+  /// B2C's documented path form when the document cannot be read (the web view then shows the network error).
+  func endpoints(for policy: String) async -> Authority.Endpoints {
+    var endpoints = settings.authority.endpoints(for: policy)
+    guard case .tenant = settings.authority,
+      let configuration = try? await metadata.configuration(endpoints.discovery)
+    else { return endpoints }
+    endpoints.authorize = configuration.authorizationEndpoint ?? endpoints.authorize
+    endpoints.token = configuration.tokenEndpoint ?? endpoints.token
+    endpoints.logout = configuration.endSessionEndpoint ?? endpoints.logout
+    return endpoints
+  }
+
   // MARK: Flows
 
   /// Starts a sign-in with the sign-in policy. `redirectURI` overrides the settings' (the loopback flow's port).
   public func startSignIn(
     prompt: String? = nil, loginHint: String? = nil, redirectURI: RedirectURI? = nil
   ) async -> AuthorizationRequest {
-    begin(.signIn, policy: settings.policies.signIn, prompt: prompt, loginHint: loginHint, redirectURI: redirectURI)
+    await begin(
+      .signIn, policy: settings.policies.signIn, prompt: prompt, loginHint: loginHint, redirectURI: redirectURI)
   }
 
   /// Starts the edit-profile policy for the signed-in user.
-  public func startEditProfile(redirectURI: RedirectURI? = nil) throws(SessionError) -> AuthorizationRequest {
+  public func startEditProfile(redirectURI: RedirectURI? = nil) async throws(SessionError) -> AuthorizationRequest {
     guard let policy = settings.policies.editProfile else { throw .policyNotConfigured("Editing the profile") }
     guard account != nil else { throw .notSignedIn }
-    return begin(.editProfile, policy: policy, prompt: nil, loginHint: account?.email, redirectURI: redirectURI)
+    return await begin(.editProfile, policy: policy, prompt: nil, loginHint: account?.email, redirectURI: redirectURI)
   }
 
   /// The authorize request in progress, if any (its interpreter recognises the redirect synchronously).
@@ -149,10 +166,11 @@ public actor Session {
 
   private func begin(
     _ purpose: Purpose, policy: String, prompt: String?, loginHint: String?, redirectURI: RedirectURI?
-  ) -> AuthorizationRequest {
+  ) async -> AuthorizationRequest {
     if pending == nil { stateBeforeFlow = state }
+    let endpoints = await endpoints(for: policy)
     let request = AuthorizationRequest(
-      settings: settings, authorizeEndpoint: settings.authority.endpoints(for: policy).authorize, policy: policy,
+      settings: settings, authorizeEndpoint: endpoints.authorize, tokenEndpoint: endpoints.token, policy: policy,
       redirectURI: redirectURI ?? pending?.request.redirectURI, prompt: prompt, loginHint: loginHint)
     pending = (request, purpose)
     state = .signingIn
@@ -172,16 +190,17 @@ public actor Session {
         // The password is reset; sign in again with the sign-in policy (B2C's session cookie usually makes this
         // silent).
         return .load(
-          begin(.signIn, policy: settings.policies.signIn, prompt: nil, loginHint: nil, redirectURI: nil).url)
+          await begin(.signIn, policy: settings.policies.signIn, prompt: nil, loginHint: nil, redirectURI: nil).url)
       case .editProfile: return await finishEditProfile(code, request)
       }
     case .failure(.forgotPassword) where purpose == .signIn:
       guard let reset = settings.policies.passwordReset else {
         return fail(.policyNotConfigured("Password reset"))
       }
-      return .load(begin(.passwordReset, policy: reset, prompt: nil, loginHint: nil, redirectURI: nil).url)
+      return .load(await begin(.passwordReset, policy: reset, prompt: nil, loginHint: nil, redirectURI: nil).url)
     case .failure(.cancelled) where purpose == .passwordReset:
-      return .load(begin(.signIn, policy: settings.policies.signIn, prompt: nil, loginHint: nil, redirectURI: nil).url)
+      return .load(
+        await begin(.signIn, policy: settings.policies.signIn, prompt: nil, loginHint: nil, redirectURI: nil).url)
     case .failure(.cancelled):
       cancelFlow()
       return .cancelled
@@ -320,7 +339,8 @@ public actor Session {
       guard let current = stored ?? tokens else { throw SessionError.notSignedIn }
       guard let refreshToken = current.refreshToken else { throw SessionError.notSignedIn }
       state = .refreshing(current.account)
-      let response = try await tokenEndpoint.refresh(refreshToken, policy: current.policy)
+      let response = try await tokenEndpoint.refresh(
+        refreshToken, at: await endpoints(for: current.policy).token)
       let renewed = try await tokenSet(from: response, policy: current.policy, nonce: nil, previous: current)
       do throws(KeyringError) { try await store.save(renewed, under: key) } catch { throw SessionError.keyring(error) }
       tokens = renewed
@@ -339,13 +359,13 @@ public actor Session {
     tokens = nil
     state = .signedOut
     do { try await store.removeGroup(of: key) } catch { throw .keyring(error) }
-    var components = URLComponents(
-      url: settings.authority.endpoints(for: settings.policies.signIn).logout, resolvingAgainstBaseURL: false)
+    let logout = await endpoints(for: tokens?.policy ?? settings.policies.signIn).logout
+    var components = URLComponents(url: logout, resolvingAgainstBaseURL: false)
     var items = components?.queryItems ?? []
     if let idToken { items.append(URLQueryItem(name: "id_token_hint", value: idToken)) }
     items.append(
       URLQueryItem(name: "post_logout_redirect_uri", value: postLogoutRedirect ?? settings.redirectURI.value))
     components?.queryItems = items
-    return components?.url ?? settings.authority.endpoints(for: settings.policies.signIn).logout
+    return components?.url ?? logout
   }
 }

@@ -19,6 +19,8 @@ public struct AuthorizationRequest: Sendable {
   public let nonce: String
   /// The PKCE code verifier.
   let codeVerifier: String
+  /// Where the code is redeemed.
+  let tokenEndpoint: URL
 
   /// The interpreter that recognises this request's redirect.
   public var interpreter: RedirectInterpreter {
@@ -29,10 +31,12 @@ public struct AuthorizationRequest: Sendable {
   /// extras, `response_mode=query`, `state`, `nonce`, PKCE S256, `ui_locales`, and `prompt` / `login_hint` when
   /// given.
   public init(
-    settings: AppSettings, authorizeEndpoint: URL, policy: String, redirectURI: RedirectURI? = nil,
+    settings: AppSettings, authorizeEndpoint: URL, tokenEndpoint: URL? = nil, policy: String,
+    redirectURI: RedirectURI? = nil,
     prompt: String? = nil, loginHint: String? = nil, uiLocales: String? = UILocales.fromEnvironment()
   ) {
     self.policy = policy
+    self.tokenEndpoint = tokenEndpoint ?? settings.authority.endpoints(for: policy).token
     self.redirectURI = redirectURI ?? settings.redirectURI
     state = RandomToken.make()
     nonce = RandomToken.make()

@@ -11,6 +11,10 @@ public struct OpenIDConfiguration: Sendable, Equatable {
   public var jwksURI: URL
   /// The end-session endpoint, when published.
   public var endSessionEndpoint: URL?
+  /// The authorize endpoint, when published.
+  public var authorizationEndpoint: URL?
+  /// The token endpoint, when published.
+  public var tokenEndpoint: URL?
 }
 
 /// Why a policy's metadata could not be had.
@@ -44,7 +48,9 @@ public actor OpenIDMetadata {
     else { throw .badDocument("discovery answered \(answer.status) without issuer and jwks_uri") }
     let configuration = OpenIDConfiguration(
       issuer: issuer, jwksURI: jwks,
-      endSessionEndpoint: (fields["end_session_endpoint"] as? String).flatMap(URL.init(string:)))
+      endSessionEndpoint: (fields["end_session_endpoint"] as? String).flatMap(URL.init(string:)),
+      authorizationEndpoint: (fields["authorization_endpoint"] as? String).flatMap(URL.init(string:)),
+      tokenEndpoint: (fields["token_endpoint"] as? String).flatMap(URL.init(string:)))
     configurations[url] = configuration
     return configuration
   }

@@ -11,7 +11,7 @@ struct TokenEndpoint: Sendable {
   /// Redeems `code` from `request` (with its PKCE verifier and redirect URI).
   func redeem(_ code: String, request: AuthorizationRequest) async throws(SessionError) -> TokenResponse {
     try await post(
-      request.policy,
+      request.tokenEndpoint,
       [
         ("grant_type", "authorization_code"), ("client_id", settings.clientID),
         ("scope", settings.scopes.joined(separator: " ")), ("code", code),
@@ -19,18 +19,18 @@ struct TokenEndpoint: Sendable {
       ])
   }
 
-  /// Uses `refreshToken` at `policy`'s endpoint; the answer carries a new refresh token (rotation).
-  func refresh(_ refreshToken: String, policy: String) async throws(SessionError) -> TokenResponse {
+  /// Uses `refreshToken` at the token endpoint `url` of its policy; the answer carries a new refresh token
+  /// (rotation).
+  func refresh(_ refreshToken: String, at url: URL) async throws(SessionError) -> TokenResponse {
     try await post(
-      policy,
+      url,
       [
         ("grant_type", "refresh_token"), ("client_id", settings.clientID),
         ("scope", settings.scopes.joined(separator: " ")), ("refresh_token", refreshToken),
       ])
   }
 
-  private func post(_ policy: String, _ fields: [(String, String)]) async throws(SessionError) -> TokenResponse {
-    let url = settings.authority.endpoints(for: policy).token
+  private func post(_ url: URL, _ fields: [(String, String)]) async throws(SessionError) -> TokenResponse {
     let answer: HTTPAnswer
     do { answer = try await http.postForm(url, fields) } catch { throw .network(error) }
     if answer.status == 200 {
