@@ -24,11 +24,14 @@ public struct KeyringSessionStore: SessionStore {
     ]
   }
 
+  /// The session stored for `key`'s group, client, authority, tenant and policy, whoever signed in.
   public func load(_ key: SessionKey) async throws(KeyringError) -> TokenSet? {
     guard let secret = try await secrets.lookup(Self.attributes(key)) else { return nil }
     return TokenSet.decoded(secret)
   }
 
+  /// Stores `tokens`, replacing the same user's item in place (rotation is one atomic replace); another user's
+  /// session in the group is removed first.
   public func save(_ tokens: TokenSet, under key: SessionKey) async throws(KeyringError) {
     var attributes = Self.attributes(key)
     if let stored = try await load(key), stored.account.objectID != tokens.account.objectID {
@@ -39,6 +42,7 @@ public struct KeyringSessionStore: SessionStore {
     try await secrets.store(tokens.encoded(), label: label, attributes: attributes)
   }
 
+  /// Removes every session of the keychain group, for all apps and users.
   public func removeGroup(of key: SessionKey) async throws(KeyringError) {
     try await secrets.clear(["keychain-group": key.keychainGroup, "kind": "session"])
   }

@@ -419,7 +419,7 @@ struct IdentityRoutes: Sendable {
 
 /// A JSON response.
 func json(_ object: Any, status: HTTPResponse.Status = .ok) throws -> Response {
-  let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+  let data = try JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes])
   return Response(
     status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
     body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
