@@ -16,6 +16,8 @@ let package = Package(
   products: [
     .executable(name: "b2c-tasks", targets: ["TasksApp"]),
     .executable(name: "b2c-tasks-cli", targets: ["TasksCLI"]),
+    // WebKit lives in its own shared library, loaded by b2c-tasks only when a sign-in needs a web view.
+    .library(name: "TasksWebView", type: .dynamic, targets: ["TasksWebView"]),
     .executable(name: "b2c-playground", targets: ["PlaygroundMain"]),
   ],
   dependencies: [
@@ -47,6 +49,7 @@ let package = Package(
       ]),
     .target(name: "TasksKeyring", dependencies: ["TasksCore", "CSecret"]),
     .target(name: "GtkSupport", dependencies: ["CGtk"]),
+    .target(name: "TasksWebView", dependencies: ["CWebKit"]),
     // The RFC 8252 loopback redirect for signing in with the system browser (CLI, and the app's "Open in browser").
     .target(
       name: "TasksLoopback",

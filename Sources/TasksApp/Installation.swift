@@ -18,6 +18,8 @@ struct Installation: Sendable {
   var resourceBundle: URL { dataDirectory.appending(path: "b2c-tasks/b2c-tasks.gresource") }
   /// Where compiled translations are.
   var localeDirectory: String { dataDirectory.appending(path: "locale").path(percentEncoded: false) }
+  /// Where the WebKit plugin is (`PREFIX/lib/b2c-tasks`).
+  var pluginDirectory: URL { dataDirectory.deletingLastPathComponent().appending(path: "lib/b2c-tasks") }
   /// Where the compiled GSettings schemas are.
   var schemaDirectory: URL { dataDirectory.appending(path: "glib-2.0/schemas") }
 

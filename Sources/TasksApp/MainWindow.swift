@@ -1,21 +1,29 @@
-// MainWindow: the B2C Tasks window: welcome page, settings-error page, toasts. Main actor.
+// MainWindow: the B2C Tasks window: welcome, sign-in, task list and error pages, toasts. Main actor.
 
 import CGtk
 import Foundation
 import GtkSupport
 import TasksCore
+import TasksKeyring
 
 /// The main window, built from `ui/main-window.ui`.
 ///
-/// Shows the welcome page ("Sign in to see your tasks") or, when the settings could not be loaded, a page that says
-/// which file and key are wrong. Its size and maximised state persist in GSettings.
+/// At start it asks the keyring for a session (single sign-on, no web view); with one it shows the task list, else
+/// the welcome page. Sign In shows B2C's pages in an embedded web view, loaded only then. When the settings cannot be
+/// used it says which file and key are wrong. Its size and maximised state persist in GSettings.
 @MainActor
 final class MainWindow {
   private let builder = Builder(resource: Installation.resourceBase + "/ui/main-window.ui")
   private let window: UnsafeMutablePointer<AdwApplicationWindow>
   private let toastOverlay: OpaquePointer
   private let contentStack: OpaquePointer
+  private let windowTitle: OpaquePointer
   private let windowState: WindowState?
+  private let session: Session?
+  private var signIn: SignInController?
+  private var taskList: TaskListController?
+  private var failureDetails = ""
+  private var actions: [String: OpaquePointer] = [:]
 
   /// The window as a `GtkWindow`, for transient children.
   var gtkWindow: UnsafeMutablePointer<GtkWindow> { window.window }
@@ -27,30 +35,48 @@ final class MainWindow {
     window = builder.object("window", adw_application_window_get_type())
     toastOverlay = builder.opaqueObject("toast_overlay", adw_toast_overlay_get_type())
     contentStack = builder.opaqueObject("content_stack", gtk_stack_get_type())
+    windowTitle = builder.opaqueObject("window_title", adw_window_title_get_type())
     windowState = WindowState(schemaDirectory: installation.schemaDirectory)
     gtk_window_set_application(window.window, application.cast(to: gtk_application_get_type()))
     windowState?.restore(window.window)
-
-    Actions.add("sign-in", to: window) { [unowned self] in
-      self.showToast(tr("Signing in is not available yet"))
+    switch settings {
+    case .failure(let error):
+      session = nil
+      let page = builder.opaqueObject("settings_error_page", adw_status_page_get_type())
+      adw_status_page_set_description(page, error.description)
+      show(.settingsError)
+    case .success(let settings):
+      let session = Session(settings: settings, store: KeyringSessionStore())
+      self.session = session
+      let slot = builder.object("web_view_slot", gtk_widget_get_type(), as: GtkWidget.self)
+      let controller = SignInController(
+        session: session, installation: installation, slot: slot,
+        progressBar: builder.opaqueObject("sign_in_progress", gtk_progress_bar_get_type()))
+      controller.onFinished = { [unowned self] step in self.signInFinished(step) }
+      signIn = controller
+      let tasks = TaskListController(listView: builder.opaqueObject("task_list", gtk_list_view_get_type()))
+      tasks.onToggle = { [unowned self] task, done in self.setCompleted(task, done) }
+      taskList = tasks
     }
     Signal.connectReturningBool(window, "close-request") { [unowned self] in
       self.saveState()
       return false  // let the window close
     }
-
-    switch settings {
-    case .success: show(.welcome)
-    case .failure(let error):
-      let page = builder.opaqueObject("settings_error_page", adw_status_page_get_type())
-      adw_status_page_set_description(page, error.description)
-      show(.settingsError)
+    if let session {
+      addActions()
+      show(.loading)
+      Task { await self.start(session) }
     }
   }
 
   /// The pages of the window's content stack, by their names in the `.ui` file.
   enum Page: String, CaseIterable {
+    case loading
     case welcome
+    case signIn = "sign-in"
+    case signInFailed = "sign-in-failed"
+    case tasks
+    case noTasks = "no-tasks"
     case settingsError = "settings-error"
   }
 
@@ -63,6 +89,10 @@ final class MainWindow {
     let child = gtk_stack_get_child_by_name(contentStack, page.rawValue)
     gtk_widget_set_visible(child, 1)
     gtk_stack_set_visible_child(contentStack, child)
+    let signedIn = page == .tasks || page == .noTasks
+    actions["refresh"].map { Actions.setEnabled($0, signedIn) }
+    actions["sign-out"].map { Actions.setEnabled($0, signedIn) }
+    actions["edit-profile"].map { Actions.setEnabled($0, signedIn) }
   }
 
   /// Shows the window and brings it to the front.
@@ -78,5 +108,138 @@ final class MainWindow {
   /// Shows a short message at the bottom of the window.
   func showToast(_ title: String) {
     adw_toast_overlay_add_toast(toastOverlay, adw_toast_new(title))
+  }
+
+  // MARK: Flow
+
+  private func addActions() {
+    actions["sign-in"] = Actions.add("sign-in", to: window) { [unowned self] in self.startSignIn() }
+    actions["cancel-sign-in"] = Actions.add("cancel-sign-in", to: window) { [unowned self] in
+      Task {
+        await self.signIn?.cancel()
+        self.show(.welcome)
+      }
+    }
+    actions["edit-profile"] = Actions.add("edit-profile", to: window) { [unowned self] in
+      self.startSignIn(editProfile: true)
+    }
+    actions["sign-out"] = Actions.add("sign-out", to: window) { [unowned self] in self.signOut() }
+    actions["refresh"] = Actions.add("refresh", to: window) { [unowned self] in Task { await self.reload() } }
+    actions["copy-details"] = Actions.add("copy-details", to: window) { [unowned self] in
+      gdk_clipboard_set_text(gtk_widget_get_clipboard(self.window.widget), self.failureDetails)
+      self.showToast(tr("Details copied"))
+    }
+    if let application = gtk_window_get_application(window.window) {
+      Actions.setAccelerators(application, for: "win.refresh", ["F5", "<Primary>r"])
+    }
+  }
+
+  private func start(_ session: Session) async {
+    Task {
+      for await state in await session.updates() { self.stateChanged(state) }
+    }
+    do {
+      if try await session.restore() != nil {
+        await reload()
+      } else {
+        show(.welcome)
+      }
+    } catch {
+      show(.welcome)
+      showToast(error.message)
+    }
+  }
+
+  private func stateChanged(_ state: Session.State) {
+    switch state {
+    case .signedIn(let account), .refreshing(let account):
+      adw_window_title_set_subtitle(windowTitle, account.displayName)
+    case .needsSignIn:
+      adw_window_title_set_subtitle(windowTitle, "")
+      show(.welcome)
+      showToast(tr("Your sign-in has ended. Please sign in again."))
+    case .signedOut:
+      adw_window_title_set_subtitle(windowTitle, "")
+    case .signingIn:
+      break
+    }
+  }
+
+  private func startSignIn(editProfile: Bool = false) {
+    guard let signIn else { return }
+    show(.signIn)
+    Task {
+      if case .failure(let error) = await signIn.start(editProfile: editProfile) {
+        showFailure(error)
+      }
+    }
+  }
+
+  private func signInFinished(_ step: SignInStep) {
+    switch step {
+    case .signedIn, .profileUpdated:
+      Task { await reload() }
+    case .cancelled:
+      show(.welcome)
+    case .failed(let error):
+      showFailure(error)
+    case .notOurs, .load:
+      break
+    }
+  }
+
+  private func showFailure(_ error: SessionError) {
+    let page = builder.opaqueObject("sign_in_failed_page", adw_status_page_get_type())
+    adw_status_page_set_description(page, error.message)
+    var details = ["B2C Tasks sign-in failed", "Time: \(Date().formatted(.iso8601))", "Message: \(error.message)"]
+    if case .authorization(.service(let service)) = error { details.append(service.details) }
+    if case .service(let service) = error { details.append(service.details) }
+    failureDetails = details.joined(separator: "\n")
+    show(.signInFailed)
+  }
+
+  private func signOut() {
+    guard let session else { return }
+    Task {
+      do throws(SessionError) {
+        _ = try await session.signOut()
+        signIn?.clearWebsiteData()
+        taskList?.show([])
+        show(.welcome)
+      } catch {
+        showToast(error.message)
+      }
+    }
+  }
+
+  // MARK: Tasks
+
+  private func reload() async {
+    guard let session, let taskList else { return }
+    do {
+      let tasks = try await TaskAPIClient(session: session).list()
+      taskList.show(tasks)
+      show(tasks.isEmpty ? .noTasks : .tasks)
+    } catch .unauthorized {
+      show(.welcome)
+    } catch {
+      if taskList.count == 0 { show(.noTasks) }
+      showToast(error.message)
+    }
+  }
+
+  private func setCompleted(_ task: TaskItem, _ done: Bool) {
+    guard let session else { return }
+    var changed = task
+    changed.completed = done
+    taskList?.update(changed)
+    Task {
+      do throws(TaskAPIError) {
+        try await TaskAPIClient(session: session).update(id: task.id, completed: done)
+      } catch {
+        taskList?.update(task)
+        showToast(error.message)
+      }
+    }
   }
 }

@@ -121,7 +121,11 @@ final class AppDriver {
 
   /// The size of `window` as the X server has it.
   func windowSize(_ window: String) async throws -> (width: Int, height: Int) {
-    let values = try await geometry(window)
+    var values: [String: Int] = [:]
+    _ = await eventually(timeout: .seconds(10)) {
+      values = (try? await geometry(window)) ?? [:]
+      return values["WIDTH"] != nil
+    }
     return (try #require(values["WIDTH"], "no geometry: \(values)"), try #require(values["HEIGHT"]))
   }
 
@@ -142,9 +146,21 @@ final class AppDriver {
     try #require(run.status == 0, "xdotool windowsize failed: \(run.error)")
   }
 
-  /// Kills the app if it still runs; keeps the home folder when `keepHome` (for a second start).
-  func stop(keepHome: Bool = false) {
+  /// Whether WebKit's libraries are mapped into the app's process.
+  func mapsWebKit() throws -> Bool {
+    // procfs files report size 0: read to the end, not by size.
+    let file = try #require(FileHandle(forReadingAtPath: "/proc/\(process.pid)/maps"))
+    defer { try? file.close() }
+    let maps = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+    try #require(maps.contains("libswiftCore"), "could not read the app's memory map")
+    return maps.contains("libwebkitgtk-6.0")
+  }
+
+  /// Kills the app if it still runs and waits until it is gone (so the next test's app becomes the primary instance
+  /// on D-Bus); keeps the home folder when `keepHome` (for a second start).
+  func stop(keepHome: Bool = false) async {
     process.kill()
+    _ = await process.waitForExit(timeout: .seconds(10))
     if !keepHome { try? FileManager.default.removeItem(at: home) }
   }
 

@@ -7,33 +7,38 @@ import Testing
 
 @Suite("Welcome window", .serialized, .enabled(if: TestDesktop.canRunApp || TestDesktop.isRequired))
 struct WelcomeWindowTests {
-  @Test("the app opens its window with the welcome page, answers Sign In and quits on Ctrl+Q")
+  @Test("the app opens with the welcome page, without WebKit; Sign In loads it, and a dead server gives a retry page")
   func welcome() async throws {
     let app = try AppDriver()
     let window = try await app.waitForWindow()
     try await app.waitFor(role: "label", name: "Sign in to see your tasks")
     try await app.waitFor(role: "push button", name: "Sign In")
+    #expect(!(try app.mapsWebKit()), "a start without a session must not load WebKit")
     _ = try await app.screenshot("welcome")
 
+    // The built-in settings point at 127.0.0.1:5995, where nothing listens in this test.
     try await app.press(button: "Sign In")
-    try await app.waitFor(role: "label", name: "Signing in is not available yet")
-    _ = try await app.screenshot("welcome-sign-in-toast")
+    try await app.waitFor(role: "label", name: "Sign-In Failed")
+    try await app.waitFor(role: "push button", name: "Try Again")
+    try await app.waitFor(role: "push button", name: "Copy Details")
+    #expect(try app.mapsWebKit(), "the sign-in view loaded WebKit")
+    _ = try await app.screenshot("sign-in-failed")
 
     try await app.key("ctrl+q", window: window)
     let status = await app.process.waitForExit(timeout: .seconds(15))
     #expect(status == 0, "the app should quit on Ctrl+Q")
-    app.stop()
+    await app.stop()
   }
 
   @Test("a second launch hands over to the running app and opens no second window")
   func singleInstance() async throws {
     let app = try AppDriver()
-    defer { app.stop() }
     let window = try await app.waitForWindow()
     let second = try app.launchAgain()
     #expect(await second.waitForExit(timeout: .seconds(15)) == 0, "the second launch exits once it handed over")
     #expect(app.process.isRunning)
     #expect(try await app.visibleWindows() == [window])
+    await app.stop()
   }
 
   @Test("the window comes back at the size it was left at (GSettings)")
@@ -46,13 +51,13 @@ struct WelcomeWindowTests {
     #expect(await eventually { (try? await first.windowSize(window))?.width == 900 })
     try await first.key("ctrl+q", window: window)
     #expect(await first.process.waitForExit(timeout: .seconds(15)) == 0)
-    first.stop(keepHome: true)
+    await first.stop(keepHome: true)
 
     let second = try AppDriver(home: first.home)
-    defer { second.stop() }
     let reopened = try await second.waitForWindow()
     let size = try await second.windowSize(reopened)
     #expect(size.width == 900 && size.height == 640)
+    await second.stop()
   }
 
   @Test("a broken settings file is explained in the window, naming the file and the key")
@@ -80,7 +85,7 @@ struct WelcomeWindowTests {
     #expect(!nodes.contains { $0.name == "Sign In" && $0.isShowing }, "no Sign In button with unusable settings")
     _ = try await app.screenshot("settings-error")
     #expect(app.process.standardError.contains("authURL: not an https URL"))
-    app.stop()
+    await app.stop()
   }
 
   @Test("--settings names the file to use, and a missing one is reported, not replaced")
@@ -90,7 +95,7 @@ struct WelcomeWindowTests {
     try await app.accessibleTree { nodes in
       nodes.contains { $0.isShowing && $0.name == "/nonexistent/custom.plist: the file does not exist" }
     }
-    app.stop()
+    await app.stop()
   }
 }
 

@@ -1,0 +1,150 @@
+// TasksWebView: the embedded sign-in web view (WebKitGTK 6.0), built as its own shared library so that b2c-tasks
+// maps WebKit only when a sign-in is needed. Main thread (GTK's); C ABI towards the app, no Swift types cross it.
+
+import CWebKit
+
+/// What the app decides about a navigation: load it, intercept it (the app's redirect), or refuse it.
+private enum Decision: Int32 {
+  case load = 0
+  case intercept = 1
+  case refuse = 2
+}
+
+/// The app's callbacks and state for one web view; freed with the web view.
+private final class WebViewHooks {
+  let context: UnsafeMutableRawPointer?
+  let decide: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32
+  let loadFailed: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void
+  let progress: @convention(c) (UnsafeMutableRawPointer?, Double) -> Void
+
+  init(
+    context: UnsafeMutableRawPointer?,
+    decide: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32,
+    loadFailed:
+      @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void,
+    progress: @escaping @convention(c) (UnsafeMutableRawPointer?, Double) -> Void
+  ) {
+    self.context = context
+    self.decide = decide
+    self.loadFailed = loadFailed
+    self.progress = progress
+  }
+}
+
+private func hooks(_ data: gpointer?) -> WebViewHooks {
+  Unmanaged<WebViewHooks>.fromOpaque(data!).takeUnretainedValue()
+}
+
+/// `gboolean decide-policy(WebKitWebView*, WebKitPolicyDecision*, WebKitPolicyDecisionType, gpointer)`: every
+/// navigation (server 302s included) is shown to the app before it happens.
+private let decidePolicy: @convention(c) (gpointer?, gpointer?, UInt32, gpointer?) -> gboolean = {
+  _, decision, type, data in
+  guard let decision,
+    type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION.rawValue
+      || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION.rawValue
+  else { return 0 }
+  let navigation = OpaquePointer(decision)
+  guard let action = webkit_navigation_policy_decision_get_navigation_action(navigation),
+    let request = webkit_navigation_action_get_request(action), let uri = webkit_uri_request_get_uri(request)
+  else { return 0 }
+  let hooks = hooks(data)
+  switch Decision(rawValue: hooks.decide(hooks.context, uri)) ?? .refuse {
+  case .load:
+    return 0
+  case .intercept, .refuse:
+    webkit_policy_decision_ignore(decision.assumingMemoryBound(to: WebKitPolicyDecision.self))
+    return 1
+  }
+}
+
+/// `gboolean load-failed(WebKitWebView*, WebKitLoadEvent, gchar*, GError*, gpointer)`.
+private let loadFailed:
+  @convention(c) (gpointer?, UInt32, UnsafePointer<CChar>?, UnsafeMutablePointer<GError>?, gpointer?)
+    -> gboolean = { _, _, uri, error, data in
+      guard let error else { return 0 }
+      // Navigations the app intercepted or that were cancelled are not failures.
+      if error.pointee.domain == webkit_policy_error_quark() { return 1 }
+      if error.pointee.domain == webkit_network_error_quark()
+        && error.pointee.code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
+      {
+        return 1
+      }
+      let hooks = hooks(data)
+      hooks.loadFailed(hooks.context, uri, error.pointee.message)
+      return 1  // the app shows its own page
+    }
+
+/// `void notify::estimated-load-progress(GObject*, GParamSpec*, gpointer)`.
+private let progressChanged: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { view, _, data in
+  guard let view else { return }
+  let hooks = hooks(data)
+  hooks.progress(
+    hooks.context, webkit_web_view_get_estimated_load_progress(view.assumingMemoryBound(to: WebKitWebView.self)))
+}
+
+/// Creates a sign-in web view. `persistent` keeps B2C's cookies in `dataDirectory` ("Keep me signed in"); otherwise
+/// the view's network session is ephemeral and its cookies end with it. Returns a floating `GtkWidget*`.
+@_cdecl("b2c_web_view_new")
+public func b2cWebViewNew(
+  _ context: UnsafeMutableRawPointer?,
+  _ decide: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32,
+  _ failed: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void,
+  _ progress: @escaping @convention(c) (UnsafeMutableRawPointer?, Double) -> Void,
+  _ dataDirectory: UnsafePointer<CChar>?, _ cacheDirectory: UnsafePointer<CChar>?
+) -> UnsafeMutableRawPointer? {
+  let session: OpaquePointer? =
+    dataDirectory != nil
+    ? webkit_network_session_new(dataDirectory, cacheDirectory) : webkit_network_session_new_ephemeral()
+  var value = GValue()
+  g_value_init(&value, webkit_network_session_get_type())
+  g_value_set_object(&value, UnsafeMutableRawPointer(session))
+  var names: [UnsafePointer<CChar>?] = [UnsafePointer(strdup("network-session"))]
+  defer { names.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
+  let object = names.withUnsafeMutableBufferPointer { namesBuffer in
+    withUnsafePointer(to: &value) { valuePointer in
+      g_object_new_with_properties(webkit_web_view_get_type(), 1, namesBuffer.baseAddress, valuePointer)
+    }
+  }
+  g_value_unset(&value)
+  if let session { g_object_unref(UnsafeMutableRawPointer(session)) }
+  guard let object else { return nil }
+  let view = UnsafeMutableRawPointer(object)
+  let box = Unmanaged.passRetained(
+    WebViewHooks(context: context, decide: decide, loadFailed: failed, progress: progress))
+  let release: GClosureNotify = { data, _ in Unmanaged<WebViewHooks>.fromOpaque(data!).release() }
+  // Each connection holds the hooks once more; the last disconnection (the view's finalisation) frees them.
+  for (signal, handler) in [
+    ("decide-policy", unsafeBitCast(decidePolicy, to: UnsafeRawPointer.self)),
+    ("load-failed", unsafeBitCast(loadFailed, to: UnsafeRawPointer.self)),
+    ("notify::estimated-load-progress", unsafeBitCast(progressChanged, to: UnsafeRawPointer.self)),
+  ] {
+    _ = box.retain()
+    g_signal_connect_data(
+      view, signal, unsafeBitCast(handler, to: GCallback.self), box.toOpaque(), release, GConnectFlags(0))
+  }
+  box.release()
+  return view
+}
+
+/// Loads `uri` in a view made by `b2c_web_view_new`.
+@_cdecl("b2c_web_view_load")
+public func b2cWebViewLoad(_ view: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?) {
+  guard let view, let uri else { return }
+  webkit_web_view_load_uri(view.assumingMemoryBound(to: WebKitWebView.self), uri)
+}
+
+/// Stops loading.
+@_cdecl("b2c_web_view_stop")
+public func b2cWebViewStop(_ view: UnsafeMutableRawPointer?) {
+  guard let view else { return }
+  webkit_web_view_stop_loading(view.assumingMemoryBound(to: WebKitWebView.self))
+}
+
+/// Removes every cookie and stored item of the view's network session (sign-out), asynchronously.
+@_cdecl("b2c_web_view_clear_data")
+public func b2cWebViewClearData(_ view: UnsafeMutableRawPointer?) {
+  guard let view, let session = webkit_web_view_get_network_session(view.assumingMemoryBound(to: WebKitWebView.self)),
+    let manager = webkit_network_session_get_website_data_manager(session)
+  else { return }
+  webkit_website_data_manager_clear(manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil, nil, nil)
+}
