@@ -53,6 +53,8 @@ final class MainWindow {
         session: session, installation: installation, slot: slot,
         progressBar: builder.opaqueObject("sign_in_progress", gtk_progress_bar_get_type()))
       controller.onFinished = { [unowned self] step in self.signInFinished(step) }
+      // As a browser shows a page's title: the B2C page's own title under the window's.
+      controller.onPageLoaded = { [unowned self] title in adw_window_title_set_subtitle(self.windowTitle, title) }
       signIn = controller
       let tasks = TaskListController(listView: builder.opaqueObject("task_list", gtk_list_view_get_type()))
       tasks.onToggle = { [unowned self] task, done in self.setCompleted(task, done) }
@@ -158,10 +160,8 @@ final class MainWindow {
       adw_window_title_set_subtitle(windowTitle, "")
       show(.welcome)
       showToast(tr("Your sign-in has ended. Please sign in again."))
-    case .signedOut:
+    case .signedOut, .signingIn:
       adw_window_title_set_subtitle(windowTitle, "")
-    case .signingIn:
-      break
     }
   }
 

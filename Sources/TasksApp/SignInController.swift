@@ -19,6 +19,8 @@ final class SignInController {
   private var interpreter: RedirectInterpreter?
   /// Called when a flow ends: signed in, cancelled, profile edited or failed.
   var onFinished: (SignInStep) -> Void = { _ in }
+  /// Called with the title of each page of the sign-in once it has loaded.
+  var onPageLoaded: (String) -> Void = { _ in }
 
   init(session: Session, installation: Installation, slot: UnsafeMutablePointer<GtkWidget>, progressBar: OpaquePointer)
   {
@@ -83,7 +85,13 @@ final class SignInController {
         Unmanaged<SignInController>.fromOpaque(context!).takeUnretainedValue().progressChanged(fraction)
       }
     }
-    guard let view = plugin.new(context, decide, failed, progress, nil, nil) else { return nil }
+    let loaded: WebViewPlugin.Loaded = { context, title in
+      MainActor.assumeIsolated {
+        Unmanaged<SignInController>.fromOpaque(context!).takeUnretainedValue().onPageLoaded(
+          title.map { String(cString: $0) } ?? "")
+      }
+    }
+    guard let view = plugin.new(context, decide, failed, progress, loaded, nil, nil) else { return nil }
     gtk_widget_set_vexpand(view.widget, 1)
     gtk_box_append(slot.cast(to: gtk_box_get_type(), as: GtkBox.self), view.widget)
     webView = view

@@ -11,9 +11,10 @@ struct WebViewPlugin {
   typealias Decide = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32
   typealias Failed = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void
   typealias Progress = @convention(c) (UnsafeMutableRawPointer?, Double) -> Void
+  typealias Loaded = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
   typealias New =
     @convention(c) (
-      UnsafeMutableRawPointer?, Decide, Failed, Progress, UnsafePointer<CChar>?, UnsafePointer<CChar>?
+      UnsafeMutableRawPointer?, Decide, Failed, Progress, Loaded, UnsafePointer<CChar>?, UnsafePointer<CChar>?
     ) -> UnsafeMutableRawPointer?
   typealias Load = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
   typealias Stop = @convention(c) (UnsafeMutableRawPointer?) -> Void

@@ -16,18 +16,21 @@ private final class WebViewHooks {
   let decide: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32
   let loadFailed: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void
   let progress: @convention(c) (UnsafeMutableRawPointer?, Double) -> Void
+  let loaded: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
 
   init(
     context: UnsafeMutableRawPointer?,
     decide: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32,
     loadFailed:
       @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void,
-    progress: @escaping @convention(c) (UnsafeMutableRawPointer?, Double) -> Void
+    progress: @escaping @convention(c) (UnsafeMutableRawPointer?, Double) -> Void,
+    loaded: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
   ) {
     self.context = context
     self.decide = decide
     self.loadFailed = loadFailed
     self.progress = progress
+    self.loaded = loaded
   }
 }
 
@@ -82,6 +85,15 @@ private let progressChanged: @convention(c) (gpointer?, gpointer?, gpointer?) ->
     hooks.context, webkit_web_view_get_estimated_load_progress(view.assumingMemoryBound(to: WebKitWebView.self)))
 }
 
+/// `void notify::title(GObject*, GParamSpec*, gpointer)`: a page's title is known; the app hears it.
+private let titleChanged: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { view, _, data in
+  guard let view, let title = webkit_web_view_get_title(view.assumingMemoryBound(to: WebKitWebView.self)) else {
+    return
+  }
+  let hooks = hooks(data)
+  hooks.loaded(hooks.context, title)
+}
+
 /// Creates a sign-in web view. `persistent` keeps B2C's cookies in `dataDirectory` ("Keep me signed in"); otherwise
 /// the view's network session is ephemeral and its cookies end with it. Returns a floating `GtkWidget*`.
 @_cdecl("b2c_web_view_new")
@@ -90,6 +102,7 @@ public func b2cWebViewNew(
   _ decide: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32,
   _ failed: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void,
   _ progress: @escaping @convention(c) (UnsafeMutableRawPointer?, Double) -> Void,
+  _ loaded: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void,
   _ dataDirectory: UnsafePointer<CChar>?, _ cacheDirectory: UnsafePointer<CChar>?
 ) -> UnsafeMutableRawPointer? {
   let session: OpaquePointer? =
@@ -110,13 +123,14 @@ public func b2cWebViewNew(
   guard let object else { return nil }
   let view = UnsafeMutableRawPointer(object)
   let box = Unmanaged.passRetained(
-    WebViewHooks(context: context, decide: decide, loadFailed: failed, progress: progress))
+    WebViewHooks(context: context, decide: decide, loadFailed: failed, progress: progress, loaded: loaded))
   let release: GClosureNotify = { data, _ in Unmanaged<WebViewHooks>.fromOpaque(data!).release() }
   // Each connection holds the hooks once more; the last disconnection (the view's finalisation) frees them.
   for (signal, handler) in [
     ("decide-policy", unsafeBitCast(decidePolicy, to: UnsafeRawPointer.self)),
     ("load-failed", unsafeBitCast(loadFailed, to: UnsafeRawPointer.self)),
     ("notify::estimated-load-progress", unsafeBitCast(progressChanged, to: UnsafeRawPointer.self)),
+    ("notify::title", unsafeBitCast(titleChanged, to: UnsafeRawPointer.self)),
   ] {
     _ = box.retain()
     g_signal_connect_data(

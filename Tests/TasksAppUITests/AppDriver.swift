@@ -111,6 +111,14 @@ final class AppDriver {
     try #require(key.status == 0, "xdotool key failed: \(key.error)")
   }
 
+  /// Types `text` into `window` as keystrokes.
+  func type(_ text: String, window: String) async throws {
+    let focus = try await ChildProcess.run(Tools.xdotool, ["windowfocus", "--sync", window])
+    try #require(focus.status == 0, "xdotool windowfocus failed: \(focus.error)")
+    let typed = try await ChildProcess.run(Tools.xdotool, ["type", "--delay", "30", text])
+    try #require(typed.status == 0, "xdotool type failed: \(typed.error)")
+  }
+
   /// Saves a screenshot of the whole screen as `name`.png under the test artifacts.
   func screenshot(_ name: String) async throws -> URL {
     let file = TestDesktop.artifacts.appending(path: "\(name).png")
