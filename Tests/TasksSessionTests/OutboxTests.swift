@@ -1,0 +1,72 @@
+// Tests of the outbox: what the user added survives restarts and failures and reaches the server exactly once.
+
+import B2CPlayground
+import Foundation
+import TasksCore
+import TasksTestSupport
+import Testing
+
+@Suite("Outbox", .enabled(if: TestDesktop.hasSessionBus || TestDesktop.isRequired))
+struct OutboxTests {
+  private func file() throws -> URL {
+    try TestDesktop.temporaryFolder("outbox").appending(path: "outbox.json")
+  }
+
+  @Test("a task is on disk before add returns; another instance (a restart) finds it")
+  func persistence() async throws {
+    let file = try file()
+    let task = try await Outbox(file: file).add("buy milk")
+    let reopened = Outbox(file: file)
+    #expect(await reopened.pending == [task])
+    try await reopened.remove(task.id)
+    #expect(await Outbox(file: file).pending.isEmpty)
+    let text = try String(contentsOf: file, encoding: .utf8)
+    #expect(!text.contains("eyJ"), "no token in the file")
+  }
+
+  @Test("flush sends in order, exactly once, even when an answer was lost and the add is retried")
+  func exactlyOnce() async throws {
+    let harness = try await SessionHarness.start()
+    defer { Task { await harness.stop() } }
+    let session = harness.session()
+    _ = try await harness.signIn(session)
+    let client = TaskAPIClient(session: session)
+    let outbox = Outbox(file: try file())
+    let first = try await outbox.add("one")
+    _ = try await outbox.add("two")
+    // The first add reached the server but its answer was lost: the outbox still holds it.
+    try await client.add(first.text, idempotencyKey: first.id)
+    let result = await outbox.flush(client)
+    #expect(result == Outbox.FlushResult(sent: 2, stoppedBy: nil))
+    #expect(await outbox.pending.isEmpty)
+    #expect(try await client.list().map(\.text) == ["one", "two"])
+    #expect(await outbox.flush(client).sent == 0)
+  }
+
+  @Test("server down: the tasks wait; server back: they arrive once; a refused task stays, marked")
+  func serverDown() async throws {
+    let harness = try await SessionHarness.start()
+    defer { Task { await harness.stop() } }
+    let session = harness.session()
+    _ = try await harness.signIn(session)
+    let outbox = Outbox(file: try file())
+    _ = try await outbox.add("while offline")
+    let tooLong = try await outbox.add(String(repeating: "x", count: 4001))
+    _ = try await outbox.add("after the long one")
+    let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!) { force throws(SessionError) in
+      try await session.bearer(forceRefresh: force)
+    }
+    let failed = await outbox.flush(offline)
+    #expect(failed.sent == 0)
+    guard case .network = failed.stoppedBy else {
+      Issue.record("expected a network failure, got \(String(describing: failed.stoppedBy))")
+      return
+    }
+    #expect(await outbox.pending.count == 3)
+    let result = await outbox.flush(TaskAPIClient(session: session))
+    #expect(result.sent == 2)
+    #expect(await outbox.pending.map(\.id) == [tooLong.id])
+    #expect(await outbox.pending.first?.refusal?.contains("4000") == true)
+    #expect(try await TaskAPIClient(session: session).list().map(\.text) == ["while offline", "after the long one"])
+  }
+}
