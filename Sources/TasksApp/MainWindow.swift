@@ -24,6 +24,8 @@ final class MainWindow {
   private var taskList: TaskListController?
   private var failureDetails = ""
   private var actions: [String: OpaquePointer] = [:]
+  private var outbox: (account: String, box: Outbox)?
+  private var addTaskWindow: AddTaskWindow?
 
   /// The window as a `GtkWindow`, for transient children.
   var gtkWindow: UnsafeMutablePointer<GtkWindow> { window.window }
@@ -93,6 +95,7 @@ final class MainWindow {
     gtk_stack_set_visible_child(contentStack, child)
     let signedIn = page == .tasks || page == .noTasks
     actions["refresh"].map { Actions.setEnabled($0, signedIn) }
+    actions["add-task"].map { Actions.setEnabled($0, signedIn) }
     actions["sign-out"].map { Actions.setEnabled($0, signedIn) }
     actions["edit-profile"].map { Actions.setEnabled($0, signedIn) }
   }
@@ -127,12 +130,14 @@ final class MainWindow {
     }
     actions["sign-out"] = Actions.add("sign-out", to: window) { [unowned self] in self.signOut() }
     actions["refresh"] = Actions.add("refresh", to: window) { [unowned self] in Task { await self.reload() } }
+    actions["add-task"] = Actions.add("add-task", to: window) { [unowned self] in self.openAddTask() }
     actions["copy-details"] = Actions.add("copy-details", to: window) { [unowned self] in
       gdk_clipboard_set_text(gtk_widget_get_clipboard(self.window.widget), self.failureDetails)
       self.showToast(tr("Details copied"))
     }
     if let application = gtk_window_get_application(window.window) {
       Actions.setAccelerators(application, for: "win.refresh", ["F5", "<Primary>r"])
+      Actions.setAccelerators(application, for: "win.add-task", ["<Primary>n"])
     }
   }
 
@@ -203,6 +208,7 @@ final class MainWindow {
     Task {
       do throws(SessionError) {
         _ = try await session.signOut()
+        outbox = nil
         signIn?.clearWebsiteData()
         taskList?.show([])
         show(.welcome)
@@ -214,17 +220,66 @@ final class MainWindow {
 
   // MARK: Tasks
 
+  /// Sends what waits in the outbox, then shows the server's list followed by what still waits.
   private func reload() async {
     guard let session, let taskList else { return }
+    guard let account = await session.account else {
+      show(.welcome)
+      return
+    }
+    let outbox = outbox(for: account)
+    let client = TaskAPIClient(session: session)
+    let flushed = await outbox.flush(client)
     do {
-      let tasks = try await TaskAPIClient(session: session).list()
-      taskList.show(tasks)
-      show(tasks.isEmpty ? .noTasks : .tasks)
+      let tasks = try await client.list()
+      taskList.show(tasks, waiting: await outbox.pending)
+      show(taskList.count == 0 ? .noTasks : .tasks)
+      if let stopped = flushed.stoppedBy { showToast(stopped.message) }
     } catch .unauthorized {
       show(.welcome)
     } catch {
-      if taskList.count == 0 { show(.noTasks) }
+      taskList.show([], waiting: await outbox.pending)
+      show(taskList.count == 0 ? .noTasks : .tasks)
       showToast(error.message)
+    }
+  }
+
+  /// The outbox of `account` (each account has its own).
+  private func outbox(for account: Account) -> Outbox {
+    if let outbox, outbox.account == account.objectID { return outbox.box }
+    let box = Outbox(file: Outbox.file(for: account))
+    outbox = (account.objectID, box)
+    return box
+  }
+
+  private func openAddTask() {
+    // One add window at a time: Ctrl+N again brings it back to the front.
+    if let addTaskWindow {
+      addTaskWindow.present()
+      return
+    }
+    let addWindow = AddTaskWindow(parent: window.window) { [unowned self] text in self.add(text) }
+    // Released on the next main-loop turn: the window may be closing from inside one of its own handlers.
+    addWindow.onClose { [unowned self] in Task { self.addTaskWindow = nil } }
+    addTaskWindow = addWindow
+    addWindow.present()
+  }
+
+  /// Keeps the task in the outbox (on disk) first, shows it, then tries to send it.
+  private func add(_ text: String) {
+    guard let session else { return }
+    Task {
+      guard let account = await session.account else {
+        showToast(tr("Sign in to add tasks."))
+        return
+      }
+      do {
+        _ = try await outbox(for: account).add(text)
+      } catch {
+        showToast(tr("The task could not be saved. Check that your disk is not full."))
+        return
+      }
+      await reload()
     }
   }
 

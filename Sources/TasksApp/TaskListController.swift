@@ -12,13 +12,14 @@ final class TaskListController {
   private let model: OpaquePointer
   private let factory: OpaquePointer
   private var tasks: [Int64: TaskItem] = [:]
+  private var pending: [String: PendingTask] = [:]
   private var rowTask: [UnsafeMutableRawPointer: Int64] = [:]
   private var binding = false
   /// Called when the user ticks or unticks a task.
   var onToggle: (TaskItem, Bool) -> Void = { _, _ in }
 
-  /// The number of tasks shown.
-  var count: Int { tasks.count }
+  /// The number of tasks shown, confirmed or waiting.
+  var count: Int { tasks.count + pending.count }
 
   init(listView: OpaquePointer) {
     model = gtk_string_list_new(nil)
@@ -31,10 +32,11 @@ final class TaskListController {
     Signal.connect(factory, "bind") { [unowned self] item in self.bind(OpaquePointer(item)) }
   }
 
-  /// Replaces the list.
-  func show(_ items: [TaskItem]) {
+  /// Replaces the list: the server's tasks, then those still waiting in the outbox.
+  func show(_ items: [TaskItem], waiting: [PendingTask] = []) {
     tasks = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-    let ids = items.map { String($0.id) }
+    pending = Dictionary(waiting.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    let ids = items.map { String($0.id) } + waiting.map { "p:" + $0.id }
     withCStringArray(ids) { array in
       gtk_string_list_splice(model, 0, UInt32(g_list_model_get_n_items(model)), array)
     }
@@ -67,8 +69,20 @@ final class TaskListController {
   private func bind(_ item: OpaquePointer?) {
     guard let item, let child = gtk_list_item_get_child(item), let object = gtk_list_item_get_item(item) else { return }
     let idText = String(cString: gtk_string_object_get_string(OpaquePointer(object)))
-    guard let id = Int64(idText), let task = tasks[id] else { return }
     let check = UnsafeMutableRawPointer(child).assumingMemoryBound(to: GtkCheckButton.self)
+    if idText.hasPrefix("p:"), let waiting = pending[String(idText.dropFirst(2))] {
+      // Shown at once, confirmed by the server later; it cannot be ticked until then.
+      rowTask[UnsafeMutableRawPointer(child)] = nil
+      binding = true
+      let note = waiting.refusal.map { String(format: tr("refused: %@"), $0) } ?? tr("waiting to be sent")
+      gtk_check_button_set_label(check, "\(waiting.text) — \(note)")
+      gtk_check_button_set_active(check, 0)
+      gtk_widget_set_sensitive(UnsafeMutableRawPointer(child).widget, 0)
+      binding = false
+      return
+    }
+    gtk_widget_set_sensitive(UnsafeMutableRawPointer(child).widget, 1)
+    guard let id = Int64(idText), let task = tasks[id] else { return }
     rowTask[UnsafeMutableRawPointer(child)] = id
     binding = true
     gtk_check_button_set_label(check, task.text)

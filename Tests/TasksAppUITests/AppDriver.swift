@@ -56,17 +56,22 @@ final class AppDriver {
     return search.output.split(separator: "\n").map(String.init)
   }
 
-  /// The X11 id of the app's visible window titled `title`, once it is mapped.
+  /// The X11 id of the app's visible window titled `title`, once it is mapped. GTK maps several X windows with a
+  /// toplevel's title; the toplevel is the largest of them (the one a window manager would focus).
   func waitForWindow(titled title: String = "B2C Tasks") async throws -> String {
     var window: String?
     let found = try await eventually(timeout: .seconds(30)) {
       guard process.isRunning else { return false }
       let search = try await ChildProcess.run(
         Tools.xdotool, ["search", "--onlyvisible", "--pid", "\(process.pid)", "--name", "^\(title)$"])
-      window = search.output.split(separator: "\n").first.map(String.init)
-      guard let window else { return false }
-      // Mapped and sized: its geometry can be read.
-      return (try? await geometry(window))?["WIDTH"].map { $0 > 1 } ?? false
+      var best: (id: String, area: Int)?
+      for id in search.output.split(separator: "\n").map(String.init) {
+        let geometry = (try? await geometry(id)) ?? [:]
+        let area = (geometry["WIDTH"] ?? 0) * (geometry["HEIGHT"] ?? 0)
+        if area > 1, area > (best?.area ?? 0) { best = (id, area) }
+      }
+      window = best?.id
+      return window != nil
     }
     try #require(found, "no window \"\(title)\"; app said: \(process.standardError)")
     return try #require(window)
@@ -84,7 +89,10 @@ final class AppDriver {
       }
       return condition(nodes)
     }
-    try #require(found, "accessible tree never matched; last tree: \(nodes.map { "\($0.role) \($0.name)" })")
+    try #require(
+      found,
+      "accessible tree never matched; last tree: \(nodes.filter { !$0.name.isEmpty }.map { "\($0.role) \($0.name) \($0.states)" })"
+    )
     return nodes
   }
 
@@ -96,11 +104,35 @@ final class AppDriver {
     return try #require(nodes.first(where: matches))
   }
 
+  /// Gives `window` the keyboard focus, as a window manager does with a newly mapped window (Xvfb has none).
+  func focus(window: String) async throws {
+    let focus = try await ChildProcess.run(Tools.xdotool, ["windowfocus", "--sync", window])
+    try #require(focus.status == 0, "xdotool windowfocus failed: \(focus.error)")
+  }
+
+  /// Waits until the object with `role` and `name` is on screen and has keyboard focus (typing before that loses
+  /// keystrokes).
+  func waitForFocus(role: String, name: String) async throws {
+    let matches = { (node: AccessibleNode) in
+      node.role == role && node.name == name && node.isShowing && node.states.contains("focused")
+    }
+    try await accessibleTree { $0.contains(where: matches) }
+  }
+
   /// Presses the button named `name` through its accessible action, as a screen-reader user would.
   func press(button name: String) async throws {
     let run = try await ChildProcess.run(
       Tools.python, [Tools.atspiDriver, "press", "\(process.pid)", "push button", name])
     try #require(run.status == 0, "could not press \(name): \(run.error)")
+  }
+
+  /// Replaces the text of the editable object with `role` and `name` through AT-SPI, as assistive technology does.
+  func setText(_ text: String, role: String = "text", name: String) async throws {
+    let run = try await ChildProcess.run(
+      Tools.python, [Tools.atspiDriver, "set-text", "\(process.pid)", role, name, text])
+    try #require(
+      run.status == 0,
+      "could not set the text of \(name): \(run.error)\napp said: \(process.standardError.prefix(3000))")
   }
 
   /// Types a key combination (xdotool syntax, e.g. `ctrl+q`) into `window`.

@@ -52,7 +52,7 @@ final class PlaygroundForUI {
 extension AppUI {
   @Suite("Signing in inside the window")
   struct SignInUITests {
-    @Test("type into B2C's page in the window, see the task list; start again: the keyring signs in, WebKit stays out")
+    @Test("type into B2C's page, add three tasks; start again: the keyring signs in, WebKit stays out")
     func signInThenSSO() async throws {
       let playground = try await PlaygroundForUI()
       let app = try AppDriver(settings: playground.settings)
@@ -71,13 +71,30 @@ extension AppUI {
       try await app.waitFor(role: "label", name: "Ann Example")
       _ = try await app.screenshot("signed-in")
       #expect(try app.mapsWebKit())
+
+      // Add three tasks: Ctrl+N opens the window; the entry is filled and Add pressed through AT-SPI (Xvfb has no
+      // window manager to give the new window keyboard focus). An empty task is refused inline.
+      for (index, text) in ["buy milk", "walk the dog", "call mum"].enumerated() {
+        try await app.key("ctrl+n", window: window)
+        _ = try await app.waitForWindow(titled: "Add Task")
+        try await app.waitFor(role: "text", name: "New task")
+        if index == 0 {
+          try await app.press(button: "Add")
+          try await app.waitFor(role: "label", name: "Type what needs doing first.")
+          _ = try await app.screenshot("add-task-refused")
+        }
+        try await app.setText(text, name: "New task")
+        try await app.press(button: "Add")
+        try await app.waitFor(role: "check box", name: text)
+      }
+      _ = try await app.screenshot("three-tasks")
       try await app.key("ctrl+q", window: window)
       #expect(await app.process.waitForExit(timeout: .seconds(15)) == 0)
       await app.stop(keepHome: true)
 
       let again = try AppDriver(settings: playground.settings, home: app.home)
       _ = try await again.waitForWindow()
-      try await again.waitFor(role: "label", name: "No Tasks")
+      try await again.waitFor(role: "check box", name: "call mum")
       try await again.waitFor(role: "label", name: "Ann Example")
       #expect(!(try again.mapsWebKit()), "single sign-on from the keyring: no web view, no WebKit")
       _ = try await again.screenshot("signed-in-again")

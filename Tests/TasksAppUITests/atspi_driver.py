@@ -3,6 +3,7 @@
 
   atspi_driver.py dump PID            one JSON object per line: role, name, states, depth
   atspi_driver.py press PID ROLE NAME  performs the default action (click) of the first matching object on screen
+  atspi_driver.py set-text PID ROLE NAME TEXT  replaces the text of the first matching editable object on screen
 
 Exits 3 when the app is not (yet) on the accessibility bus, 4 when nothing matches.
 """
@@ -54,6 +55,14 @@ def main():
                 action = node.queryAction()
                 action.doAction(0)
                 print(json.dumps({"pressed": name}))
+                return
+        sys.exit(4)
+    elif command == "set-text":
+        role, name, text = sys.argv[3], sys.argv[4], sys.argv[5]
+        for node, _, on_screen in walk(app):
+            if on_screen and node.getRoleName() == role and node.name == name:
+                node.queryEditableText().setTextContents(text)
+                print(json.dumps({"set": name}))
                 return
         sys.exit(4)
     else:

@@ -35,10 +35,13 @@ public actor Outbox {
   }
 
   /// The outbox of `account`.
-  public static func file(for account: Account, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+  public static func file(for account: Account, environment: [String: String] = ProcessInfo.processInfo.environment)
+    -> URL
+  {
     let dataHome =
       environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(filePath: $0, directoryHint: .isDirectory) : nil }
-      ?? URL(filePath: environment["HOME"] ?? NSHomeDirectory(), directoryHint: .isDirectory).appending(path: ".local/share")
+      ?? URL(filePath: environment["HOME"] ?? NSHomeDirectory(), directoryHint: .isDirectory).appending(
+        path: ".local/share")
     let safe = account.objectID.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" }
     return dataHome.appending(path: "\(SettingsLocator.appID)/outbox/\(String(String.UnicodeScalarView(safe))).json")
   }
@@ -103,7 +106,8 @@ public actor Outbox {
   /// Writes the outbox: a temporary file, synced, renamed over the old one, and the folder synced.
   private func save() throws {
     let folder = file.deletingLastPathComponent()
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.createDirectory(
+      at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .secondsSince1970
     let data = try encoder.encode(tasks)
