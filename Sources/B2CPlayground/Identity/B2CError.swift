@@ -20,7 +20,8 @@ struct B2CError: Error, Sendable {
 
   /// `AADB2C90080: message\r\nCorrelation ID: …\r\nTimestamp: 2026-11-22 04:13:58Z\r\n`, as B2C writes it.
   var description: String {
-    "\(code): \(message)\r\nCorrelation ID: \(correlationID)\r\nTimestamp: \(B2CError.timestampFormat(timestamp))\r\n"
+    // `self.code` is B2C's error code (AADB2C…), never an authorization code.
+    "\(self.code): \(message)\r\nCorrelation ID: \(correlationID)\r\nTimestamp: \(B2CError.timestampFormat(timestamp))\r\n"
   }
 
   /// The token endpoint's JSON body.

@@ -46,7 +46,7 @@ public struct ServiceError: Error, Equatable, Sendable, CustomStringConvertible 
   /// Lines for "Copy details": code, message, correlation id and time.
   public var details: String {
     var lines = ["Error: \(error)"]
-    if let code { lines.append("Code: \(code)") }
+    if let errorCode = code { lines.append("Code: \(errorCode)") }  // B2C's error code (AADB2C…)
     lines.append("Message: \(message)")
     if let correlationID { lines.append("Correlation ID: \(correlationID)") }
     if let timestamp { lines.append("Timestamp: \(timestamp)") }
