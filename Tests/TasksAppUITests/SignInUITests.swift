@@ -7,24 +7,14 @@ import Testing
 
 /// A b2c-playground process from the installed prefix, on a free port, and app settings pointing at it.
 final class PlaygroundForUI {
-  let process: ChildProcess
+  private(set) var process: ChildProcess
   let data: URL
   let port: Int
   let settings: Data
 
   init() async throws {
-    let prefix = try #require(TestDesktop.installPrefix)
     data = try TestDesktop.temporaryFolder("ui-playground")
-    let process = try ChildProcess(
-      prefix.appending(path: "bin/b2c-playground"), ["--port", "0", "--data", data.path, "--log-level", "warning"])
-    self.process = process
-    var port: Int?
-    _ = await eventually(timeout: .seconds(30)) {
-      port = process.standardOutput.split(separator: "\n").first { $0.contains("listening on") }
-        .flatMap { $0.split(separator: ":").last?.split(separator: " ").first.flatMap { Int($0) } }
-      return port != nil || !process.isRunning
-    }
-    self.port = try #require(port, "playground did not start: \(process.standardError)")
+    (process, port) = try await Self.launch(data: data, port: 0)
     let base = "http://127.0.0.1:\(self.port)"
     settings = Data(
       """
@@ -43,9 +33,59 @@ final class PlaygroundForUI {
       """.utf8)
   }
 
+  /// Starts the program on `port` (0: a free one) and answers it with the port it listens on.
+  private static func launch(data: URL, port requested: Int) async throws -> (ChildProcess, Int) {
+    let prefix = try #require(TestDesktop.installPrefix)
+    let process = try ChildProcess(
+      prefix.appending(path: "bin/b2c-playground"),
+      ["--port", "\(requested)", "--data", data.path, "--log-level", "warning"])
+    var port: Int?
+    _ = await eventually(timeout: .seconds(30)) {
+      port = process.standardOutput.split(separator: "\n").first { $0.contains("listening on") }
+        .flatMap { $0.split(separator: ":").last?.split(separator: " ").first.flatMap { Int($0) } }
+      return port != nil || !process.isRunning
+    }
+    return (process, try #require(port, "playground did not start: \(process.standardError)"))
+  }
+
+  /// Stops the server (as a crash or an outage would) and waits until it is gone.
+  func stop() async {
+    process.kill()
+    _ = await process.waitForExit(timeout: .seconds(10))
+  }
+
+  /// Starts the server again on the same port with the same data.
+  func restart() async throws {
+    (process, _) = try await Self.launch(data: data, port: port)
+  }
+
   deinit {
     process.kill()
     try? FileManager.default.removeItem(at: data)
+  }
+}
+
+extension AppDriver {
+  /// Signs in by typing the demo account into B2C's page in the window; returns the window.
+  func signInByTyping(_ email: String = "ann@example.com", _ password: String = "Tasks-Demo-1") async throws -> String {
+    let window = try await waitForWindow()
+    try await waitFor(role: "push button", name: "Sign In")
+    try await press(button: "Sign In")
+    try await waitFor(role: "label", name: "Sign in")
+    try await type(email, window: window)
+    try await key("Tab", window: window)
+    try await type(password, window: window)
+    try await key("Return", window: window)
+    return window
+  }
+
+  /// Adds a task through the add-task window.
+  func addTask(_ text: String, window: String) async throws {
+    try await key("ctrl+n", window: window)
+    _ = try await waitForWindow(titled: "Add Task")
+    try await waitFor(role: "text", name: "New task")
+    try await setText(text, name: "New task")
+    try await press(button: "Add")
   }
 }
 
@@ -99,6 +139,29 @@ extension AppUI {
       #expect(!(try again.mapsWebKit()), "single sign-on from the keyring: no web view, no WebKit")
       _ = try await again.screenshot("signed-in-again")
       await again.stop()
+    }
+
+    @Test("server down: an added task waits, marked; server back: it arrives exactly once")
+    func outboxAcrossOutage() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "No Tasks")
+      await playground.stop()
+      try await app.addTask("written offline", window: window)
+      try await app.waitFor(role: "check box", name: "written offline — waiting to be sent")
+      _ = try await app.screenshot("offline-task-waiting")
+      try await playground.restart()
+      try await app.key("F5", window: window)
+      try await app.waitFor(role: "check box", name: "written offline")
+      try await app.key("F5", window: window)
+      try await app.waitFor(role: "check box", name: "written offline")
+      let rows = try await app.accessibleTree { _ in true }.filter {
+        $0.role == "check box" && $0.name.hasPrefix("written offline")
+      }
+      #expect(rows.count == 1, "the task arrived once: \(rows.map(\.name))")
+      _ = try await app.screenshot("offline-task-sent")
+      await app.stop()
     }
   }
 }
