@@ -85,13 +85,23 @@ private let progressChanged: @convention(c) (gpointer?, gpointer?, gpointer?) ->
     hooks.context, webkit_web_view_get_estimated_load_progress(view.assumingMemoryBound(to: WebKitWebView.self)))
 }
 
-/// `void notify::title(GObject*, GParamSpec*, gpointer)`: a page's title is known; the app hears it.
-private let titleChanged: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { view, _, data in
-  guard let view, let title = webkit_web_view_get_title(view.assumingMemoryBound(to: WebKitWebView.self)) else {
-    return
-  }
+/// Tells the app the page's title once the page has finished loading (the title alone can come before the new
+/// page is painted).
+private func reportLoaded(_ view: gpointer, _ data: gpointer?) {
+  let webView = view.assumingMemoryBound(to: WebKitWebView.self)
+  guard webkit_web_view_is_loading(webView) == 0, let title = webkit_web_view_get_title(webView) else { return }
   let hooks = hooks(data)
   hooks.loaded(hooks.context, title)
+}
+
+/// `void notify::title(GObject*, GParamSpec*, gpointer)`.
+private let titleChanged: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { view, _, data in
+  if let view { reportLoaded(view, data) }
+}
+
+/// `void notify::is-loading(GObject*, GParamSpec*, gpointer)`.
+private let loadingChanged: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { view, _, data in
+  if let view { reportLoaded(view, data) }
 }
 
 /// Creates a sign-in web view. `persistent` keeps B2C's cookies in `dataDirectory` ("Keep me signed in"); otherwise
@@ -131,6 +141,7 @@ public func b2cWebViewNew(
     ("load-failed", unsafeBitCast(loadFailed, to: UnsafeRawPointer.self)),
     ("notify::estimated-load-progress", unsafeBitCast(progressChanged, to: UnsafeRawPointer.self)),
     ("notify::title", unsafeBitCast(titleChanged, to: UnsafeRawPointer.self)),
+    ("notify::is-loading", unsafeBitCast(loadingChanged, to: UnsafeRawPointer.self)),
   ] {
     _ = box.retain()
     g_signal_connect_data(

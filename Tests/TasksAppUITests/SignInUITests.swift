@@ -163,5 +163,51 @@ extension AppUI {
       _ = try await app.screenshot("offline-task-sent")
       await app.stop()
     }
+
+    @Test("'Forgot your password?' on B2C's page runs the reset policy in the same view, then signs in")
+    func forgotPassword() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.waitForWindow()
+      try await app.waitFor(role: "push button", name: "Sign In")
+      try await app.press(button: "Sign In")
+      try await app.waitFor(role: "label", name: "Sign in")
+      // From the email field: Tab to the password, Tab to the link, Enter.
+      try await app.key("Tab", window: window)
+      try await app.key("Tab", window: window)
+      try await app.key("Return", window: window)
+      try await app.waitFor(role: "label", name: "Reset your password")
+      _ = try await app.screenshot("reset-password-page")
+      try await app.type("ann@example.com", window: window)
+      try await app.key("Tab", window: window)
+      try await app.type("Reset-pass-1", window: window)
+      try await app.key("Tab", window: window)
+      try await app.type("Reset-pass-1", window: window)
+      try await app.key("Return", window: window)
+      // The reset signs the browser session in; the sign-in policy that follows needs no form.
+      try await app.waitFor(role: "label", name: "No Tasks")
+      try await app.waitFor(role: "label", name: "Ann Example")
+      await app.stop()
+    }
+
+    @Test("Cancel, on B2C's page or in the window, goes back to the welcome page quietly")
+    func cancel() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.waitForWindow()
+      try await app.waitFor(role: "push button", name: "Sign In")
+      try await app.press(button: "Sign In")
+      try await app.waitFor(role: "label", name: "Sign in")
+      try await app.press(button: "Cancel")
+      try await app.waitFor(role: "label", name: "Sign in to see your tasks")
+      try await app.waitFor(role: "push button", name: "Sign In")
+      try await app.press(button: "Sign In")
+      try await app.waitFor(role: "label", name: "Sign in")
+      // B2C's own Cancel link: email, password, forgot link, Sign in, Sign up link, Cancel link.
+      for _ in 0..<5 { try await app.key("Tab", window: window) }
+      try await app.key("Return", window: window)
+      try await app.waitFor(role: "label", name: "Sign in to see your tasks")
+      await app.stop()
+    }
   }
 }
