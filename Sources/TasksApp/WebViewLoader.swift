@@ -49,9 +49,6 @@ enum WebViewLoader {
     loaded = plugin
     return .success(plugin)
   }
-
-  /// Whether WebKit is loaded in this process.
-  static var isLoaded: Bool { loaded != nil }
 }
 
 /// The web view could not be loaded (a broken installation).

@@ -66,12 +66,20 @@ final class PlaygroundForUI {
 }
 
 extension AppDriver {
-  /// Signs in by typing the demo account into B2C's page in the window; returns the window.
-  func signInByTyping(_ email: String = "ann@example.com", _ password: String = "Tasks-Demo-1") async throws -> String {
+  /// Presses Sign In and waits until B2C's page has loaded in the window: its title shows under the window's
+  /// (GTK 4.8 does not put WebKit's page content on the accessibility bus) and its email field has keyboard focus.
+  @discardableResult
+  func openSignInPage() async throws -> String {
     let window = try await waitForWindow()
     try await waitFor(role: "push button", name: "Sign In")
     try await press(button: "Sign In")
     try await waitFor(role: "label", name: "Sign in")
+    return window
+  }
+
+  /// Signs in by typing the demo account into B2C's page in the window; returns the window.
+  func signInByTyping(_ email: String = "ann@example.com", _ password: String = "Tasks-Demo-1") async throws -> String {
+    let window = try await openSignInPage()
     try await type(email, window: window)
     try await key("Tab", window: window)
     try await type(password, window: window)
@@ -79,11 +87,17 @@ extension AppDriver {
     return window
   }
 
-  /// Adds a task through the add-task window.
-  func addTask(_ text: String, window: String) async throws {
+  /// Opens the add-task window with Ctrl+N and waits for its entry. The entry is filled and Add pressed through
+  /// AT-SPI: Xvfb has no window manager to give the new window keyboard focus.
+  func openAddTask(window: String) async throws {
     try await key("ctrl+n", window: window)
     _ = try await waitForWindow(titled: "Add Task")
     try await waitFor(role: "text", name: "New task")
+  }
+
+  /// Adds a task through the add-task window.
+  func addTask(_ text: String, window: String) async throws {
+    try await openAddTask(window: window)
     try await setText(text, name: "New task")
     try await press(button: "Add")
   }
@@ -96,12 +110,7 @@ extension AppUI {
     func signInThenSSO() async throws {
       let playground = try await PlaygroundForUI()
       let app = try AppDriver(settings: playground.settings)
-      let window = try await app.waitForWindow()
-      try await app.waitFor(role: "push button", name: "Sign In")
-      try await app.press(button: "Sign In")
-      // B2C's page, rendered by WebKit inside the window; once loaded its title shows under the window's (GTK 4.8
-      // does not put WebKit's page content on the accessibility bus) and its email field has keyboard focus.
-      try await app.waitFor(role: "label", name: "Sign in")
+      let window = try await app.openSignInPage()
       _ = try await app.screenshot("sign-in-page")
       try await app.type("ann@example.com", window: window)
       try await app.key("Tab", window: window)
@@ -112,19 +121,16 @@ extension AppUI {
       _ = try await app.screenshot("signed-in")
       #expect(try app.mapsWebKit())
 
-      // Add three tasks: Ctrl+N opens the window; the entry is filled and Add pressed through AT-SPI (Xvfb has no
-      // window manager to give the new window keyboard focus). An empty task is refused inline.
-      for (index, text) in ["buy milk", "walk the dog", "call mum"].enumerated() {
-        try await app.key("ctrl+n", window: window)
-        _ = try await app.waitForWindow(titled: "Add Task")
-        try await app.waitFor(role: "text", name: "New task")
-        if index == 0 {
-          try await app.press(button: "Add")
-          try await app.waitFor(role: "label", name: "Type what needs doing first.")
-          _ = try await app.screenshot("add-task-refused")
-        }
-        try await app.setText(text, name: "New task")
-        try await app.press(button: "Add")
+      // An empty task is refused inline; then three tasks.
+      try await app.openAddTask(window: window)
+      try await app.press(button: "Add")
+      try await app.waitFor(role: "label", name: "Type what needs doing first.")
+      _ = try await app.screenshot("add-task-refused")
+      try await app.setText("buy milk", name: "New task")
+      try await app.press(button: "Add")
+      try await app.waitFor(role: "check box", name: "buy milk")
+      for text in ["walk the dog", "call mum"] {
+        try await app.addTask(text, window: window)
         try await app.waitFor(role: "check box", name: text)
       }
       _ = try await app.screenshot("three-tasks")
@@ -168,10 +174,7 @@ extension AppUI {
     func forgotPassword() async throws {
       let playground = try await PlaygroundForUI()
       let app = try AppDriver(settings: playground.settings)
-      let window = try await app.waitForWindow()
-      try await app.waitFor(role: "push button", name: "Sign In")
-      try await app.press(button: "Sign In")
-      try await app.waitFor(role: "label", name: "Sign in")
+      let window = try await app.openSignInPage()
       // From the email field: Tab to the password, Tab to the link, Enter.
       try await app.key("Tab", window: window)
       try await app.key("Tab", window: window)
@@ -194,15 +197,10 @@ extension AppUI {
     func cancel() async throws {
       let playground = try await PlaygroundForUI()
       let app = try AppDriver(settings: playground.settings)
-      let window = try await app.waitForWindow()
-      try await app.waitFor(role: "push button", name: "Sign In")
-      try await app.press(button: "Sign In")
-      try await app.waitFor(role: "label", name: "Sign in")
+      let window = try await app.openSignInPage()
       try await app.press(button: "Cancel")
       try await app.waitFor(role: "label", name: "Sign in to see your tasks")
-      try await app.waitFor(role: "push button", name: "Sign In")
-      try await app.press(button: "Sign In")
-      try await app.waitFor(role: "label", name: "Sign in")
+      try await app.openSignInPage()
       // B2C's own Cancel link: email, password, forgot link, Sign in, Sign up link, Cancel link.
       for _ in 0..<5 { try await app.key("Tab", window: window) }
       try await app.key("Return", window: window)

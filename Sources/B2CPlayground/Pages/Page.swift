@@ -45,18 +45,14 @@ struct Page: Sendable {
       body: """
         <h1>\(escape(t.signInHeading))</h1>
         \(errorBlock(error))
-        <form id="localAccountForm" method="post" action="\(escape(form.action))">
-        <input type="hidden" name="tx" value="\(escape(form.transaction))">
-        <input type="hidden" name="step" value="signin">
-        <label for="email">\(escape(t.email))</label>
-        <input id="email" name="email" type="email" autocomplete="username" autofocus value="\(escape(email ?? ""))">
-        <label for="password">\(escape(t.password))</label>
-        <input id="password" name="password" type="password" autocomplete="current-password">
+        \(formHead(form, id: "localAccountForm", step: "signin"))
+        \(field("email", t.email, type: "email", autocomplete: "username", value: email, autofocus: true))
+        \(field("password", t.password, type: "password", autocomplete: "current-password"))
         <div class="links"><a id="forgotPassword" href="\(escape(form.link("forgot")))">\(escape(t.forgotPassword))</a></div>
         <button id="next" type="submit">\(escape(t.signIn))</button>
         </form>
         <div class="links">\(escape(t.noAccount)) <a id="createAccount" href="\(escape(form.link("signup")))">\(escape(t.signUpNow))</a></div>
-        <a class="secondary" id="cancel" href="\(escape(form.link("cancel")))">\(escape(t.cancel))</a>
+        \(cancelLink(form))
         """, locale: form.locale)
   }
 
@@ -67,20 +63,13 @@ struct Page: Sendable {
       body: """
         <h1>\(escape(t.signUpTitle))</h1>
         \(errorBlock(error))
-        <form id="attributeVerification" method="post" action="\(escape(form.action))">
-        <input type="hidden" name="tx" value="\(escape(form.transaction))">
-        <input type="hidden" name="step" value="signup">
-        <label for="email">\(escape(t.email))</label>
-        <input id="email" name="email" type="email" autocomplete="username" autofocus value="\(escape(email ?? ""))">
-        <label for="newPassword">\(escape(t.newPassword))</label>
-        <input id="newPassword" name="newPassword" type="password" autocomplete="new-password">
-        <label for="reenterPassword">\(escape(t.confirmPassword))</label>
-        <input id="reenterPassword" name="reenterPassword" type="password" autocomplete="new-password">
-        <label for="displayName">\(escape(t.displayName))</label>
-        <input id="displayName" name="displayName" type="text" autocomplete="name" value="\(escape(displayName ?? ""))">
+        \(formHead(form, id: "attributeVerification", step: "signup"))
+        \(field("email", t.email, type: "email", autocomplete: "username", value: email, autofocus: true))
+        \(newPasswordFields(t))
+        \(field("displayName", t.displayName, type: "text", autocomplete: "name", value: displayName))
         <button id="continue" type="submit">\(escape(t.create))</button>
         </form>
-        <a class="secondary" id="cancel" href="\(escape(form.link("cancel")))">\(escape(t.cancel))</a>
+        \(cancelLink(form))
         """, locale: form.locale)
   }
 
@@ -92,18 +81,12 @@ struct Page: Sendable {
         <h1>\(escape(t.resetTitle))</h1>
         <p class="lead">\(escape(t.resetHeading))</p>
         \(errorBlock(error))
-        <form id="attributeVerification" method="post" action="\(escape(form.action))">
-        <input type="hidden" name="tx" value="\(escape(form.transaction))">
-        <input type="hidden" name="step" value="reset">
-        <label for="email">\(escape(t.email))</label>
-        <input id="email" name="email" type="email" autocomplete="username" autofocus value="\(escape(email ?? ""))">
-        <label for="newPassword">\(escape(t.newPassword))</label>
-        <input id="newPassword" name="newPassword" type="password" autocomplete="new-password">
-        <label for="reenterPassword">\(escape(t.confirmPassword))</label>
-        <input id="reenterPassword" name="reenterPassword" type="password" autocomplete="new-password">
+        \(formHead(form, id: "attributeVerification", step: "reset"))
+        \(field("email", t.email, type: "email", autocomplete: "username", value: email, autofocus: true))
+        \(newPasswordFields(t))
         <button id="continue" type="submit">\(escape(t.resetButton))</button>
         </form>
-        <a class="secondary" id="cancel" href="\(escape(form.link("cancel")))">\(escape(t.cancel))</a>
+        \(cancelLink(form))
         """, locale: form.locale)
   }
 
@@ -114,14 +97,11 @@ struct Page: Sendable {
       body: """
         <h1>\(escape(t.profileTitle))</h1>
         \(errorBlock(error))
-        <form id="attributeVerification" method="post" action="\(escape(form.action))">
-        <input type="hidden" name="tx" value="\(escape(form.transaction))">
-        <input type="hidden" name="step" value="profile">
-        <label for="displayName">\(escape(t.displayName))</label>
-        <input id="displayName" name="displayName" type="text" autocomplete="name" autofocus value="\(escape(displayName))">
+        \(formHead(form, id: "attributeVerification", step: "profile"))
+        \(field("displayName", t.displayName, type: "text", autocomplete: "name", value: displayName, autofocus: true))
         <button id="continue" type="submit">\(escape(t.save))</button>
         </form>
-        <a class="secondary" id="cancel" href="\(escape(form.link("cancel")))">\(escape(t.cancel))</a>
+        \(cancelLink(form))
         """, locale: form.locale)
   }
 
@@ -133,6 +113,38 @@ struct Page: Sendable {
         <p class="lead" id="message">\(escape(text))</p>
         \(detail.map { "<pre id=\"detail\" style=\"white-space:pre-wrap\">\(escape($0))</pre>" } ?? "")
         """, locale: locale)
+  }
+
+  // MARK: Parts
+
+  /// The opening of a form that posts to the flow, with its transaction and step.
+  private static func formHead(_ form: FormContext, id: String, step: String) -> String {
+    """
+    <form id="\(id)" method="post" action="\(escape(form.action))">
+    <input type="hidden" name="tx" value="\(escape(form.transaction))">
+    <input type="hidden" name="step" value="\(step)">
+    """
+  }
+
+  /// A labelled input whose id and name are `id`.
+  private static func field(
+    _ id: String, _ label: String, type: String, autocomplete: String, value: String? = nil, autofocus: Bool = false
+  ) -> String {
+    let valueAttribute = value.map { " value=\"\(escape($0))\"" } ?? ""
+    return """
+      <label for="\(id)">\(escape(label))</label>
+      <input id="\(id)" name="\(id)" type="\(type)" autocomplete="\(autocomplete)"\(autofocus ? " autofocus" : "")\(valueAttribute)>
+      """
+  }
+
+  /// The new password and its confirmation (sign-up, reset).
+  private static func newPasswordFields(_ t: PageText) -> String {
+    field("newPassword", t.newPassword, type: "password", autocomplete: "new-password") + "\n"
+      + field("reenterPassword", t.confirmPassword, type: "password", autocomplete: "new-password")
+  }
+
+  private static func cancelLink(_ form: FormContext) -> String {
+    "<a class=\"secondary\" id=\"cancel\" href=\"\(escape(form.link("cancel")))\">\(escape(form.text.cancel))</a>"
   }
 
   private static func errorBlock(_ error: String?) -> String {
