@@ -60,7 +60,7 @@ let package = Package(
 
     // MARK: Apps
     .executableTarget(
-      name: "TasksApp", dependencies: ["TasksCore", "TasksKeyring", "GtkSupport", "CGtk"]),
+      name: "TasksApp", dependencies: ["TasksCore", "TasksKeyring", "TasksLoopback", "GtkSupport", "CGtk"]),
 
     .executableTarget(
       name: "TasksCLI",

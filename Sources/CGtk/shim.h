@@ -18,4 +18,9 @@ static inline GCallback _Nonnull b2c_callback(const void *_Nonnull function) {
   return (GCallback)function;
 }
 
+// gtk_accessible_update_property() is variadic: one property at a time for Swift.
+static inline void b2c_accessible_set_label(GtkWidget *_Nonnull widget, const char *_Nonnull label) {
+  gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
 #endif

@@ -41,6 +41,17 @@ public enum Signal {
     return attach(instance, name, handler, unsafeBitCast(trampoline, to: UnsafeRawPointer.self))
   }
 
+  /// `void handler(GObject *self, guint position, gpointer user_data)`: "activate" on `GtkListView`.
+  @discardableResult
+  public static func connectPosition(
+    _ instance: some GPointer, _ name: String, _ handler: @escaping @MainActor (UInt32) -> Void
+  ) -> UInt {
+    let trampoline: @convention(c) (gpointer?, guint, gpointer?) -> Void = { _, position, data in
+      MainActor.assumeIsolated { box(data, as: (@MainActor (UInt32) -> Void).self)(position) }
+    }
+    return attach(instance, name, handler, unsafeBitCast(trampoline, to: UnsafeRawPointer.self))
+  }
+
   /// `gboolean handler(GObject *self, gpointer user_data)`: "close-request" and other signals whose handler
   /// answers whether it handled the event.
   @discardableResult

@@ -43,6 +43,11 @@ final class AddTaskWindow {
     gtk_widget_grab_focus(entry)
   }
 
+  /// Closes the window (what is typed and not added is dropped, as with Escape).
+  func close() {
+    gtk_window_close(window.window)
+  }
+
   /// Sets what runs once when the window closes, whichever way.
   func onClose(_ body: @escaping () -> Void) {
     onClose = body

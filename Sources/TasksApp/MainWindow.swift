@@ -8,24 +8,30 @@ import TasksKeyring
 
 /// The main window, built from `ui/main-window.ui`.
 ///
-/// At start it asks the keyring for a session (single sign-on, no web view); with one it shows the task list, else
-/// the welcome page. Sign In shows B2C's pages in an embedded web view, loaded only then. When the settings cannot be
-/// used it says which file and key are wrong. Its size and maximised state persist in GSettings.
+/// At start it asks the keyring for a session (single sign-on, no web view); with one it shows the task list (first
+/// the offline copy, then the server's), else the welcome page. Sign In shows B2C's pages in an embedded web view,
+/// loaded only then. When the settings cannot be used it says which file and key are wrong. Its size and maximised
+/// state persist in GSettings. The task operations are in `MainWindow+Tasks.swift`.
 @MainActor
 final class MainWindow {
-  private let builder = Builder(resource: Installation.resourceBase + "/ui/main-window.ui")
-  private let window: UnsafeMutablePointer<AdwApplicationWindow>
+  let builder = Builder(resource: Installation.resourceBase + "/ui/main-window.ui")
+  let window: UnsafeMutablePointer<AdwApplicationWindow>
   private let toastOverlay: OpaquePointer
   private let contentStack: OpaquePointer
   private let windowTitle: OpaquePointer
+  private let spinner: OpaquePointer
+  let offlineBanner: OpaquePointer
   private let windowState: WindowState?
-  private let session: Session?
+  let session: Session?
   private var signIn: SignInController?
-  private var taskList: TaskListController?
+  var taskList: TaskListController?
   private var failureDetails = ""
   private var actions: [String: OpaquePointer] = [:]
-  private var outbox: (account: String, box: Outbox)?
-  private var addTaskWindow: AddTaskWindow?
+  private var accountFiles: (account: String, outbox: Outbox, cache: TaskCache)?
+  var addTaskWindow: AddTaskWindow?
+  var pendingDeletion: PendingDeletion?
+  private var requestsRunning = 0
+  private(set) var page: Page = .loading
 
   /// The window as a `GtkWindow`, for transient children.
   var gtkWindow: UnsafeMutablePointer<GtkWindow> { window.window }
@@ -38,9 +44,12 @@ final class MainWindow {
     toastOverlay = builder.opaqueObject("toast_overlay", adw_toast_overlay_get_type())
     contentStack = builder.opaqueObject("content_stack", gtk_stack_get_type())
     windowTitle = builder.opaqueObject("window_title", adw_window_title_get_type())
+    spinner = builder.opaqueObject("refresh_spinner", gtk_spinner_get_type())
+    offlineBanner = builder.opaqueObject("offline_banner", gtk_revealer_get_type())
     windowState = WindowState(schemaDirectory: installation.schemaDirectory)
     gtk_window_set_application(window.window, application.cast(to: gtk_application_get_type()))
     windowState?.restore(window.window)
+    windowState?.bind("keep-signed-in", to: builder.object("keep_signed_in_check"), property: "active")
     switch settings {
     case .failure(let error):
       session = nil
@@ -60,12 +69,16 @@ final class MainWindow {
       signIn = controller
       let tasks = TaskListController(listView: builder.opaqueObject("task_list", gtk_list_view_get_type()))
       tasks.onToggle = { [unowned self] task, done in self.setCompleted(task, done) }
+      tasks.onEdit = { [unowned self] task, text in self.setText(task, text) }
+      tasks.onDelete = { [unowned self] key in self.delete(key) }
       taskList = tasks
     }
     Signal.connectReturningBool(window, "close-request") { [unowned self] in
       self.saveState()
+      self.finishPendingWork()
       return false  // let the window close
     }
+    showOfflineBanner(false)
     if let session {
       addActions()
       show(.loading)
@@ -78,6 +91,7 @@ final class MainWindow {
     case loading
     case welcome
     case signIn = "sign-in"
+    case browser
     case signInFailed = "sign-in-failed"
     case tasks
     case noTasks = "no-tasks"
@@ -87,6 +101,7 @@ final class MainWindow {
   /// Shows `page` and hides the others, so that keyboard focus and assistive technologies see only what is on
   /// screen (a GtkStack keeps its other pages visible, merely unmapped).
   func show(_ page: Page) {
+    self.page = page
     for other in Page.allCases where other != page {
       gtk_widget_set_visible(gtk_stack_get_child_by_name(contentStack, other.rawValue), 0)
     }
@@ -94,10 +109,22 @@ final class MainWindow {
     gtk_widget_set_visible(child, 1)
     gtk_stack_set_visible_child(contentStack, child)
     let signedIn = page == .tasks || page == .noTasks
-    actions["refresh"].map { Actions.setEnabled($0, signedIn) }
-    actions["add-task"].map { Actions.setEnabled($0, signedIn) }
-    actions["sign-out"].map { Actions.setEnabled($0, signedIn) }
-    actions["edit-profile"].map { Actions.setEnabled($0, signedIn) }
+    for name in ["refresh", "add-task", "sign-out", "edit-profile", "switch-account"] {
+      actions[name].map { Actions.setEnabled($0, signedIn) }
+    }
+    if !signedIn { showOfflineBanner(false) }
+  }
+
+  /// Shows or hides the banner saying the task service cannot be reached. (Hidden, it is also invisible: a
+  /// revealer's folded child still counts as visible to assistive technologies.)
+  func showOfflineBanner(_ shown: Bool) {
+    gtk_widget_set_visible(offlineBanner.widget, shown ? 1 : 0)
+    gtk_revealer_set_reveal_child(offlineBanner, shown ? 1 : 0)
+  }
+
+  /// Shows the list, or the empty-list page when there is nothing in it.
+  func showTasksPage() {
+    show((taskList?.count ?? 0) == 0 ? .noTasks : .tasks)
   }
 
   /// Shows the window and brings it to the front.
@@ -105,20 +132,56 @@ final class MainWindow {
     gtk_window_present(window.window)
   }
 
+  /// Closes the window (and the add-task window) as its close button does.
+  func close() {
+    addTaskWindow?.close()
+    gtk_window_close(window.window)
+  }
+
   /// Writes the window's size and maximised state to GSettings.
   func saveState() {
     windowState?.save(window.window)
   }
 
-  /// Shows a short message at the bottom of the window.
-  func showToast(_ title: String) {
-    adw_toast_overlay_add_toast(toastOverlay, adw_toast_new(title))
+  /// Shows a short message at the bottom of the window; with `retry`, a Retry button that runs it.
+  @discardableResult
+  func showToast(_ title: String, retry: (@MainActor () -> Void)? = nil) -> OpaquePointer {
+    let toast = adw_toast_new(title)!
+    if let retry {
+      adw_toast_set_button_label(toast, tr("Retry"))
+      Signal.connect(toast, "button-clicked") { retry() }
+    }
+    adw_toast_overlay_add_toast(toastOverlay, toast)
+    return toast
+  }
+
+  /// Adds `toast` (built by the caller) to the window.
+  func present(_ toast: OpaquePointer) {
+    adw_toast_overlay_add_toast(toastOverlay, toast)
+  }
+
+  /// Runs `body` with the header's spinner turning; it stops when the last such request has ended.
+  func withSpinner<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
+    requestsRunning += 1
+    gtk_widget_set_visible(spinner.widget, 1)
+    gtk_spinner_start(spinner)
+    defer {
+      requestsRunning -= 1
+      if requestsRunning == 0 {
+        gtk_spinner_stop(spinner)
+        gtk_widget_set_visible(spinner.widget, 0)
+      }
+    }
+    return try await body()
   }
 
   // MARK: Flow
 
   private func addActions() {
     actions["sign-in"] = Actions.add("sign-in", to: window) { [unowned self] in self.startSignIn() }
+    actions["sign-in-browser"] = Actions.add("sign-in-browser", to: window) { [unowned self] in
+      self.startBrowserSignIn()
+    }
     actions["cancel-sign-in"] = Actions.add("cancel-sign-in", to: window) { [unowned self] in
       Task {
         await self.signIn?.cancel()
@@ -127,6 +190,9 @@ final class MainWindow {
     }
     actions["edit-profile"] = Actions.add("edit-profile", to: window) { [unowned self] in
       self.startSignIn(editProfile: true)
+    }
+    actions["switch-account"] = Actions.add("switch-account", to: window) { [unowned self] in
+      self.signOut(thenSignIn: true)
     }
     actions["sign-out"] = Actions.add("sign-out", to: window) { [unowned self] in self.signOut() }
     actions["refresh"] = Actions.add("refresh", to: window) { [unowned self] in Task { await self.reload() } }
@@ -146,8 +212,11 @@ final class MainWindow {
       for await state in await session.updates() { self.stateChanged(state) }
     }
     do {
-      if try await session.restore() != nil {
+      if let account = try await session.restore() {
+        await showOfflineCopy(of: account)
         await reload()
+      } else if case .needsSignIn(let account) = await session.state {
+        sessionEnded(account)
       } else {
         show(.welcome)
       }
@@ -161,28 +230,45 @@ final class MainWindow {
     switch state {
     case .signedIn(let account), .refreshing(let account):
       adw_window_title_set_subtitle(windowTitle, account.displayName)
-    case .needsSignIn:
+    case .needsSignIn(let account):
       adw_window_title_set_subtitle(windowTitle, "")
-      show(.welcome)
-      showToast(tr("Your sign-in has ended. Please sign in again."))
+      // While the list is shown: its session could not be refreshed. (At start, `start` handles it.)
+      if page == .tasks || page == .noTasks { sessionEnded(account) }
     case .signedOut, .signingIn:
       adw_window_title_set_subtitle(windowTitle, "")
     }
   }
 
-  private func startSignIn(editProfile: Bool = false) {
+  /// The session can no longer be refreshed: sign in again, as the same user; the outbox stays for then.
+  private func sessionEnded(_ account: Account?) {
+    showToast(tr("Your sign-in has ended. Please sign in again."))
+    startSignIn(loginHint: account?.email)
+  }
+
+  private func startSignIn(editProfile: Bool = false, prompt: String? = nil, loginHint: String? = nil) {
     guard let signIn else { return }
     show(.signIn)
+    let persistent = windowState?.bool("keep-signed-in") ?? false
     Task {
-      if case .failure(let error) = await signIn.start(editProfile: editProfile) {
-        showFailure(error)
-      }
+      let started = await signIn.start(
+        editProfile: editProfile, persistent: persistent, prompt: prompt, loginHint: loginHint)
+      if case .failure(let error) = started { showFailure(error) }
+    }
+  }
+
+  private func startBrowserSignIn() {
+    guard let signIn else { return }
+    show(.browser)
+    Task {
+      if case .failure(let error) = await signIn.startInBrowser(parent: window.window) { showFailure(error) }
     }
   }
 
   private func signInFinished(_ step: SignInStep) {
     switch step {
     case .signedIn, .profileUpdated:
+      present()
+      show(.loading)
       Task { await reload() }
     case .cancelled:
       show(.welcome)
@@ -203,98 +289,33 @@ final class MainWindow {
     show(.signInFailed)
   }
 
-  private func signOut() {
+  /// Signs out every app of the keychain group, forgets B2C's cookies and the offline copy; the outbox stays on
+  /// disk for when this user signs in again. With `thenSignIn` (Switch Account) the sign-in page follows, asking
+  /// for a password even if B2C remembers someone.
+  private func signOut(thenSignIn: Bool = false) {
     guard let session else { return }
     Task {
+      finishPendingWork()
+      let cache = accountFiles?.cache
       do throws(SessionError) {
         _ = try await session.signOut()
-        outbox = nil
-        signIn?.clearWebsiteData()
-        taskList?.show([])
-        show(.welcome)
       } catch {
         showToast(error.message)
-      }
-    }
-  }
-
-  // MARK: Tasks
-
-  /// Sends what waits in the outbox, then shows the server's list followed by what still waits.
-  private func reload() async {
-    guard let session, let taskList else { return }
-    guard let account = await session.account else {
-      show(.welcome)
-      return
-    }
-    let outbox = outbox(for: account)
-    let client = TaskAPIClient(session: session)
-    let flushed = await outbox.flush(client)
-    do {
-      let tasks = try await client.list()
-      taskList.show(tasks, waiting: await outbox.pending)
-      show(taskList.count == 0 ? .noTasks : .tasks)
-      if let stopped = flushed.stoppedBy { showToast(stopped.message) }
-    } catch .unauthorized {
-      show(.welcome)
-    } catch {
-      taskList.show([], waiting: await outbox.pending)
-      show(taskList.count == 0 ? .noTasks : .tasks)
-      showToast(error.message)
-    }
-  }
-
-  /// The outbox of `account` (each account has its own).
-  private func outbox(for account: Account) -> Outbox {
-    if let outbox, outbox.account == account.objectID { return outbox.box }
-    let box = Outbox(file: Outbox.file(for: account))
-    outbox = (account.objectID, box)
-    return box
-  }
-
-  private func openAddTask() {
-    // One add window at a time: Ctrl+N again brings it back to the front.
-    if let addTaskWindow {
-      addTaskWindow.present()
-      return
-    }
-    let addWindow = AddTaskWindow(parent: window.window) { [unowned self] text in self.add(text) }
-    // Released on the next main-loop turn: the window may be closing from inside one of its own handlers.
-    addWindow.onClose { [unowned self] in Task { self.addTaskWindow = nil } }
-    addTaskWindow = addWindow
-    addWindow.present()
-  }
-
-  /// Keeps the task in the outbox (on disk) first, shows it, then tries to send it.
-  private func add(_ text: String) {
-    guard let session else { return }
-    Task {
-      guard let account = await session.account else {
-        showToast(tr("Sign in to add tasks."))
         return
       }
-      do {
-        _ = try await outbox(for: account).add(text)
-      } catch {
-        showToast(tr("The task could not be saved. Check that your disk is not full."))
-        return
-      }
-      await reload()
+      accountFiles = nil
+      await cache?.remove()
+      signIn?.clearWebsiteData()
+      taskList?.show([])
+      if thenSignIn { startSignIn(prompt: "login") } else { show(.welcome) }
     }
   }
 
-  private func setCompleted(_ task: TaskItem, _ done: Bool) {
-    guard let session else { return }
-    var changed = task
-    changed.completed = done
-    taskList?.update(changed)
-    Task {
-      do throws(TaskAPIError) {
-        try await TaskAPIClient(session: session).update(id: task.id, completed: done)
-      } catch {
-        taskList?.update(task)
-        showToast(error.message)
-      }
-    }
+  /// The outbox and offline copy of `account` (each account has its own).
+  func files(for account: Account) -> (outbox: Outbox, cache: TaskCache) {
+    if let accountFiles, accountFiles.account == account.objectID { return (accountFiles.outbox, accountFiles.cache) }
+    let files = (outbox: Outbox(file: Outbox.file(for: account)), cache: TaskCache(account: account))
+    accountFiles = (account.objectID, files.outbox, files.cache)
+    return files
   }
 }

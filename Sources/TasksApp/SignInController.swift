@@ -4,10 +4,15 @@ import CGtk
 import Foundation
 import GtkSupport
 import TasksCore
+import TasksLoopback
 
 /// Runs sign-ins in the window's web view. Every navigation is shown to the core's redirect interpreter before it
 /// happens (server 302s included): the app's redirect is intercepted and handed to the session, which answers with
 /// the next step; other navigations load if they are https (or http on loopback), and are refused otherwise.
+///
+/// Each sign-in gets a new web view, dropped when the flow ends. Its network session is ephemeral (B2C's cookies last
+/// one sign-in) unless the user chose "Keep me signed in": then they live in the app's `web-session` folders until
+/// Sign Out. "Open in Browser Instead" runs the same flow in the system browser with a loopback redirect (RFC 8252).
 @MainActor
 final class SignInController {
   private let session: Session
@@ -17,6 +22,7 @@ final class SignInController {
   private var webView: UnsafeMutableRawPointer?
   private var plugin: WebViewPlugin?
   private var interpreter: RedirectInterpreter?
+  private var listener: LoopbackListener?
   /// Called when a flow ends: signed in, cancelled, profile edited or failed.
   var onFinished: (SignInStep) -> Void = { _ in }
   /// Called with the title of each page of the sign-in once it has loaded.
@@ -30,16 +36,27 @@ final class SignInController {
     self.progressBar = progressBar
   }
 
-  /// Starts a sign-in (or, with `editProfile`, the profile policy) in the web view; false when WebKit cannot be
-  /// loaded.
-  func start(editProfile: Bool = false) async -> Result<Void, SessionError> {
+  /// Where B2C's cookies are kept with "Keep me signed in": website data and cache.
+  static var persistentFolders: (data: URL, cache: URL) {
+    (
+      XDGDirectory.data.appFolder().appending(path: "web-session", directoryHint: .isDirectory),
+      XDGDirectory.cache.appFolder().appending(path: "web-session", directoryHint: .isDirectory)
+    )
+  }
+
+  /// Starts a sign-in (or, with `editProfile`, the profile policy) in a new web view; `persistent` keeps B2C's
+  /// cookies on disk. Fails when WebKit cannot be loaded.
+  func start(
+    editProfile: Bool = false, persistent: Bool, prompt: String? = nil, loginHint: String? = nil
+  ) async -> Result<Void, SessionError> {
+    await stopListening()
     let request: AuthorizationRequest
     if editProfile {
       do { request = try await session.startEditProfile() } catch { return .failure(error) }
     } else {
-      request = await session.startSignIn()
+      request = await session.startSignIn(prompt: prompt, loginHint: loginHint)
     }
-    guard let view = makeWebView() else {
+    guard let view = makeWebView(persistent: persistent) else {
       await session.cancelFlow()
       return .failure(.badResponse("the sign-in view could not be loaded"))
     }
@@ -50,20 +67,83 @@ final class SignInController {
     return .success(())
   }
 
+  /// Starts the sign-in in the system browser instead: listens on loopback for B2C's redirect and opens the
+  /// authorize URL with the desktop's default browser. The web view's flow, if any, ends.
+  func startInBrowser(parent: UnsafeMutablePointer<GtkWindow>) async -> Result<Void, SessionError> {
+    await cancel()
+    let listener: LoopbackListener
+    do {
+      listener = try await LoopbackListener.start(registered: session.settings.redirectURI) { [weak self] url in
+        await self?.browserRedirect(url) ?? .notFound
+      }
+    } catch {
+      return .failure(.network(.unreachable("could not listen on 127.0.0.1")))
+    }
+    self.listener = listener
+    let request = await session.startSignIn(redirectURI: listener.redirectURI)
+    var error: UnsafeMutablePointer<GError>?
+    let context = gdk_display_get_app_launch_context(gtk_widget_get_display(parent.widget))
+    defer { if let context { g_object_unref(context.gpointer) } }
+    let launched = g_app_info_launch_default_for_uri(
+      request.url.absoluteString, context.map { UnsafeMutablePointer<GAppLaunchContext>($0) }, &error)
+    if launched == 0 {
+      let reason = error.map { String(cString: $0.pointee.message) } ?? ""
+      if let error { g_error_free(error) }
+      await cancel()
+      return .failure(.network(.unreachable(String(format: tr("No web browser could be opened (%@)."), reason))))
+    }
+    return .success(())
+  }
+
   /// Stops the flow at the user's request.
   func cancel() async {
     if let webView { plugin?.stop(webView) }
     interpreter = nil
     await session.cancelFlow()
     dropWebView()
+    await stopListening()
   }
 
-  /// Clears the web view's cookies and storage (sign-out).
+  /// Removes B2C's cookies and storage kept for "Keep me signed in", and those of a web view still open (sign-out).
   func clearWebsiteData() {
     if let webView { plugin?.clearData(webView) }
+    let folders = Self.persistentFolders
+    try? FileManager.default.removeItem(at: folders.data)
+    try? FileManager.default.removeItem(at: folders.cache)
   }
 
-  private func makeWebView() -> UnsafeMutableRawPointer? {
+  private func stopListening() async {
+    await listener?.stop()
+    listener = nil
+  }
+
+  /// B2C's redirect arrived at the loopback listener: the session decides, the browser sees a short page.
+  private func browserRedirect(_ url: String) async -> LoopbackAnswer {
+    let step = await session.handleRedirect(url)
+    let answer: LoopbackAnswer
+    switch step {
+    case .notOurs: return .notFound
+    case .load(let next): return .redirect(next)
+    case .signedIn, .profileUpdated:
+      answer = .page(
+        title: tr("Signed in to B2C Tasks"), message: tr("You can close this tab and go back to B2C Tasks."))
+    case .cancelled:
+      answer = .page(title: tr("Sign-in cancelled"), message: tr("You can close this tab."))
+    case .failed(let error):
+      answer = .page(title: tr("Sign-in failed"), message: error.message)
+    }
+    // The flow is over: the listener stops once this answer has had time to reach the browser.
+    let finished = listener
+    listener = nil
+    Task {
+      try? await Task.sleep(for: .seconds(2))
+      await finished?.stop()
+    }
+    onFinished(step)
+    return answer
+  }
+
+  private func makeWebView(persistent: Bool) -> UnsafeMutableRawPointer? {
     dropWebView()
     guard case .success(let plugin) = WebViewLoader.load(installation: installation) else { return nil }
     self.plugin = plugin
@@ -91,7 +171,11 @@ final class SignInController {
           title.map { String(cString: $0) } ?? "")
       }
     }
-    guard let view = plugin.new(context, decide, failed, progress, loaded, nil, nil) else { return nil }
+    let folders = persistent ? Self.persistentFolders : nil
+    let view = plugin.new(
+      context, decide, failed, progress, loaded, folders?.data.path(percentEncoded: false),
+      folders?.cache.path(percentEncoded: false))
+    guard let view else { return nil }
     gtk_widget_set_vexpand(view.widget, 1)
     gtk_box_append(slot.cast(to: gtk_box_get_type(), as: GtkBox.self), view.widget)
     webView = view

@@ -5,23 +5,119 @@ import Foundation
 import GtkSupport
 import TasksCore
 
-/// Shows tasks in a `GtkListView`. The model is a `GtkStringList` of task ids (so GTK keeps only ids and rows for
-/// what is on screen, however long the list); the rows read the tasks from a dictionary when they are bound.
+/// A row of the list: a task the server has, or one still waiting in the outbox.
+enum RowKey: Hashable {
+  case task(Int64)
+  case pending(String)
+
+  /// The string kept in the list's model.
+  var modelString: String {
+    switch self {
+    case .task(let id): return String(id)
+    case .pending(let id): return "p:" + id
+    }
+  }
+
+  init?(modelString: String) {
+    if modelString.hasPrefix("p:") {
+      self = .pending(String(modelString.dropFirst(2)))
+    } else if let id = Int64(modelString) {
+      self = .task(id)
+    } else {
+      return nil
+    }
+  }
+}
+
+/// The widgets of one on-screen row: a check button, the text (an editable label), a status note and a delete
+/// button. GTK makes as many as fit on screen and binds them to whichever task scrolls into view.
+@MainActor
+private final class TaskRow {
+  let box: UnsafeMutablePointer<GtkWidget>
+  let check: UnsafeMutablePointer<GtkWidget>
+  let label: UnsafeMutablePointer<GtkWidget>
+  let status: UnsafeMutablePointer<GtkWidget>
+  let delete: UnsafeMutablePointer<GtkWidget>
+  var key: RowKey?
+
+  init() {
+    box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
+    check = gtk_check_button_new()
+    label = gtk_editable_label_new("")
+    status = gtk_label_new("")
+    delete = gtk_button_new_from_icon_name("user-trash-symbolic")
+    for (side, widget) in [(12, box), (0, check), (0, label), (0, status), (0, delete)] {
+      gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
+      gtk_widget_set_margin_start(widget, Int32(side))
+      gtk_widget_set_margin_end(widget, Int32(side))
+    }
+    gtk_widget_set_margin_top(box, 3)
+    gtk_widget_set_margin_bottom(box, 3)
+    gtk_widget_set_hexpand(label, 1)
+    // Clicks go to the row, so a double-click activates it (edit) instead of one click starting the edit.
+    gtk_widget_set_can_target(label, 0)
+    gtk_widget_set_focusable(label, 0)
+    gtk_widget_add_css_class(status, "dim-label")
+    gtk_widget_add_css_class(status, "caption")
+    gtk_widget_add_css_class(delete, "flat")
+    gtk_widget_set_tooltip_text(delete, tr("Delete"))
+    gtk_widget_add_css_class(box, "task-row")
+    for widget in [check, label, status, delete] {
+      gtk_box_append(box.cast(to: gtk_box_get_type(), as: GtkBox.self), widget)
+    }
+  }
+
+  var text: String { String(cString: gtk_editable_get_text(OpaquePointer(label))) }
+  var isEditing: Bool { gtk_editable_label_get_editing(OpaquePointer(label)) != 0 }
+
+  /// Shows `text` with `note` (empty for none); `name` is what assistive technologies hear for the check button.
+  func show(text: String, completed: Bool, note: String, confirmed: Bool) {
+    if isEditing { gtk_editable_label_stop_editing(OpaquePointer(label), 0) }
+    gtk_editable_set_text(OpaquePointer(label), text)
+    gtk_check_button_set_active(check.cast(to: gtk_check_button_get_type(), as: GtkCheckButton.self), completed ? 1 : 0)
+    gtk_label_set_text(OpaquePointer(status), note)
+    gtk_widget_set_sensitive(check, confirmed ? 1 : 0)
+    let spoken = note.isEmpty ? text : "\(text) — \(note)"
+    b2c_accessible_set_label(check, spoken)
+    b2c_accessible_set_label(delete, String(format: tr("Delete “%@”"), text))
+    if completed { gtk_widget_add_css_class(box, "completed") } else { gtk_widget_remove_css_class(box, "completed") }
+  }
+}
+
+/// Shows tasks in a `GtkListView`. The model is a `GtkStringList` of row keys (so GTK keeps only keys, and widgets
+/// for what is on screen, however long the list); rows read their task from a dictionary when they are bound, and a
+/// change to one task touches only its row.
+///
+/// Tick the check button to complete a task; double-click a row or press Enter on it to edit its text (Enter or
+/// leaving the field saves, Escape cancels); the trash button deletes it.
 @MainActor
 final class TaskListController {
+  private let listView: OpaquePointer
   private let model: OpaquePointer
   private let factory: OpaquePointer
+  private var keys: [RowKey] = []
   private var tasks: [Int64: TaskItem] = [:]
   private var pending: [String: PendingTask] = [:]
-  private var rowTask: [UnsafeMutableRawPointer: Int64] = [:]
+  private var rows: [UnsafeMutableRawPointer: TaskRow] = [:]
+  private var boundRows: [RowKey: TaskRow] = [:]
   private var binding = false
   /// Called when the user ticks or unticks a task.
   var onToggle: (TaskItem, Bool) -> Void = { _, _ in }
+  /// Called when the user changed a task's text (already trimmed and not empty).
+  var onEdit: (TaskItem, String) -> Void = { _, _ in }
+  /// Called when the user pressed a row's delete button.
+  var onDelete: (RowKey) -> Void = { _ in }
 
-  /// The number of tasks shown, confirmed or waiting.
-  var count: Int { tasks.count + pending.count }
+  /// The number of rows, confirmed or waiting.
+  var count: Int { keys.count }
+
+  /// The server's tasks in the order shown (for the offline copy).
+  var confirmedTasks: [TaskItem] {
+    keys.compactMap { if case .task(let id) = $0 { tasks[id] } else { nil } }
+  }
 
   init(listView: OpaquePointer) {
+    self.listView = listView
     model = gtk_string_list_new(nil)
     factory = gtk_signal_list_item_factory_new()
     g_object_ref(model.gpointer)  // the selection model takes a reference of its own
@@ -30,63 +126,143 @@ final class TaskListController {
     gtk_list_view_set_factory(listView, factory)
     Signal.connect(factory, "setup") { [unowned self] item in self.setUp(OpaquePointer(item)) }
     Signal.connect(factory, "bind") { [unowned self] item in self.bind(OpaquePointer(item)) }
+    Signal.connect(factory, "unbind") { [unowned self] item in self.unbind(OpaquePointer(item)) }
+    // After the click that activated the row is handled: the row takes keyboard focus at the end of it, which
+    // would end an edit started at once.
+    Signal.connectPosition(listView, "activate") { [unowned self] position in
+      Task { self.startEditing(at: Int(position)) }
+    }
   }
 
   /// Replaces the list: the server's tasks, then those still waiting in the outbox.
   func show(_ items: [TaskItem], waiting: [PendingTask] = []) {
     tasks = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
     pending = Dictionary(waiting.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-    let ids = items.map { String($0.id) } + waiting.map { "p:" + $0.id }
-    withCStringArray(ids) { array in
-      gtk_string_list_splice(model, 0, UInt32(g_list_model_get_n_items(model)), array)
-    }
+    keys = items.map { .task($0.id) } + waiting.map { .pending($0.id) }
+    splice(at: 0, removing: Int(g_list_model_get_n_items(model)), inserting: keys)
   }
 
-  /// Changes one task in place.
+  /// Adds a task that waits in the outbox at the end of the list, at once.
+  func append(_ task: PendingTask) {
+    pending[task.id] = task
+    insert(.pending(task.id), at: keys.count)
+  }
+
+  /// Changes one task: only its row, if it is on screen, is redrawn.
   func update(_ task: TaskItem) {
     tasks[task.id] = task
-    let count = g_list_model_get_n_items(model)
-    for index in 0..<count where String(cString: gtk_string_list_get_string(model, index)) == String(task.id) {
-      withCStringArray([String(task.id)]) { gtk_string_list_splice(model, index, 1, $0) }
-      return
+    if let row = boundRows[.task(task.id)] { fill(row, .task(task.id)) }
+  }
+
+  /// The task of a row, if it is the server's.
+  func task(_ key: RowKey) -> TaskItem? {
+    if case .task(let id) = key { tasks[id] } else { nil }
+  }
+
+  /// The waiting task of a row, if it is one.
+  func pendingTask(_ key: RowKey) -> PendingTask? {
+    if case .pending(let id) = key { pending[id] } else { nil }
+  }
+
+  /// Takes a row out of the list; answers where it was, to put it back with `insert`.
+  func remove(_ key: RowKey) -> Int? {
+    guard let index = keys.firstIndex(of: key) else { return nil }
+    keys.remove(at: index)
+    splice(at: index, removing: 1, inserting: [])
+    return index
+  }
+
+  /// Puts a row back at `index` (after an undo or a failed delete).
+  func insert(_ key: RowKey, at index: Int) {
+    let index = min(max(index, 0), keys.count)
+    keys.insert(key, at: index)
+    splice(at: index, removing: 0, inserting: [key])
+  }
+
+  private func splice(at index: Int, removing count: Int, inserting inserted: [RowKey]) {
+    withCStringArray(inserted.map(\.modelString)) { array in
+      gtk_string_list_splice(model, UInt32(index), UInt32(count), array)
     }
   }
 
+  // MARK: Rows
+
   private func setUp(_ item: OpaquePointer?) {
-    guard let item, let check = gtk_check_button_new() else { return }
-    gtk_widget_set_margin_top(check, 6)
-    gtk_widget_set_margin_bottom(check, 6)
-    gtk_widget_set_margin_start(check, 12)
-    gtk_widget_set_margin_end(check, 12)
-    gtk_list_item_set_child(item, check)
-    let row = UnsafeMutableRawPointer(check)
-    Signal.connect(check, "toggled") { [unowned self] in
-      guard !self.binding, let id = self.rowTask[row], let task = self.tasks[id] else { return }
-      self.onToggle(task, gtk_check_button_get_active(row.assumingMemoryBound(to: GtkCheckButton.self)) != 0)
+    guard let item else { return }
+    let row = TaskRow()
+    gtk_list_item_set_child(item, row.box)
+    rows[UnsafeMutableRawPointer(row.box)] = row
+    Signal.connect(row.check, "toggled") { [unowned self, unowned row] in
+      guard !self.binding, case .task(let id) = row.key, let task = self.tasks[id] else { return }
+      self.onToggle(
+        task, gtk_check_button_get_active(row.check.cast(to: gtk_check_button_get_type(), as: GtkCheckButton.self)) != 0
+      )
     }
+    Signal.connect(row.delete, "clicked") { [unowned self, unowned row] in
+      if let key = row.key { self.onDelete(key) }
+    }
+    Signal.connect(row.label, "notify::editing") { [unowned self, unowned row] _ in self.editingChanged(row) }
   }
 
   private func bind(_ item: OpaquePointer?) {
-    guard let item, let child = gtk_list_item_get_child(item), let object = gtk_list_item_get_item(item) else { return }
-    let idText = String(cString: gtk_string_object_get_string(OpaquePointer(object)))
-    let check = UnsafeMutableRawPointer(child).assumingMemoryBound(to: GtkCheckButton.self)
-    if idText.hasPrefix("p:"), let waiting = pending[String(idText.dropFirst(2))] {
+    guard let item, let child = gtk_list_item_get_child(item), let row = rows[UnsafeMutableRawPointer(child)],
+      let object = gtk_list_item_get_item(item),
+      let key = RowKey(modelString: String(cString: gtk_string_object_get_string(OpaquePointer(object))))
+    else { return }
+    row.key = key
+    boundRows[key] = row
+    fill(row, key)
+  }
+
+  private func unbind(_ item: OpaquePointer?) {
+    guard let item, let child = gtk_list_item_get_child(item), let row = rows[UnsafeMutableRawPointer(child)],
+      let key = row.key
+    else { return }
+    if boundRows[key] === row { boundRows[key] = nil }
+    row.key = nil
+  }
+
+  private func fill(_ row: TaskRow, _ key: RowKey) {
+    binding = true
+    defer { binding = false }
+    switch key {
+    case .task(let id):
+      guard let task = tasks[id] else { return }
+      row.show(text: task.text, completed: task.completed, note: "", confirmed: true)
+    case .pending(let id):
       // Shown at once, confirmed by the server later; it cannot be ticked until then.
-      rowTask[UnsafeMutableRawPointer(child)] = nil
-      binding = true
+      guard let waiting = pending[id] else { return }
       let note = waiting.refusal.map { String(format: tr("refused: %@"), $0) } ?? tr("waiting to be sent")
-      gtk_check_button_set_label(check, "\(waiting.text) — \(note)")
-      gtk_check_button_set_active(check, 0)
-      gtk_widget_set_sensitive(UnsafeMutableRawPointer(child).widget, 0)
+      row.show(text: waiting.text, completed: false, note: note, confirmed: false)
+    }
+  }
+
+  // MARK: Editing
+
+  private func startEditing(at position: Int) {
+    guard position < keys.count, case .task = keys[position], let row = boundRows[keys[position]] else { return }
+    gtk_widget_set_can_target(row.label, 1)
+    gtk_widget_set_focusable(row.label, 1)
+    gtk_editable_label_start_editing(OpaquePointer(row.label))
+    gtk_widget_grab_focus(row.label)
+  }
+
+  private func editingChanged(_ row: TaskRow) {
+    guard !row.isEditing else { return }
+    let hadFocus = gtk_widget_has_focus(row.label) != 0 || gtk_widget_get_focus_child(row.label) != nil
+    gtk_widget_set_can_target(row.label, 0)
+    gtk_widget_set_focusable(row.label, 0)
+    // Keyboard focus goes back to the row, so arrows and Enter go on working.
+    if hadFocus, let item = gtk_widget_get_parent(row.box) { gtk_widget_grab_focus(item) }
+    guard !binding, case .task(let id) = row.key, let task = tasks[id] else { return }
+    let text = row.text.trimmingCharacters(in: .whitespacesAndNewlines)
+    if text.isEmpty || text == task.text {
+      // An emptied text is not saved: the task keeps its text.
+      binding = true
+      gtk_editable_set_text(OpaquePointer(row.label), task.text)
       binding = false
       return
     }
-    gtk_widget_set_sensitive(UnsafeMutableRawPointer(child).widget, 1)
-    guard let id = Int64(idText), let task = tasks[id] else { return }
-    rowTask[UnsafeMutableRawPointer(child)] = id
-    binding = true
-    gtk_check_button_set_label(check, task.text)
-    gtk_check_button_set_active(check, task.completed ? 1 : 0)
-    binding = false
+    onEdit(task, text)
   }
 }

@@ -63,9 +63,14 @@ final class TasksApplication {
   }
 
   private func startUp() {
+    // Quit closes the window as its close button does (saving its state and carrying out a deletion whose Undo
+    // toast still shows); the application ends when the last window and pending request are gone.
     Actions.add("quit", to: app) { [unowned self] in
-      self.mainWindow?.saveState()
-      g_application_quit(self.app.application)
+      if let mainWindow = self.mainWindow {
+        mainWindow.close()
+      } else {
+        g_application_quit(self.app.application)
+      }
     }
     Actions.add("about", to: app) { [unowned self] in self.showAbout() }
     Actions.setAccelerators(app, for: "app.quit", ["<Primary>q"])

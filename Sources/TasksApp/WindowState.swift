@@ -1,10 +1,11 @@
-// WindowState: the window's size and maximised state in GSettings. Main actor.
+// WindowState: the window's size and maximised state, and the app's other GSettings. Main actor.
 
 import CGtk
 import Foundation
 import GtkSupport
 
-/// Restores and saves a window's size and maximised state under the app's GSettings schema.
+/// Restores and saves a window's size and maximised state under the app's GSettings schema, and binds its other
+/// keys ("Keep me signed in") to widgets.
 ///
 /// The schema is looked up beside the program first (so an installation in any prefix works without setting
 /// `XDG_DATA_DIRS`), then in the system's schema path; without a schema, window state is simply not kept.
@@ -47,6 +48,16 @@ final class WindowState {
       g_settings_set_int(settings, "window-height", height)
     }
     g_settings_sync()
+  }
+
+  /// Keeps `property` of `object` and the boolean `key` equal, both ways.
+  func bind(_ key: String, to object: some GPointer, property: String) {
+    g_settings_bind(settings, key, object.gpointer, property, G_SETTINGS_BIND_DEFAULT)
+  }
+
+  /// The boolean `key`.
+  func bool(_ key: String) -> Bool {
+    g_settings_get_boolean(settings, key) != 0
   }
 
   isolated deinit {

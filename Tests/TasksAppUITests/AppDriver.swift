@@ -26,9 +26,13 @@ final class AppDriver {
   private let executable: URL
   private let environment: [String: String?]
 
-  /// Starts the app with a fresh `XDG_CONFIG_HOME` (or `home`'s, to start it again with the state a previous run
-  /// left); `settings`, when given, becomes the user's settings file. GSettings are kept in a key file there.
-  init(arguments: [String] = [], settings: Data? = nil, language: String? = nil, home: URL? = nil) throws {
+  /// Starts the app with fresh XDG config, data and cache folders (or `home`'s, to start it again with the state a
+  /// previous run left); `settings`, when given, becomes the user's settings file. GSettings are kept in a key file
+  /// there. `environment` adds variables.
+  init(
+    arguments: [String] = [], settings: Data? = nil, language: String? = nil, home: URL? = nil,
+    environment extra: [String: String] = [:]
+  ) throws {
     let prefix = try #require(TestDesktop.installPrefix)
     self.home = try home ?? TestDesktop.temporaryFolder("ui")
     let config = self.home.appending(path: "config")
@@ -38,10 +42,13 @@ final class AppDriver {
       try settings.write(to: file)
     }
     executable = prefix.appending(path: "bin/b2c-tasks")
-    environment = [
-      "XDG_CONFIG_HOME": config.path, "LANGUAGE": language, "GSETTINGS_BACKEND": "keyfile",
-      "GTK_A11Y": nil, "NO_AT_BRIDGE": nil,
+    var environment: [String: String?] = [
+      "XDG_CONFIG_HOME": config.path, "XDG_DATA_HOME": self.home.appending(path: "data").path,
+      "XDG_CACHE_HOME": self.home.appending(path: "cache").path, "LANGUAGE": language,
+      "GSETTINGS_BACKEND": "keyfile", "GTK_A11Y": nil, "NO_AT_BRIDGE": nil,
     ]
+    for (name, value) in extra { environment[name] = value }
+    self.environment = environment
     process = try ChildProcess(executable, arguments, environment: environment)
   }
 
@@ -91,8 +98,10 @@ final class AppDriver {
     }
     try #require(
       found,
-      "accessible tree never matched; last tree: \(nodes.filter { !$0.name.isEmpty }.map { "\($0.role) \($0.name) \($0.states)" })"
-    )
+      """
+      accessible tree never matched; app running: \(process.isRunning); last tree: \(nodes.filter { !$0.name.isEmpty }.map { "\($0.role) \($0.name) \($0.states)" })
+      app said: \(process.standardError.suffix(3000))
+      """)
     return nodes
   }
 
@@ -121,9 +130,50 @@ final class AppDriver {
 
   /// Presses the button named `name` through its accessible action, as a screen-reader user would.
   func press(button name: String) async throws {
-    let run = try await ChildProcess.run(
-      Tools.python, [Tools.atspiDriver, "press", "\(process.pid)", "push button", name])
-    try #require(run.status == 0, "could not press \(name): \(run.error)")
+    try await press(role: "push button", name: name)
+  }
+
+  /// Performs the default action (click, toggle) of the object with `role` and `name`.
+  func press(role: String, name: String) async throws {
+    let run = try await ChildProcess.run(Tools.python, [Tools.atspiDriver, "press", "\(process.pid)", role, name])
+    if run.status != 0 {
+      let dump = try await ChildProcess.run(Tools.python, [Tools.atspiDriver, "dump", "\(process.pid)"])
+      let shown = dump.output.split(separator: "\n").compactMap {
+        try? JSONDecoder().decode(AccessibleNode.self, from: Data($0.utf8))
+      }.filter { $0.isShowing && !$0.name.isEmpty }.map { "\($0.role) \($0.name)" }
+      Issue.record("could not press \(role) \(name): \(run.error)\non screen: \(shown)")
+      throw CancellationError()
+    }
+  }
+
+  /// Waits until no object with `role` and `name` is on screen.
+  func waitUntilGone(role: String, name: String) async throws {
+    try await accessibleTree { nodes in !nodes.contains { $0.role == role && $0.name == name && $0.isShowing } }
+  }
+
+  /// The screen rectangle of the object with `role` and `name`.
+  func extents(role: String, name: String) async throws -> (x: Int, y: Int, width: Int, height: Int) {
+    try await waitFor(role: role, name: name)
+    let run = try await ChildProcess.run(Tools.python, [Tools.atspiDriver, "extents", "\(process.pid)", role, name])
+    try #require(run.status == 0, "no extents for \(role) \(name): \(run.error)")
+    let box = try JSONDecoder().decode([String: Int].self, from: Data(run.output.utf8))
+    return (try #require(box["x"]), try #require(box["y"]), try #require(box["width"]), try #require(box["height"]))
+  }
+
+  /// Clicks the middle of the object with `role` and `name` with the mouse (GTK 4.8 gives check boxes no
+  /// accessible action).
+  func click(role: String, name: String) async throws {
+    let box = try await extents(role: role, name: name)
+    try await click(x: box.x + box.width / 2, y: box.y + box.height / 2)
+  }
+
+  /// Moves the pointer to (`x`, `y`) on the screen and clicks the left button `count` times, as a person does.
+  func click(x: Int, y: Int, count: Int = 1) async throws {
+    let move = try await ChildProcess.run(Tools.xdotool, ["mousemove", "--sync", "\(x)", "\(y)"])
+    try #require(move.status == 0, "xdotool mousemove failed: \(move.error)")
+    let click = try await ChildProcess.run(
+      Tools.xdotool, ["click", "--repeat", "\(count)", "--delay", "80", "1"])
+    try #require(click.status == 0, "xdotool click failed: \(click.error)")
   }
 
   /// Replaces the text of the editable object with `role` and `name` through AT-SPI, as assistive technology does.
@@ -135,18 +185,17 @@ final class AppDriver {
       "could not set the text of \(name): \(run.error)\napp said: \(process.standardError.prefix(3000))")
   }
 
-  /// Types a key combination (xdotool syntax, e.g. `ctrl+q`) into `window`.
-  func key(_ combination: String, window: String) async throws {
-    let focus = try await ChildProcess.run(Tools.xdotool, ["windowfocus", "--sync", window])
-    try #require(focus.status == 0, "xdotool windowfocus failed: \(focus.error)")
+  /// Types a key combination (xdotool syntax, e.g. `ctrl+q`) into `window` (nil: into the focused window as it is;
+  /// focusing a window again makes GTK see focus leave and come back, which ends an edit in progress).
+  func key(_ combination: String, window: String?) async throws {
+    if let window { try await focus(window: window) }
     let key = try await ChildProcess.run(Tools.xdotool, ["key", "--clearmodifiers", combination])
     try #require(key.status == 0, "xdotool key failed: \(key.error)")
   }
 
-  /// Types `text` into `window` as keystrokes.
-  func type(_ text: String, window: String) async throws {
-    let focus = try await ChildProcess.run(Tools.xdotool, ["windowfocus", "--sync", window])
-    try #require(focus.status == 0, "xdotool windowfocus failed: \(focus.error)")
+  /// Types `text` into `window` (nil: the focused window) as keystrokes.
+  func type(_ text: String, window: String?) async throws {
+    if let window { try await focus(window: window) }
     let typed = try await ChildProcess.run(Tools.xdotool, ["type", "--delay", "30", text])
     try #require(typed.status == 0, "xdotool type failed: \(typed.error)")
   }

@@ -55,6 +55,10 @@ extension AppUI {
       #expect(initial.width == 720 && initial.height == 560, "the schema's default size")
       try await first.resize(window, width: 900, height: 640)
       #expect(await eventually { (try? await first.windowSize(window))?.width == 900 })
+      // The X server has the new size at once; the app lays the window out at its next frame. Quit after that,
+      // as a person would.
+      // (The header's Close button, at its right end, moves past the old width.)
+      #expect(await eventually { (try? await first.extents(role: "push button", name: "Close"))?.x ?? 0 > 720 })
       try await first.key("ctrl+q", window: window)
       #expect(await first.process.waitForExit(timeout: .seconds(15)) == 0)
       await first.stop(keepHome: true)
@@ -62,7 +66,7 @@ extension AppUI {
       let second = try AppDriver(home: first.home)
       let reopened = try await second.waitForWindow()
       let size = try await second.windowSize(reopened)
-      #expect(size.width == 900 && size.height == 640)
+      #expect(size.width == 900 && size.height == 640, "reopened at \(size)")
       await second.stop()
     }
 

@@ -4,6 +4,7 @@
   atspi_driver.py dump PID            one JSON object per line: role, name, states, depth
   atspi_driver.py press PID ROLE NAME  performs the default action (click) of the first matching object on screen
   atspi_driver.py set-text PID ROLE NAME TEXT  replaces the text of the first matching editable object on screen
+  atspi_driver.py extents PID ROLE NAME  prints the screen rectangle (x, y, width, height) of the first match
 
 Exits 3 when the app is not (yet) on the accessibility bus, 4 when nothing matches.
 """
@@ -40,31 +41,30 @@ def describe(node, depth, on_screen):
             "onScreen": on_screen}
 
 
+def first(app, role, name):
+    for node, _, on_screen in walk(app):
+        if on_screen and node.getRoleName() == role and node.name == name:
+            return node
+    sys.exit(4)
+
+
 def main():
     command, pid = sys.argv[1], int(sys.argv[2])
     app = application(pid)
     if app is None:
         sys.exit(3)
-    if command == "dump":
+    if command == "extents":
+        box = first(app, sys.argv[3], sys.argv[4]).queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        print(json.dumps({"x": box.x, "y": box.y, "width": box.width, "height": box.height}))
+    elif command == "dump":
         for node, depth, on_screen in walk(app):
             print(json.dumps(describe(node, depth, on_screen)))
     elif command == "press":
-        role, name = sys.argv[3], sys.argv[4]
-        for node, _, on_screen in walk(app):
-            if on_screen and node.getRoleName() == role and node.name == name:
-                action = node.queryAction()
-                action.doAction(0)
-                print(json.dumps({"pressed": name}))
-                return
-        sys.exit(4)
+        first(app, sys.argv[3], sys.argv[4]).queryAction().doAction(0)
+        print(json.dumps({"pressed": sys.argv[4]}))
     elif command == "set-text":
-        role, name, text = sys.argv[3], sys.argv[4], sys.argv[5]
-        for node, _, on_screen in walk(app):
-            if on_screen and node.getRoleName() == role and node.name == name:
-                node.queryEditableText().setTextContents(text)
-                print(json.dumps({"set": name}))
-                return
-        sys.exit(4)
+        first(app, sys.argv[3], sys.argv[4]).queryEditableText().setTextContents(sys.argv[5])
+        print(json.dumps({"set": sys.argv[4]}))
     else:
         sys.exit(2)
 

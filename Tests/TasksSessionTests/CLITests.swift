@@ -20,10 +20,7 @@ struct CLIRunner {
   }
 
   static var program: URL { TestDesktop.binaryFolder.appending(path: "b2c-tasks-cli") }
-  static var scriptedBrowser: String {
-    URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .appending(path: "TasksTestSupport/scripted-browser.sh").path
-  }
+  static var scriptedBrowser: String { TestDesktop.scriptedBrowser.path }
 
   /// Runs `arguments` (after `--settings FILE`), signing in as `email` if the command opens the browser.
   func run(

@@ -43,6 +43,11 @@ public enum TestDesktop {
     URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
   }
 
+  /// `scripted-browser.sh`: the "system browser" of the tests, which signs in on the playground's page.
+  public static var scriptedBrowser: URL {
+    URL(filePath: #filePath).deletingLastPathComponent().appending(path: "scripted-browser.sh")
+  }
+
   /// A new empty folder under the system's temporary folder.
   public static func temporaryFolder(_ name: String) throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appending(path: "b2c-tasks-\(name)-\(UUID().uuidString)")

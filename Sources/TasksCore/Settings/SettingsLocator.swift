@@ -27,14 +27,7 @@ public struct SettingsLocator: Sendable {
 
   /// The user's settings file, whether or not it exists.
   public var userFile: URL {
-    let configHome: URL
-    if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-      configHome = URL(filePath: xdg, directoryHint: .isDirectory)
-    } else {
-      let home = environment["HOME"] ?? NSHomeDirectory()
-      configHome = URL(filePath: home, directoryHint: .isDirectory).appending(path: ".config")
-    }
-    return configHome.appending(path: Self.appID).appending(path: "settings.plist")
+    XDGDirectory.config.appFolder(environment: environment).appending(path: "settings.plist")
   }
 
   /// The source to use. A path given on the command line is used even when it does not exist, so that the user

@@ -38,12 +38,8 @@ public actor Outbox {
   public static func file(for account: Account, environment: [String: String] = ProcessInfo.processInfo.environment)
     -> URL
   {
-    let dataHome =
-      environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(filePath: $0, directoryHint: .isDirectory) : nil }
-      ?? URL(filePath: environment["HOME"] ?? NSHomeDirectory(), directoryHint: .isDirectory).appending(
-        path: ".local/share")
-    let safe = account.objectID.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" }
-    return dataHome.appending(path: "\(SettingsLocator.appID)/outbox/\(String(String.UnicodeScalarView(safe))).json")
+    XDGDirectory.data.appFolder(environment: environment).appending(
+      path: "outbox/" + XDGDirectory.fileName(for: account, extension: "json"))
   }
 
   /// The tasks waiting, oldest first.
@@ -103,28 +99,10 @@ public actor Outbox {
     return FlushResult(sent: sent, stoppedBy: nil)
   }
 
-  /// Writes the outbox: a temporary file, synced, renamed over the old one, and the folder synced.
+  /// Writes the outbox atomically and durably (see `AtomicFile`).
   private func save() throws {
-    let folder = file.deletingLastPathComponent()
-    try FileManager.default.createDirectory(
-      at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .secondsSince1970
-    let data = try encoder.encode(tasks)
-    let temporary = folder.appending(path: ".\(file.lastPathComponent).\(getpid()).tmp")
-    let descriptor = open(temporary.path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
-    let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-    let synced = fsync(descriptor)
-    close(descriptor)
-    guard written == data.count, synced == 0, rename(temporary.path, file.path) == 0 else {
-      unlink(temporary.path)
-      throw CocoaError(.fileWriteUnknown)
-    }
-    let directory = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if directory >= 0 {
-      fsync(directory)
-      close(directory)
-    }
+    try AtomicFile.write(try encoder.encode(tasks), to: file)
   }
 }

@@ -1,0 +1,228 @@
+// MainWindow+Tasks: what the window does with tasks: load, add, complete, edit, delete with Undo. Main actor.
+
+import CGtk
+import Foundation
+import GtkSupport
+import TasksCore
+
+/// A row deleted in the list whose deletion waits for its Undo toast to go away.
+struct PendingDeletion {
+  var key: RowKey
+  var index: Int
+  var toast: OpaquePointer
+}
+
+extension MainWindow {
+  // MARK: Loading
+
+  /// Shows the list kept from the last time (no network needed), while the server's is on its way.
+  func showOfflineCopy(of account: Account) async {
+    let files = files(for: account)
+    guard let copy = try? await files.cache.load() else { return }
+    taskList?.show(copy.tasks, waiting: await files.outbox.pending)
+    showTasksPage()
+  }
+
+  /// Sends what waits in the outbox, then shows the server's list followed by what still waits. When the server
+  /// cannot be reached, the last list stays (or the offline copy is shown) under a banner saying so.
+  func reload() async {
+    guard let session, let taskList else { return }
+    guard let account = await session.account else {
+      show(.welcome)
+      return
+    }
+    let files = files(for: account)
+    let client = TaskAPIClient(session: session)
+    await withSpinner {
+      let flushed = await files.outbox.flush(client)
+      do throws(TaskAPIError) {
+        let tasks = try await client.list()
+        guard pendingDeletion == nil else {
+          // The list would bring back the row whose Undo toast is showing: keep it out until then.
+          let hidden = pendingDeletion?.key
+          taskList.show(tasks.filter { hidden != .task($0.id) }, waiting: await files.outbox.pending)
+          return finishReload(files, tasks, flushed)
+        }
+        taskList.show(tasks, waiting: await files.outbox.pending)
+        finishReload(files, tasks, flushed)
+      } catch {
+        await listFailed(error, files)
+      }
+    }
+  }
+
+  private func finishReload(
+    _ files: (outbox: Outbox, cache: TaskCache), _ tasks: [TaskItem], _ flushed: Outbox.FlushResult
+  ) {
+    showOfflineBanner(false)
+    showTasksPage()
+    Task { try? await files.cache.save(tasks) }
+    if let stopped = flushed.stoppedBy { showToast(stopped.message) { Task { await self.reload() } } }
+  }
+
+  private func listFailed(_ error: TaskAPIError, _ files: (outbox: Outbox, cache: TaskCache)) async {
+    guard let taskList else { return }
+    if case .unauthorized = error, await session?.account == nil { return }  // the sign-in page is on its way
+    if page != .tasks && page != .noTasks {
+      // Nothing shown yet: the offline copy if there is one, and the tasks that wait.
+      let copy = try? await files.cache.load()
+      taskList.show(copy?.tasks ?? [], waiting: await files.outbox.pending)
+    }
+    showTasksPage()
+    if case .network = error {
+      let copy = try? await files.cache.load()
+      let label = builder.opaqueObject("offline_label", gtk_label_get_type())
+      let when = copy.map { $0.savedAt.formatted(date: .abbreviated, time: .shortened) }
+      gtk_label_set_text(
+        label,
+        when.map { String(format: tr("You are offline. These are your tasks as of %@."), $0) }
+          ?? tr("You are offline. Tasks you add are sent when the task service can be reached."))
+      showOfflineBanner(true)
+    } else {
+      showToast(error.message) { Task { await self.reload() } }
+    }
+  }
+
+  // MARK: Adding
+
+  func openAddTask() {
+    // One add window at a time: Ctrl+N again brings it back to the front.
+    if let addTaskWindow {
+      addTaskWindow.present()
+      return
+    }
+    let addWindow = AddTaskWindow(parent: window.window) { [unowned self] text in self.add(text) }
+    // Released on the next main-loop turn: the window may be closing from inside one of its own handlers.
+    addWindow.onClose { [unowned self] in Task { self.addTaskWindow = nil } }
+    addTaskWindow = addWindow
+    addWindow.present()
+  }
+
+  /// Keeps the task in the outbox (on disk) first, shows it at once, then sends it.
+  private func add(_ text: String) {
+    guard let session else { return }
+    Task {
+      guard let account = await session.account else {
+        showToast(tr("Sign in to add tasks."))
+        return
+      }
+      do {
+        let waiting = try await files(for: account).outbox.add(text)
+        taskList?.append(waiting)
+        showTasksPage()
+      } catch {
+        showToast(tr("The task could not be saved. Check that your disk is not full."))
+        return
+      }
+      await reload()
+    }
+  }
+
+  // MARK: Changing
+
+  func setCompleted(_ task: TaskItem, _ done: Bool) {
+    var changed = task
+    changed.completed = done
+    change(from: task, to: changed) { client throws(TaskAPIError) in
+      try await client.update(id: task.id, completed: done)
+    }
+  }
+
+  func setText(_ task: TaskItem, _ text: String) {
+    var changed = task
+    changed.text = text
+    change(from: task, to: changed) { client throws(TaskAPIError) in try await client.update(id: task.id, text: text) }
+  }
+
+  /// Shows `changed` at once and sends it; on failure the row goes back to `task` and a toast offers Retry.
+  private func change(
+    from task: TaskItem, to changed: TaskItem,
+    _ send: @escaping (TaskAPIClient) async throws(TaskAPIError) -> Void
+  ) {
+    guard let session else { return }
+    taskList?.update(changed)
+    Task {
+      do throws(TaskAPIError) {
+        try await withSpinner { () async throws(TaskAPIError) in try await send(TaskAPIClient(session: session)) }
+        saveOfflineCopy()
+      } catch {
+        taskList?.update(task)
+        showToast(error.message) { [unowned self] in self.change(from: task, to: changed, send) }
+      }
+    }
+  }
+
+  // MARK: Deleting
+
+  /// Takes the row out at once and shows an Undo toast; the server hears of it when the toast goes away.
+  func delete(_ key: RowKey) {
+    guard let taskList else { return }
+    finishPendingWork()  // one Undo at a time: an earlier deletion happens now
+    let text = taskList.task(key)?.text ?? taskList.pendingTask(key)?.text ?? ""
+    guard let index = taskList.remove(key) else { return }
+    showTasksPage()
+    let toast = adw_toast_new(String(format: tr("“%@” deleted"), text))!
+    adw_toast_set_button_label(toast, tr("Undo"))
+    adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
+    pendingDeletion = PendingDeletion(key: key, index: index, toast: toast)
+    Signal.connect(toast, "button-clicked") { [unowned self] in
+      guard let deletion = self.pendingDeletion, deletion.toast == toast else { return }
+      self.pendingDeletion = nil
+      self.taskList?.insert(deletion.key, at: deletion.index)
+      self.showTasksPage()
+    }
+    Signal.connect(toast, "dismissed") { [unowned self] in
+      guard let deletion = self.pendingDeletion, deletion.toast == toast else { return }
+      self.pendingDeletion = nil
+      self.commit(deletion)
+    }
+    present(toast)
+  }
+
+  /// Carries out a deletion whose toast is still showing (quitting, signing out, deleting another). The app is
+  /// held until the server has answered, so that quitting does not cut the request short.
+  func finishPendingWork() {
+    guard let deletion = pendingDeletion else { return }
+    pendingDeletion = nil
+    commit(deletion)
+    adw_toast_dismiss(deletion.toast)
+  }
+
+  private func commit(_ deletion: PendingDeletion) {
+    guard let session, let taskList else { return }
+    let application = gtk_window_get_application(window.window).map { OpaquePointer($0.gpointer) }
+    application.map { g_application_hold(UnsafeMutablePointer($0)) }
+    Task {
+      defer { application.map { g_application_release(UnsafeMutablePointer($0)) } }
+      do throws(TaskAPIError) {
+        switch deletion.key {
+        case .task(let id):
+          try await withSpinner { () async throws(TaskAPIError) in
+            try await TaskAPIClient(session: session).delete(id: id)
+          }
+          saveOfflineCopy()
+        case .pending(let id):
+          guard let account = await session.account else { return }
+          try? await files(for: account).outbox.remove(id)
+        }
+      } catch {
+        taskList.insert(deletion.key, at: deletion.index)
+        showTasksPage()
+        showToast(String(format: tr("The task could not be deleted: %@"), error.message)) { [unowned self] in
+          _ = self.taskList?.remove(deletion.key)
+          self.showTasksPage()
+          self.commit(deletion)
+        }
+      }
+    }
+  }
+
+  /// Writes the list as shown to the offline copy (after a change the server confirmed).
+  private func saveOfflineCopy() {
+    guard let session, let tasks = taskList?.confirmedTasks else { return }
+    Task {
+      guard let account = await session.account else { return }
+      try? await files(for: account).cache.save(tasks)
+    }
+  }
+}

@@ -1,0 +1,40 @@
+// AtomicFile: replaces a file so that a crash leaves either the old or the new contents. Any thread.
+
+import Foundation
+
+/// Why a file could not be written.
+public enum AtomicFileError: Error, Equatable, Sendable {
+  /// The folder could not be made or the file not written (disk full, no permission); the old file is intact.
+  case notWritten(path: String, errno: Int32)
+}
+
+/// Writes whole files atomically and durably, readable by the user only.
+public enum AtomicFile {
+  /// Writes `data` to a temporary file beside `file` (mode 0600), syncs it, renames it over `file` and syncs the
+  /// folder (made with mode 0700 if missing).
+  public static func write(_ data: Data, to file: URL) throws(AtomicFileError) {
+    let folder = file.deletingLastPathComponent()
+    do {
+      try FileManager.default.createDirectory(
+        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw .notWritten(path: folder.path, errno: errno)
+    }
+    let temporary = folder.appending(path: ".\(file.lastPathComponent).\(getpid()).tmp")
+    let descriptor = open(temporary.path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw .notWritten(path: temporary.path, errno: errno) }
+    let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+    let synced = fsync(descriptor)
+    close(descriptor)
+    guard written == data.count, synced == 0, rename(temporary.path, file.path) == 0 else {
+      let failure = errno
+      unlink(temporary.path)
+      throw .notWritten(path: file.path, errno: failure)
+    }
+    let directory = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if directory >= 0 {
+      fsync(directory)
+      close(directory)
+    }
+  }
+}

@@ -1,0 +1,192 @@
+// End-to-end UI tests of the task list as a person uses it: sign up, add, complete, edit, delete and undo, quit and
+// come back through the keyring, sign out and see another user's tasks only; the outbox across kill -9 and the
+// offline copy with its banner; signing in with the system browser.
+
+import Foundation
+import TasksTestSupport
+import Testing
+
+extension AppDriver {
+  /// Whether the check box named `name` is ticked.
+  func isChecked(_ name: String) async throws -> Bool {
+    let node = try await waitFor(role: "check box", name: name)
+    return node.states.contains("checked")
+  }
+
+  /// Waits until the check box named `name` is ticked (or unticked).
+  func waitForCheck(_ name: String, checked: Bool) async throws {
+    try await accessibleTree { nodes in
+      nodes.contains {
+        $0.role == "check box" && $0.name == name && $0.isShowing && $0.states.contains("checked") == checked
+      }
+    }
+  }
+
+  /// Opens the primary menu with F10 and picks `item`.
+  func chooseFromMenu(_ item: String, window: String) async throws {
+    try await key("F10", window: window)
+    try await waitFor(role: "menu item", name: item)
+    try await press(role: "menu item", name: item)
+  }
+
+  /// The names of the task check boxes on screen.
+  func taskNames() async throws -> [String] {
+    try await accessibleTree { _ in true }.filter { $0.role == "check box" && $0.isShowing }.map(\.name)
+  }
+}
+
+extension AppUI {
+  @Suite("The task list")
+  struct TaskListUITests {
+    @Test("sign up, add three, complete one, edit one, delete and undo; restart by SSO; sign out; another user")
+    func everydayUse() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.openSignInPage()
+      // B2C's page, by keyboard: email, password, forgot link, Sign in, then "Sign up now".
+      for _ in 0..<4 { try await app.key("Tab", window: window) }
+      try await app.key("Return", window: window)
+      try await app.waitFor(role: "label", name: "Create your account")
+      try await app.type("carol@example.com", window: window)
+      for text in ["Carol-pass-1", "Carol-pass-1", "Carol Example"] {
+        try await app.key("Tab", window: window)
+        try await app.type(text, window: window)
+      }
+      _ = try await app.screenshot("sign-up-page")
+      try await app.key("Return", window: window)
+      try await app.waitFor(role: "label", name: "No Tasks")
+      try await app.waitFor(role: "label", name: "Carol Example")
+      _ = try await app.screenshot("no-tasks")
+
+      for text in ["buy milk", "walk the dog", "call mum"] {
+        try await app.addTask(text, window: window)
+        try await app.waitFor(role: "check box", name: text)
+      }
+      try await app.click(role: "check box", name: "walk the dog")
+      try await app.waitForCheck("walk the dog", checked: true)
+
+      // Double-click the text to edit it; Enter saves.
+      try await app.focus(window: window)
+      let check = try await app.extents(role: "check box", name: "buy milk")
+      try await app.click(x: check.x + check.width + 60, y: check.y + check.height / 2, count: 2)
+      try await app.key("ctrl+a", window: nil)
+      try await app.type("buy oat milk", window: nil)
+      _ = try await app.screenshot("editing-task")
+      try await app.key("Return", window: nil)
+      try await app.waitFor(role: "check box", name: "buy oat milk")
+
+      // Delete, then Undo on the toast: the row comes back. Delete again and let the toast go: it is gone.
+      try await app.press(button: "Delete “call mum”")
+      try await app.waitUntilGone(role: "check box", name: "call mum")
+      try await app.waitFor(role: "label", name: "“call mum” deleted")
+      _ = try await app.screenshot("deleted-undo-toast")
+      // libadwaita 1.2's toast button reaches AT-SPI as "Undo Undo" (GTK 4.8 names a use-underline button twice).
+      try await app.press(button: "Undo Undo")
+      try await app.waitFor(role: "check box", name: "call mum")
+      try await app.press(button: "Delete “call mum”")
+      try await app.waitUntilGone(role: "check box", name: "call mum")
+      _ = try await app.screenshot("task-list")
+      // Quitting while the Undo toast shows carries out the deletion before the app ends.
+      try await app.key("ctrl+q", window: window)
+      #expect(await app.process.waitForExit(timeout: .seconds(15)) == 0)
+      await app.stop(keepHome: true)
+
+      // Again: single sign-on from the keyring, the server's list as left.
+      let again = try AppDriver(settings: playground.settings, home: app.home)
+      let secondWindow = try await again.waitForWindow()
+      try await again.waitFor(role: "label", name: "Carol Example")
+      try await again.waitFor(role: "check box", name: "buy oat milk")
+      #expect(try await again.isChecked("walk the dog"))
+      #expect(!(try await again.isChecked("buy oat milk")))
+      #expect(try await again.taskNames().sorted() == ["buy oat milk", "walk the dog"])
+      #expect(!(try again.mapsWebKit()), "single sign-on from the keyring: no web view, no WebKit")
+
+      // Sign out, then Ann signs in and sees only her tasks.
+      try await again.chooseFromMenu("Sign Out", window: secondWindow)
+      try await again.waitFor(role: "label", name: "Sign in to see your tasks")
+      _ = try await again.signInByTyping()
+      try await again.waitFor(role: "label", name: "Ann Example")
+      try await again.waitFor(role: "label", name: "No Tasks")
+      #expect(try await again.taskNames().isEmpty)
+      try await again.addTask("ann's task", window: secondWindow)
+      try await again.waitFor(role: "check box", name: "ann's task")
+      #expect(try await again.taskNames() == ["ann's task"])
+      _ = try await again.screenshot("second-user")
+      await again.stop()
+    }
+
+    @Test("kill -9 with a task waiting: it is still there offline, under the banner; server back: sent once")
+    func outboxSurvivesKill() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "No Tasks")
+      try await app.addTask("sent at once", window: window)
+      try await app.waitFor(role: "check box", name: "sent at once")
+      await playground.stop()
+      try await app.addTask("typed before the crash", window: window)
+      try await app.waitFor(role: "check box", name: "typed before the crash — waiting to be sent")
+      await app.stop(keepHome: true)  // SIGKILL
+
+      // Still offline: the list from last time and the waiting task, under a banner saying so.
+      let again = try AppDriver(settings: playground.settings, home: app.home)
+      _ = try await again.waitForWindow()
+      try await again.waitFor(role: "check box", name: "sent at once")
+      try await again.waitFor(role: "check box", name: "typed before the crash — waiting to be sent")
+      let banner = try await again.accessibleTree {
+        $0.contains { $0.role == "label" && $0.name.hasPrefix("You are offline.") && $0.isShowing }
+      }
+      #expect(banner.contains { $0.name.hasPrefix("You are offline. These are your tasks as of") })
+      _ = try await again.screenshot("offline-banner")
+
+      try await playground.restart()
+      try await again.press(button: "Retry")
+      try await again.waitFor(role: "check box", name: "typed before the crash")
+      try await again.accessibleTree { !$0.contains { $0.name.hasPrefix("You are offline.") && $0.isShowing } }
+      #expect(try await again.taskNames() == ["sent at once", "typed before the crash"])
+      await again.stop()
+    }
+
+    @Test("'Open in Browser Instead' signs in with the desktop's browser and a loopback redirect")
+    func browserSignIn() async throws {
+      let playground = try await PlaygroundForUI()
+      let home = try TestDesktop.temporaryFolder("ui-browser")
+      try installScriptedBrowser(home: home)
+      let app = try AppDriver(
+        settings: playground.settings, home: home,
+        environment: ["B2C_TEST_EMAIL": "bob@example.com", "B2C_TEST_PASSWORD": "Tasks-Demo-2"])
+      try await app.openSignInPage()
+      try await app.press(button: "Open in Browser Instead")
+      try await app.waitFor(role: "label", name: "Bob Example")
+      try await app.waitFor(role: "label", name: "No Tasks")
+      await app.stop()
+    }
+
+    /// Makes `scripted-browser.sh` the desktop's default web browser in `home`'s XDG folders, as a person's
+    /// browser is: a desktop entry for http(s) URLs and the default in `mimeapps.list`.
+    private func installScriptedBrowser(home: URL) throws {
+      let script = TestDesktop.scriptedBrowser
+      let applications = home.appending(path: "data/applications")
+      try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+      try Data(
+        """
+        [Desktop Entry]
+        Type=Application
+        Name=Scripted Browser
+        Exec=/bin/sh \(script.path) %u
+        MimeType=x-scheme-handler/http;x-scheme-handler/https;
+        NoDisplay=true
+        """.utf8
+      ).write(to: applications.appending(path: "scripted-browser.desktop"))
+      let config = home.appending(path: "config")
+      try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+      try Data(
+        """
+        [Default Applications]
+        x-scheme-handler/http=scripted-browser.desktop
+        x-scheme-handler/https=scripted-browser.desktop
+        """.utf8
+      ).write(to: config.appending(path: "mimeapps.list"))
+    }
+  }
+}
