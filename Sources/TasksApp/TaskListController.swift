@@ -134,12 +134,23 @@ final class TaskListController {
     }
   }
 
-  /// Replaces the list: the server's tasks, then those still waiting in the outbox.
+  /// Replaces the list: the server's tasks, then those still waiting in the outbox. Only the rows between the
+  /// unchanged start and end of the list are replaced in the model, so a refresh keeps the scroll position and
+  /// keyboard focus, and costs GTK nothing when little changed; rows on screen are redrawn with the new data.
   func show(_ items: [TaskItem], waiting: [PendingTask] = []) {
     tasks = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
     pending = Dictionary(waiting.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    let old = keys
     keys = items.map { .task($0.id) } + waiting.map { .pending($0.id) }
-    splice(at: 0, removing: Int(g_list_model_get_n_items(model)), inserting: keys)
+    let shorter = min(old.count, keys.count)
+    var prefix = 0
+    while prefix < shorter && old[prefix] == keys[prefix] { prefix += 1 }
+    var suffix = 0
+    while suffix < shorter - prefix && old[old.count - 1 - suffix] == keys[keys.count - 1 - suffix] { suffix += 1 }
+    if prefix < old.count - suffix || prefix < keys.count - suffix {
+      splice(at: prefix, removing: old.count - suffix - prefix, inserting: Array(keys[prefix..<(keys.count - suffix)]))
+    }
+    for (key, row) in boundRows { fill(row, key) }
   }
 
   /// Adds a task that waits in the outbox at the end of the list, at once.

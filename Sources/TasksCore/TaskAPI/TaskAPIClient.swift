@@ -149,31 +149,60 @@ public struct TaskAPIClient: Sendable {
 
 extension TaskItem {
   /// Decodes `[{"Id","Owner","Text","Completed","DateModified"}]`; unknown fields are ignored, missing or mistyped
-  /// ones are a bad response.
+  /// ones are a bad response. `Id` may be a number or a string of digits (some servers quote 64-bit ids);
+  /// `Completed` must be a JSON boolean, or null or missing for false.
+  ///
+  /// Decoded straight into values with `JSONDecoder` (no intermediate dictionaries): a list of 100 000 tasks costs
+  /// a fraction of the time and memory `JSONSerialization` would.
   public static func decodeList(_ data: Data) throws(TaskAPIError) -> [TaskItem] {
-    guard let object = try? JSONSerialization.jsonObject(with: data), let array = object as? [Any] else {
-      throw .badResponse("not a JSON array")
+    do {
+      return try JSONDecoder().decode([WireTask].self, from: data).map(\.item)
+    } catch let error as DecodingError {
+      throw .badResponse(Self.describe(error))
+    } catch {
+      throw .badResponse("not JSON")
     }
-    var items: [TaskItem] = []
-    items.reserveCapacity(array.count)
-    for element in array {
-      guard let fields = element as? [String: Any] else { throw .badResponse("a task is not an object") }
-      guard let id = JSONScalar.integer(fields["Id"]), let text = fields["Text"] as? String else {
-        throw .badResponse("a task has no Id or Text")
-      }
-      let completed: Bool
-      switch fields["Completed"] {
-      case nil, is NSNull: completed = false
-      case let value:
-        guard let flag = JSONScalar.boolean(value) else { throw .badResponse("Completed is not true or false") }
-        completed = flag
-      }
-      items.append(
-        TaskItem(
-          id: id, owner: fields["Owner"] as? String ?? "", text: text, completed: completed,
-          dateModified: (fields["DateModified"] as? String).flatMap(date)))
+  }
+
+  /// What went wrong, without the data (which may be anything the server sent).
+  private static func describe(_ error: DecodingError) -> String {
+    switch error {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+      let path = context.codingPath.map(\.stringValue).filter { Int($0) == nil }.joined(separator: ".")
+      return path.isEmpty ? "not a JSON array of tasks" : "a task's \(path) is missing or mistyped"
+    case .keyNotFound(let key, _):
+      return "a task has no \(key.stringValue)"
+    @unknown default:
+      return "not a JSON array of tasks"
     }
-    return items
+  }
+
+  /// One task as the API sends it.
+  private struct WireTask: Decodable {
+    let item: TaskItem
+
+    enum CodingKeys: String, CodingKey {
+      case id = "Id", owner = "Owner", text = "Text", completed = "Completed", dateModified = "DateModified"
+    }
+
+    init(from decoder: any Decoder) throws {
+      let fields = try decoder.container(keyedBy: CodingKeys.self)
+      let id: Int64
+      if let number = try? fields.decode(Int64.self, forKey: .id) {
+        id = number
+      } else if let text = try? fields.decode(String.self, forKey: .id),
+        let number = Int64(text.trimmingCharacters(in: .whitespaces))
+      {
+        id = number
+      } else {
+        throw DecodingError.dataCorruptedError(forKey: .id, in: fields, debugDescription: "not a whole number")
+      }
+      item = TaskItem(
+        id: id, owner: (try? fields.decodeIfPresent(String.self, forKey: .owner)) ?? "",
+        text: try fields.decode(String.self, forKey: .text),
+        completed: try fields.decodeIfPresent(Bool.self, forKey: .completed) ?? false,
+        dateModified: (try? fields.decodeIfPresent(String.self, forKey: .dateModified))?.flatMap(TaskItem.date))
+    }
   }
 
   private static func date(_ text: String) -> Date? {
