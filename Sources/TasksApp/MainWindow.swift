@@ -185,7 +185,7 @@ final class MainWindow {
     actions["cancel-sign-in"] = Actions.add("cancel-sign-in", to: window) { [unowned self] in
       Task {
         await self.signIn?.cancel()
-        self.show(.welcome)
+        await self.leaveSignIn()
       }
     }
     actions["edit-profile"] = Actions.add("edit-profile", to: window) { [unowned self] in
@@ -271,12 +271,18 @@ final class MainWindow {
       show(.loading)
       Task { await reload() }
     case .cancelled:
-      show(.welcome)
+      Task { await leaveSignIn() }
     case .failed(let error):
       showFailure(error)
     case .notOurs, .load:
       break
     }
+  }
+
+  /// Back from a cancelled flow: to the list when someone is still signed in (Edit Profile), else to the welcome
+  /// page.
+  private func leaveSignIn() async {
+    if await session?.account != nil { showTasksPage() } else { show(.welcome) }
   }
 
   private func showFailure(_ error: SessionError) {

@@ -118,6 +118,11 @@ public func b2cWebViewNew(
   let session: OpaquePointer? =
     dataDirectory != nil
     ? webkit_network_session_new(dataDirectory, cacheDirectory) : webkit_network_session_new_ephemeral()
+  if let dataDirectory, let session, let cookies = webkit_network_session_get_cookie_manager(session) {
+    // A persistent session keeps cookies only where it is told to.
+    let file = String(cString: dataDirectory) + "/cookies.sqlite"
+    webkit_cookie_manager_set_persistent_storage(cookies, file, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+  }
   var value = GValue()
   g_value_init(&value, webkit_network_session_get_type())
   g_value_set_object(&value, UnsafeMutableRawPointer(session))

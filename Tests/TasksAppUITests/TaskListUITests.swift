@@ -147,6 +147,36 @@ extension AppUI {
       await again.stop()
     }
 
+    @Test("'Keep me signed in' keeps B2C's session for Edit Profile and the next sign-in; Sign Out forgets it")
+    func keepMeSignedIn() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.waitForWindow()
+      try await app.waitFor(role: "check box", name: "Keep me signed in")
+      // By keyboard: Sign In, then the check box.
+      try await app.key("Tab", window: window)
+      try await app.key("Tab", window: window)
+      try await app.key("space", window: window)
+      try await app.waitForCheck("Keep me signed in", checked: true)
+      _ = try await app.screenshot("welcome-keep-signed-in")
+      _ = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "Ann Example")
+      // B2C remembers the browser session: its profile page comes without a password. Cancel goes back to the list.
+      try await app.chooseFromMenu("Edit Profile", window: window)
+      try await app.waitFor(role: "label", name: "Edit your profile")
+      _ = try await app.screenshot("edit-profile")
+      try await app.press(button: "Cancel")
+      try await app.waitFor(role: "label", name: "No Tasks")
+      let webSession = app.home.appending(path: "data/io.github.b2ctasks.B2CTasks/web-session")
+      #expect(FileManager.default.fileExists(atPath: webSession.path), "the cookies are kept on disk")
+      // Signed out, the session's cookies are gone: B2C shows its sign-in form again instead of signing in at once.
+      try await app.chooseFromMenu("Sign Out", window: window)
+      #expect(!FileManager.default.fileExists(atPath: webSession.path))
+      try await app.openSignInPage()
+      try await app.waitUntilGone(role: "label", name: "Ann Example")
+      await app.stop()
+    }
+
     @Test("'Open in Browser Instead' signs in with the desktop's browser and a loopback redirect")
     func browserSignIn() async throws {
       let playground = try await PlaygroundForUI()
