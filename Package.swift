@@ -40,12 +40,14 @@ let package = Package(
     .systemLibrary(
       name: "CSecret", path: "Sources/CSecret", pkgConfig: "libsecret-1",
       providers: [.apt(["libsecret-1-dev"])]),
+    // gettext from glibc (libintl.h is not in Swift's Glibc module).
+    .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
 
     // MARK: Core and adapters
     .target(
       name: "TasksCore",
       dependencies: [
-        .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
+        "CIntl", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
       ]),
     .target(name: "TasksKeyring", dependencies: ["TasksCore", "CSecret"]),
     .target(name: "GtkSupport", dependencies: ["CGtk"]),

@@ -1,6 +1,7 @@
 #!/bin/sh
 # run-all.sh: runs every test of B2C Tasks on a fresh Debian 12 machine. Installs what is missing, builds, installs
-# the app into .build-prefix-test/, validates the data files (meson test), then runs the Swift tests under Xvfb and a
+# the app into .build-prefix-test/, validates the data files and translations (meson test), checks an install and a
+# launcher start, then runs the Swift tests under Xvfb and a
 # private D-Bus session with an unlocked gnome-keyring. Screenshots land in .build/test-artifacts/.
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,6 +11,9 @@ meson-wrap/tools/install-deps.sh --tests
 swift build --build-tests
 meson-wrap/tools/dev-install.sh "$repo/.build-prefix-test" debug
 meson test -C "$repo/.build-meson-debug" --print-errorlogs
+# The installed tree, and a start the way GNOME's launcher does it (gtk4-launch, D-Bus activation).
+xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24" \
+  Tests/install-and-launch.sh "$repo/.build-meson-debug" "$repo/.build-prefix-test"
 # Keep the benchmark scripts working (figures from a one-second debug run mean nothing; see Tests/Benchmarks).
 Tests/Benchmarks/playground-throughput.sh --quick
 

@@ -15,17 +15,3 @@ public enum Gettext {
     textdomain(domain)
   }
 }
-
-/// The translation of `message` in the user's language (xgettext keyword `tr`).
-public func tr(_ message: StaticString) -> String {
-  "\(message)".withCString { String(cString: dgettext(Gettext.domain, $0)) }
-}
-
-/// The translation of a message with a plural form, chosen for `count` (xgettext keyword `trn:1,2`).
-public func trn(_ singular: StaticString, _ plural: StaticString, _ count: Int) -> String {
-  "\(singular)".withCString { one in
-    "\(plural)".withCString { many in
-      String(cString: dngettext(Gettext.domain, one, many, UInt(count)))
-    }
-  }
-}

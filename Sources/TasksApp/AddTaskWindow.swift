@@ -3,6 +3,7 @@
 import CGtk
 import Foundation
 import GtkSupport
+import TasksCore
 
 /// The add-task window, transient for the list: an entry, Add on Enter or the Add button, empty text refused inline,
 /// Escape or Cancel closes it.

@@ -7,7 +7,7 @@ struct Installation: Sendable {
   /// The application ID.
   static let appID = "io.github.b2ctasks.B2CTasks"
   /// The version, kept equal to the meson project's.
-  static let version = "0.1.0"
+  static let version = "0.2.0"
   /// The GResource base path.
   static let resourceBase = "/io/github/b2ctasks/B2CTasks"
 

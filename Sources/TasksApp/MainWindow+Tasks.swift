@@ -57,6 +57,10 @@ extension MainWindow {
     showOfflineBanner(false)
     showTasksPage()
     Task { try? await files.cache.save(tasks) }
+    if flushed.sent > 0 {
+      showToast(
+        String(format: trn("%d waiting task was sent", "%d waiting tasks were sent", flushed.sent), flushed.sent))
+    }
     if let stopped = flushed.stoppedBy { showToast(stopped.message) { Task { await self.reload() } } }
   }
 

@@ -20,6 +20,8 @@ final class TasksApplication {
     g_application_add_main_option(
       app.application, "settings", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_FILENAME,
       tr("Read settings from FILE instead of the user's settings"), tr("FILE"))
+    g_application_add_main_option(
+      app.application, "version", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE, tr("Show the version and exit"), nil)
     Signal.connectReturningInt(app, "handle-local-options") { [unowned self] options in
       self.readOptions(options)
     }
@@ -53,6 +55,10 @@ final class TasksApplication {
   }
 
   private func readOptions(_ options: UnsafeMutableRawPointer?) -> Int32 {
+    if let options, g_variant_dict_contains(options.assumingMemoryBound(to: GVariantDict.self), "version") != 0 {
+      print("b2c-tasks \(Installation.version)")
+      return 0  // done: exit with success
+    }
     if let options,
       let value = g_variant_dict_lookup_value(options.assumingMemoryBound(to: GVariantDict.self), "settings", nil)
     {

@@ -240,10 +240,24 @@ struct AuthorizeFlowTests {
     let page = try await SignInDriver(harness).open(parameters)
     #expect(page.text.contains("value=\"bob@example.com\""))
     #expect(page.text.contains("<html lang=\"de\">"))
+    #expect(page.text.contains("Passwort vergessen?"))
     let browser = Browser()
     browser.acceptLanguage = "fi-FI, en;q=0.5"
     let finnish = try await SignInDriver(harness, browser: browser).open(AuthorizeParameters())
     #expect(finnish.text.contains("<html lang=\"fi\">"))
+    #expect(finnish.text.contains("Unohditko salasanasi?"))
+  }
+
+  @Test(
+    "each language of the sample's documentation has its own sign-in page",
+    arguments: [("nl", "Wachtwoord vergeten?"), ("it", "Password dimenticata?"), ("zh-CN", "忘记密码？"), ("en", "Forgot")])
+  func pageLanguages(locale: String, forgot: String) async throws {
+    let harness = try await PlaygroundHarness.start()
+    defer { Task { await harness.stop() } }
+    var parameters = AuthorizeParameters()
+    parameters.extra = [("ui_locales", locale)]
+    let page = try await SignInDriver(harness).open(parameters)
+    #expect(page.text.contains(forgot))
   }
 
   @Test("logout ends the web session and returns to post_logout_redirect_uri with state; an unknown target is refused")

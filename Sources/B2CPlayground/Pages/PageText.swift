@@ -34,7 +34,12 @@ struct PageText: Sendable {
 
   static func forLocale(_ locale: PageLocale) -> PageText {
     switch locale {
-    default: return english
+    case .english: return english
+    case .german: return german
+    case .dutch: return dutch
+    case .finnish: return finnish
+    case .italian: return italian
+    case .chinese: return chinese
     }
   }
 

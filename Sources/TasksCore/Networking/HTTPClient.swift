@@ -18,9 +18,9 @@ public enum NetworkError: Error, Equatable, Sendable {
   /// One line for the user.
   public var message: String {
     switch self {
-    case .timedOut: return "The server did not answer in time."
-    case .unreachable: return "The server cannot be reached. Check your connection."
-    case .failed: return "The connection to the server failed."
+    case .timedOut: return tr("The server did not answer in time.")
+    case .unreachable: return tr("The server cannot be reached. Check your connection.")
+    case .failed: return tr("The connection to the server failed.")
     }
   }
 }

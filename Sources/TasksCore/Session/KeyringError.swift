@@ -29,10 +29,10 @@ public struct KeyringError: Error, Equatable, Sendable, CustomStringConvertible 
   public var message: String {
     switch code {
     case .unavailable:
-      return "No keyring is running, so B2C Tasks cannot keep you signed in. Start GNOME Keyring and try again."
-    case .locked: return "Your keyring is locked. Unlock it to stay signed in."
-    case .refused: return "The keyring refused to keep your sign-in."
-    case .failed: return "The keyring could not keep your sign-in."
+      return tr("No keyring is running, so B2C Tasks cannot keep you signed in. Start GNOME Keyring and try again.")
+    case .locked: return tr("Your keyring is locked. Unlock it to stay signed in.")
+    case .refused: return tr("The keyring refused to keep your sign-in.")
+    case .failed: return tr("The keyring could not keep your sign-in.")
     }
   }
 

@@ -149,7 +149,7 @@ public actor Session {
 
   /// Starts the edit-profile policy for the signed-in user.
   public func startEditProfile(redirectURI: RedirectURI? = nil) async throws(SessionError) -> AuthorizationRequest {
-    guard let policy = settings.policies.editProfile else { throw .policyNotConfigured("Editing the profile") }
+    guard let policy = settings.policies.editProfile else { throw .policyNotConfigured("edit-profile") }
     guard account != nil else { throw .notSignedIn }
     return await begin(.editProfile, policy: policy, prompt: nil, loginHint: account?.email, redirectURI: redirectURI)
   }
@@ -195,7 +195,7 @@ public actor Session {
       }
     case .failure(.forgotPassword) where purpose == .signIn:
       guard let reset = settings.policies.passwordReset else {
-        return fail(.policyNotConfigured("Password reset"))
+        return fail(.policyNotConfigured("password-reset"))
       }
       return .load(await begin(.passwordReset, policy: reset, prompt: nil, loginHint: nil, redirectURI: nil).url)
     case .failure(.cancelled) where purpose == .passwordReset:

@@ -22,18 +22,19 @@ public enum SessionError: Error, Equatable, Sendable {
   /// One line for the user.
   public var message: String {
     switch self {
-    case .notSignedIn: return "You are not signed in."
+    case .notSignedIn: return tr("You are not signed in.")
     case .authorization(.stateMismatch):
-      return "The sign-in answer did not belong to this sign-in and was refused. Please sign in again."
-    case .authorization(.malformed): return "The sign-in service answered something unexpected. Please try again."
-    case .authorization(.cancelled): return "Sign-in was cancelled."
-    case .authorization(.forgotPassword): return "Password reset is not available."
+      return tr("The sign-in answer did not belong to this sign-in and was refused. Please sign in again.")
+    case .authorization(.malformed): return tr("The sign-in service answered something unexpected. Please try again.")
+    case .authorization(.cancelled): return tr("Sign-in was cancelled.")
+    case .authorization(.forgotPassword): return tr("Password reset is not available.")
     case .authorization(.service(let error)), .service(let error): return error.message
-    case .badResponse: return "The sign-in service answered something unexpected. Please try again."
-    case .idToken: return "The sign-in could not be verified, so it was refused. Please try again."
+    case .badResponse: return tr("The sign-in service answered something unexpected. Please try again.")
+    case .idToken: return tr("The sign-in could not be verified, so it was refused. Please try again.")
     case .network(let error): return error.message
     case .keyring(let error): return error.message
-    case .policyNotConfigured(let what): return "\(what) is not set up for this app."
+    case .policyNotConfigured(let policy):
+      return String(format: tr("The %@ policy is not set up for this app."), policy)
     }
   }
 

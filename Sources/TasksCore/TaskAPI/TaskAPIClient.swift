@@ -47,12 +47,12 @@ public enum TaskAPIError: Error, Equatable, Sendable {
   /// One line for the user.
   public var message: String {
     switch self {
-    case .unauthorized(let error): return error?.message ?? "Your sign-in has ended. Please sign in again."
-    case .notFound: return "This task no longer exists."
+    case .unauthorized(let error): return error?.message ?? tr("Your sign-in has ended. Please sign in again.")
+    case .notFound: return tr("This task no longer exists.")
     case .rejected(_, let message): return message
-    case .server: return "The task service has a problem. Please try again later."
+    case .server: return tr("The task service has a problem. Please try again later.")
     case .network(let error): return error.message
-    case .badResponse: return "The task service answered something unexpected."
+    case .badResponse: return tr("The task service answered something unexpected.")
     }
   }
 }
@@ -130,7 +130,7 @@ public struct TaskAPIClient: Sendable {
       case 401: lastError = .unauthorized(nil)
       case 404: throw .notFound
       case 400...499:
-        throw .rejected(answer.status, Self.message(answer.body) ?? "The task service refused the request.")
+        throw .rejected(answer.status, Self.message(answer.body) ?? tr("The task service refused the request."))
       default: throw .server(answer.status)
       }
     }
