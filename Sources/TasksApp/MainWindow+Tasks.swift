@@ -24,8 +24,9 @@ extension MainWindow {
   }
 
   /// Sends what waits in the outbox, then shows the server's list followed by what still waits. When the server
-  /// cannot be reached, the last list stays (or the offline copy is shown) under a banner saying so.
-  func reload() async {
+  /// cannot be reached, the last list stays (or the offline copy is shown) under a banner saying so. With
+  /// `announcingSent`, a toast says how many waiting tasks went out (not after an add, where that is expected).
+  func reload(announcingSent: Bool = true) async {
     guard let session, let taskList else { return }
     guard let account = await session.account else {
       show(.welcome)
@@ -41,10 +42,10 @@ extension MainWindow {
           // The list would bring back the row whose Undo toast is showing: keep it out until then.
           let hidden = pendingDeletion?.key
           taskList.show(tasks.filter { hidden != .task($0.id) }, waiting: await files.outbox.pending)
-          return finishReload(files, tasks, flushed)
+          return finishReload(files, tasks, flushed, announcingSent)
         }
         taskList.show(tasks, waiting: await files.outbox.pending)
-        finishReload(files, tasks, flushed)
+        finishReload(files, tasks, flushed, announcingSent)
       } catch {
         await listFailed(error, files)
       }
@@ -52,12 +53,13 @@ extension MainWindow {
   }
 
   private func finishReload(
-    _ files: (outbox: Outbox, cache: TaskCache), _ tasks: [TaskItem], _ flushed: Outbox.FlushResult
+    _ files: (outbox: Outbox, cache: TaskCache), _ tasks: [TaskItem], _ flushed: Outbox.FlushResult,
+    _ announcingSent: Bool
   ) {
     showOfflineBanner(false)
     showTasksPage()
     Task { try? await files.cache.save(tasks) }
-    if flushed.sent > 0 {
+    if announcingSent && flushed.sent > 0 {
       showToast(
         String(format: trn("%d waiting task was sent", "%d waiting tasks were sent", flushed.sent), flushed.sent))
     }
@@ -118,7 +120,7 @@ extension MainWindow {
         showToast(tr("The task could not be saved. Check that your disk is not full."))
         return
       }
-      await reload()
+      await reload(announcingSent: false)
     }
   }
 

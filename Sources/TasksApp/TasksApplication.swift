@@ -110,6 +110,16 @@ final class TasksApplication {
     adw_about_window_set_comments(window, tr("Sign in with Azure AD B2C and manage your tasks"))
     adw_about_window_set_license_type(window, GTK_LICENSE_GPL_3_0)
     adw_about_window_set_website(window, "https://github.com/b2ctasks/b2c-tasks")
+    adw_about_window_set_issue_url(window, "https://github.com/b2ctasks/b2c-tasks/issues")
+    adw_about_window_set_copyright(window, "© 2026 The B2C Tasks developers")
+    withCStringArray(["The B2C Tasks developers https://github.com/b2ctasks/b2c-tasks"]) { developers in
+      adw_about_window_set_developers(window, UnsafeMutablePointer(mutating: developers))
+    }
+    // Translators: your names, one per line, shown in the About window's credits.
+    adw_about_window_set_translator_credits(window, tr("translator-credits"))
+    withCStringArray(["Microsoft's Azure AD B2C iOS sample (the app this one is reborn from)"]) { names in
+      adw_about_window_add_credit_section(window, tr("Based on"), UnsafeMutablePointer(mutating: names))
+    }
     if let parent = mainWindow?.gtkWindow {
       gtk_window_set_transient_for(about.window, parent)
     }

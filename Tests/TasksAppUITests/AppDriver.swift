@@ -45,6 +45,8 @@ final class AppDriver {
     var environment: [String: String?] = [
       "XDG_CONFIG_HOME": config.path, "XDG_DATA_HOME": self.home.appending(path: "data").path,
       "XDG_CACHE_HOME": self.home.appending(path: "cache").path, "LANGUAGE": language,
+      // gettext ignores LANGUAGE in the "C" locale; C.UTF-8 is always there.
+      "LC_ALL": language == nil ? nil : "C.UTF-8",
       "GSETTINGS_BACKEND": "keyfile", "GTK_A11Y": nil, "NO_AT_BRIDGE": nil,
     ]
     for (name, value) in extra { environment[name] = value }
@@ -208,6 +210,21 @@ final class AppDriver {
     return file
   }
 
+  /// Waits until WebKit has painted B2C's page: the page's area of the window (below the header bar, above the
+  /// action bar) is no longer one flat colour. The page reports its load finished before it is drawn.
+  func waitForPaintedPage() async throws {
+    let probe = TestDesktop.artifacts.appending(path: ".page-probe-\(process.pid).png")
+    defer { try? FileManager.default.removeItem(at: probe) }
+    let painted = try await eventually(timeout: .seconds(15), every: .milliseconds(250)) {
+      let shot = try await ChildProcess.run(
+        Tools.importProgram, ["-window", "root", "-crop", "660x400+30+70", probe.path])
+      guard shot.status == 0 else { return false }
+      let measure = try await ChildProcess.run(Tools.identify, ["-format", "%[fx:standard_deviation]", probe.path])
+      return (Double(measure.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0.02
+    }
+    try #require(painted, "B2C's page was never drawn")
+  }
+
   /// The size of `window` as the X server has it.
   func windowSize(_ window: String) async throws -> (width: Int, height: Int) {
     var values: [String: Int] = [:]
@@ -263,5 +280,6 @@ enum Tools {
   static let xdotool = URL(filePath: "/usr/bin/xdotool")
   static let python = URL(filePath: "/usr/bin/python3")
   static let importProgram = URL(filePath: "/usr/bin/import")
+  static let identify = URL(filePath: "/usr/bin/identify")
   static let atspiDriver = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "atspi_driver.py").path
 }

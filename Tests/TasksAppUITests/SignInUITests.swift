@@ -74,6 +74,8 @@ extension AppDriver {
     try await waitFor(role: "push button", name: "Sign In")
     try await press(button: "Sign In")
     try await waitFor(role: "label", name: "Sign in")
+    // Keys typed before WebKit has drawn the page can be lost.
+    try await waitForPaintedPage()
     return window
   }
 
@@ -111,21 +113,21 @@ extension AppUI {
       let playground = try await PlaygroundForUI()
       let app = try AppDriver(settings: playground.settings)
       let window = try await app.openSignInPage()
-      _ = try await app.screenshot("sign-in-page")
+      try await app.checkScreen("sign-in-page")
       try await app.type("ann@example.com", window: window)
       try await app.key("Tab", window: window)
       try await app.type("Tasks-Demo-1", window: window)
       try await app.key("Return", window: window)
       try await app.waitFor(role: "label", name: "No Tasks")
       try await app.waitFor(role: "label", name: "Ann Example")
-      _ = try await app.screenshot("signed-in")
+      try await app.checkScreen("signed-in")
       #expect(try app.mapsWebKit())
 
       // An empty task is refused inline; then three tasks.
       try await app.openAddTask(window: window)
       try await app.press(button: "Add")
       try await app.waitFor(role: "label", name: "Type what needs doing first.")
-      _ = try await app.screenshot("add-task-refused")
+      try await app.checkScreen("add-task-refused")
       try await app.setText("buy milk", name: "New task")
       try await app.press(button: "Add")
       try await app.waitFor(role: "check box", name: "buy milk")
@@ -133,7 +135,7 @@ extension AppUI {
         try await app.addTask(text, window: window)
         try await app.waitFor(role: "check box", name: text)
       }
-      _ = try await app.screenshot("three-tasks")
+      try await app.checkScreen("three-tasks")
       try await app.key("ctrl+q", window: window)
       #expect(await app.process.waitForExit(timeout: .seconds(15)) == 0)
       await app.stop(keepHome: true)
@@ -180,7 +182,7 @@ extension AppUI {
       try await app.key("Tab", window: window)
       try await app.key("Return", window: window)
       try await app.waitFor(role: "label", name: "Reset your password")
-      _ = try await app.screenshot("reset-password-page")
+      try await app.checkScreen("reset-password-page")
       try await app.type("ann@example.com", window: window)
       try await app.key("Tab", window: window)
       try await app.type("Reset-pass-1", window: window)

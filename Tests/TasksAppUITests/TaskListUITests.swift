@@ -111,7 +111,7 @@ extension AppUI {
       try await again.addTask("ann's task", window: secondWindow)
       try await again.waitFor(role: "check box", name: "ann's task")
       #expect(try await again.taskNames() == ["ann's task"])
-      _ = try await again.screenshot("second-user")
+      try await again.checkScreen("second-user")
       await again.stop()
     }
 
@@ -137,7 +137,7 @@ extension AppUI {
         $0.contains { $0.role == "label" && $0.name.hasPrefix("You are offline.") && $0.isShowing }
       }
       #expect(banner.contains { $0.name.hasPrefix("You are offline. These are your tasks as of") })
-      _ = try await again.screenshot("offline-banner")
+      try await again.checkScreen("offline-banner")
 
       try await playground.restart()
       try await again.press(button: "Retry")
@@ -158,19 +158,20 @@ extension AppUI {
       try await app.key("Tab", window: window)
       try await app.key("space", window: window)
       try await app.waitForCheck("Keep me signed in", checked: true)
-      _ = try await app.screenshot("welcome-keep-signed-in")
+      try await app.checkScreen("welcome-keep-signed-in")
       _ = try await app.signInByTyping()
       try await app.waitFor(role: "label", name: "Ann Example")
       // B2C remembers the browser session: its profile page comes without a password. Cancel goes back to the list.
       try await app.chooseFromMenu("Edit Profile", window: window)
       try await app.waitFor(role: "label", name: "Edit your profile")
-      _ = try await app.screenshot("edit-profile")
+      try await app.checkScreen("edit-profile")
       try await app.press(button: "Cancel")
       try await app.waitFor(role: "label", name: "No Tasks")
       let webSession = app.home.appending(path: "data/io.github.b2ctasks.B2CTasks/web-session")
       #expect(FileManager.default.fileExists(atPath: webSession.path), "the cookies are kept on disk")
       // Signed out, the session's cookies are gone: B2C shows its sign-in form again instead of signing in at once.
       try await app.chooseFromMenu("Sign Out", window: window)
+      try await app.waitFor(role: "label", name: "Sign in to see your tasks")
       #expect(!FileManager.default.fileExists(atPath: webSession.path))
       try await app.openSignInPage()
       try await app.waitUntilGone(role: "label", name: "Ann Example")

@@ -20,7 +20,7 @@ extension AppUI {
       try await app.waitFor(role: "label", name: "Sign in to see your tasks")
       try await app.waitFor(role: "push button", name: "Sign In")
       #expect(!(try app.mapsWebKit()), "a start without a session must not load WebKit")
-      _ = try await app.screenshot("welcome")
+      try await app.checkScreen("welcome")
 
       // The built-in settings point at 127.0.0.1:5995, where nothing listens in this test.
       try await app.press(button: "Sign In")
@@ -28,7 +28,7 @@ extension AppUI {
       try await app.waitFor(role: "push button", name: "Try Again")
       try await app.waitFor(role: "push button", name: "Copy Details")
       #expect(try app.mapsWebKit(), "the sign-in view loaded WebKit")
-      _ = try await app.screenshot("sign-in-failed")
+      try await app.checkScreen("sign-in-failed")
 
       try await app.key("ctrl+q", window: window)
       let status = await app.process.waitForExit(timeout: .seconds(15))
@@ -93,7 +93,7 @@ extension AppUI {
         }
       }
       #expect(!nodes.contains { $0.name == "Sign In" && $0.isShowing }, "no Sign In button with unusable settings")
-      _ = try await app.screenshot("settings-error")
+      try await app.checkScreen("settings-error")
       #expect(app.process.standardError.contains("authURL: not an https URL"))
       await app.stop()
     }

@@ -48,8 +48,12 @@ public final class ChildProcess: Sendable {
       let data = handle.availableData
       collected.lock.withLock { $0.err.append(data) }
     }
-    try process.run()
+    // One launch at a time: Foundation's Process.run on Linux has crashed (memcpy of a freed buffer) when two
+    // launches overlapped.
+    try Self.launching.withLock { _ in try process.run() }
   }
+
+  private static let launching = Mutex(())
 
   /// Runs a program to completion (at most `timeout`) and returns its exit status and output.
   public static func run(

@@ -1,0 +1,87 @@
+// UI tests in German and Chinese: every screen translated (read through AT-SPI, saved as screenshots), B2C's pages
+// in the desktop's language, and on every screen no control without an accessible name.
+
+import Foundation
+import TasksTestSupport
+import Testing
+
+/// What a screen must show in one language.
+struct LanguageExpectations: Sendable, CustomTestStringConvertible {
+  var language: String
+  var welcome: String
+  var signIn: String
+  var b2cPageTitle: String
+  var noTasks: String
+  var addTaskWindow: String
+  var newTaskEntry: String
+  var add: String
+  var keepSignedIn: String
+
+  var testDescription: String { language }
+
+  static let german = LanguageExpectations(
+    language: "de", welcome: "Melden Sie sich an, um Ihre Aufgaben zu sehen", signIn: "Anmelden",
+    b2cPageTitle: "Anmelden", noTasks: "Keine Aufgaben", addTaskWindow: "Aufgabe hinzufügen",
+    newTaskEntry: "Neue Aufgabe", add: "Hinzufügen", keepSignedIn: "Angemeldet bleiben")
+  // Chinese mnemonics are written "(_S)": GTK shows and names them "(S)".
+  static let chinese = LanguageExpectations(
+    language: "zh_CN", welcome: "登录以查看您的任务", signIn: "登录(S)", b2cPageTitle: "登录", noTasks: "没有任务",
+    addTaskWindow: "添加任务", newTaskEntry: "新任务", add: "添加(A)", keepSignedIn: "保持登录状态(K)")
+}
+
+extension AppDriver {
+  /// The controls on screen that assistive technologies cannot name: no name, or only GTK's class name.
+  func unnamedControls() async throws -> [String] {
+    let controls: Set = ["push button", "toggle button", "check box", "radio button", "text", "entry", "menu item"]
+    return try await accessibleTree { _ in true }.filter { node in
+      node.isShowing && controls.contains(node.role)
+        && (node.name.isEmpty || node.name.hasPrefix("Gtk") || node.name.hasPrefix("Adw"))
+    }.map { "\($0.role) \"\($0.name)\"" }
+  }
+
+  /// Saves a screenshot of `screen` and expects every control on it to have a name.
+  func checkScreen(_ screen: String) async throws {
+    _ = try await screenshot(screen)
+    let unnamed = try await unnamedControls()
+    #expect(unnamed.isEmpty, "\(screen): controls without an accessible name: \(unnamed)")
+  }
+}
+
+extension AppUI {
+  @Suite("Languages and accessibility")
+  struct LocalizationUITests {
+    @Test(
+      "every screen is translated, B2C's page follows the desktop's language, every control has a name",
+      arguments: [LanguageExpectations.german, .chinese])
+    func translatedScreens(_ expected: LanguageExpectations) async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings, language: expected.language)
+      let window = try await app.waitForWindow(titled: "B2C Tasks")
+      try await app.waitFor(role: "label", name: expected.welcome)
+      try await app.waitFor(role: "check box", name: expected.keepSignedIn)
+      try await app.checkScreen("\(expected.language)-welcome")
+
+      try await app.press(button: expected.signIn)
+      try await app.waitFor(role: "label", name: expected.b2cPageTitle)
+      try await app.waitForFocus(role: "filler", name: "WebKitWebView")
+      try await app.waitForPaintedPage()
+      try await app.checkScreen("\(expected.language)-sign-in")
+      try await app.type("ann@example.com", window: window)
+      try await app.key("Tab", window: window)
+      try await app.type("Tasks-Demo-1", window: window)
+      try await app.key("Return", window: window)
+      try await app.waitFor(role: "label", name: expected.noTasks)
+      try await app.checkScreen("\(expected.language)-no-tasks")
+
+      try await app.key("ctrl+n", window: window)
+      _ = try await app.waitForWindow(titled: expected.addTaskWindow)
+      try await app.waitFor(role: "text", name: expected.newTaskEntry)
+      try await app.checkScreen("\(expected.language)-add-task")
+      try await app.setText("Milch kaufen / 买牛奶", name: expected.newTaskEntry)
+      try await app.press(button: expected.add)
+      try await app.waitFor(role: "check box", name: "Milch kaufen / 买牛奶")
+      try await app.checkScreen("\(expected.language)-task-list")
+      await app.stop()
+    }
+  }
+}
