@@ -11,10 +11,14 @@ final class PlaygroundForUI {
   let data: URL
   let port: Int
   let settings: Data
+  let keychainGroup = "ui.test.\(UUID().uuidString)"
+  private let logLevel: String
 
-  init() async throws {
+  /// Starts a playground; `logLevel` "info" logs every request (redacted).
+  init(logLevel: String = "warning") async throws {
     data = try TestDesktop.temporaryFolder("ui-playground")
-    (process, port) = try await Self.launch(data: data, port: 0)
+    self.logLevel = logLevel
+    (process, port) = try await Self.launch(data: data, port: 0, logLevel: logLevel)
     let base = "http://127.0.0.1:\(self.port)"
     settings = Data(
       """
@@ -27,18 +31,18 @@ final class PlaygroundForUI {
         <key>passwordResetPolicy</key><string>B2C_1_PasswordReset</string>
         <key>editProfilePolicy</key><string>B2C_1_EditProfile</string>
         <key>redirectURI</key><string>urn:ietf:wg:oauth:2.0:oob</string>
-        <key>keychain</key><string>ui.test.\(UUID().uuidString)</string>
+        <key>keychain</key><string>\(keychainGroup)</string>
         <key>taskAPI</key><string>\(base)</string>
       </dict></plist>
       """.utf8)
   }
 
   /// Starts the program on `port` (0: a free one) and answers it with the port it listens on.
-  private static func launch(data: URL, port requested: Int) async throws -> (ChildProcess, Int) {
+  private static func launch(data: URL, port requested: Int, logLevel: String) async throws -> (ChildProcess, Int) {
     let prefix = try #require(TestDesktop.installPrefix)
     let process = try ChildProcess(
       prefix.appending(path: "bin/b2c-playground"),
-      ["--port", "\(requested)", "--data", data.path, "--log-level", "warning"])
+      ["--port", "\(requested)", "--data", data.path, "--log-level", logLevel])
     var port: Int?
     _ = await eventually(timeout: .seconds(30)) {
       port = process.standardOutput.split(separator: "\n").first { $0.contains("listening on") }
@@ -48,6 +52,9 @@ final class PlaygroundForUI {
     return (process, try #require(port, "playground did not start: \(process.standardError)"))
   }
 
+  /// Everything the server has printed (its request log, at log level info).
+  var processOutput: String { process.standardOutput + process.standardError }
+
   /// Stops the server (as a crash or an outage would) and waits until it is gone.
   func stop() async {
     process.kill()
@@ -56,7 +63,7 @@ final class PlaygroundForUI {
 
   /// Starts the server again on the same port with the same data.
   func restart() async throws {
-    (process, _) = try await Self.launch(data: data, port: port)
+    (process, _) = try await Self.launch(data: data, port: port, logLevel: logLevel)
   }
 
   deinit {
