@@ -8,9 +8,10 @@ packages="libgtk-4-dev libadwaita-1-dev libwebkitgtk-6.0-dev libsecret-1-dev lib
   meson ninja-build gettext libglib2.0-dev-bin libglib2.0-bin libxml2-utils desktop-file-utils appstream
   gnome-keyring dbus dbus-x11 at-spi2-core adwaita-icon-theme fonts-cantarell curl"
 if [ "${1:-}" = "--tests" ]; then
-  # libgtk-4-bin: gtk4-launch, as the launcher starts apps; a CJK font for the Chinese screenshots.
+  # libgtk-4-bin: gtk4-launch, as the launcher starts apps; a CJK font for the Chinese screenshots; sqlite3 and gcc
+  # for the benchmarks (seeding tasks, the C baseline).
   packages="$packages xvfb xauth xdotool imagemagick python3-pyatspi gir1.2-atspi-2.0 python3-gi libsecret-tools wrk
-    libgtk-4-bin fonts-wqy-microhei"
+    libgtk-4-bin fonts-wqy-microhei sqlite3 gcc"
 fi
 
 missing=""

@@ -1,0 +1,57 @@
+#!/usr/bin/python3
+"""measure.py NAME COMMAND...: starts COMMAND, waits until a check box named NAME is on the accessibility bus (the
+list is laid out and its rows exist), prints "seconds rss_kib", then stops the program. Exits 1 after 120 s."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pyatspi
+
+
+def find(pid, name):
+    for app in pyatspi.Registry.getDesktop(0):
+        try:
+            if app is None or app.get_process_id() != pid:
+                continue
+        except Exception:
+            continue
+        stack = [app]
+        while stack:
+            node = stack.pop()
+            if node is None:
+                continue
+            try:
+                if node.getRoleName() == "check box" and node.name == name:
+                    return True
+                stack.extend(node)
+            except Exception:
+                pass
+    return False
+
+
+def main():
+    name, command = sys.argv[1], sys.argv[2:]
+    start = time.monotonic()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while time.monotonic() - start < 120:
+            if find(child.pid, name):
+                elapsed = time.monotonic() - start
+                with open(f"/proc/{child.pid}/status") as status:
+                    rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+                print(f"{elapsed:.3f} {rss}")
+                return
+            if child.poll() is not None:
+                sys.exit(f"{command[0]} exited with {child.returncode}")
+            time.sleep(0.02)
+        sys.exit("timed out")
+    finally:
+        if child.poll() is None:
+            child.send_signal(signal.SIGKILL)
+            child.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+#!/bin/sh
+# startup-and-scale.sh [--quick]: start-up and scale of b2c-tasks, each as a ratio measured in the same run.
+#   start-up: spawn → first task row on the accessibility bus, 20 tasks, signed in through the keyring (SSO), against
+#             baseline.c (an empty libadwaita window with a 20-row list); medians of 5 runs, time and RSS.
+#   scale:    the same with 1 000, 10 000 and 100 000 tasks, against 20: extra time and RSS per task.
+# Release build installed into .build-prefix-bench/ (--quick: the debug build in .build-prefix-test/, 100 and 1 000
+# tasks, one run each; CI runs it so to keep it working). Runs its own Xvfb, D-Bus session and unlocked keyring.
+set -eu
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+if [ -z "${B2C_BENCH_INSIDE:-}" ]; then
+  export B2C_BENCH_INSIDE=1
+  exec xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24" dbus-run-session -- "$0" "$@"
+fi
+quick=false sizes="1000 10000 100000" runs=5 prefix="$repo/.build-prefix-bench"
+if [ "${1:-}" = "--quick" ]; then quick=true sizes="100 1000" runs=1 prefix="$repo/.build-prefix-test"; fi
+if [ "$quick" = false ]; then
+  meson-wrap/tools/dev-install.sh "$prefix" release >/dev/null
+fi
+work=$(mktemp -d /tmp/b2c-bench.XXXXXX)
+mkdir -p "$work/data" "$work/config" "$work/cache"
+# A private home for the keyring too: a new login keyring, created unlocked (an old one would open a prompt).
+export GTK_A11Y=atspi GSETTINGS_BACKEND=memory XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" \
+  XDG_CACHE_HOME="$work/cache"
+eval "$(printf bench | gnome-keyring-daemon --unlock --components=secrets)"
+export GNOME_KEYRING_CONTROL
+"$prefix/bin/b2c-playground" --port 0 --data "$work/playground" --log-level warning >"$work/pg.out" 2>&1 &
+playground=$!
+trap 'kill $playground 2>/dev/null || true; rm -rf "$work"' EXIT INT TERM
+tries=0
+until grep -q "listening on" "$work/pg.out" 2>/dev/null; do
+  tries=$((tries + 1)); [ $tries -lt 150 ] || { cat "$work/pg.out" >&2; exit 1; }; sleep 0.2
+done
+base=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/pg.out")
+mkdir -p "$work/config/io.github.b2ctasks.B2CTasks"
+cat >"$work/config/io.github.b2ctasks.B2CTasks/settings.plist" <<PLIST
+<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0"><dict>
+  <key>clientID</key><string>6f1c3a52-93b4-4c1e-9a57-2d8e0b7c4f10</string>
+  <key>authorityHost</key><string>$base</string>
+  <key>tenant</key><string>b2ctasks.onmicrosoft.com</string>
+  <key>signInPolicy</key><string>B2C_1_SignUpOrSignIn</string>
+  <key>redirectURI</key><string>urn:ietf:wg:oauth:2.0:oob</string>
+  <key>keychain</key><string>bench.$$</string>
+  <key>taskAPI</key><string>$base</string>
+</dict></plist>
+PLIST
+B2C_TEST_EMAIL=ann@example.com B2C_TEST_PASSWORD=Tasks-Demo-1 BROWSER="$repo/Tests/TasksTestSupport/scripted-browser.sh" \
+  "$prefix/bin/b2c-tasks-cli" sign-in --timeout 60 --json >/dev/null
+database=$(ls "$work/playground"/*.sqlite)
+owner=$(sqlite3 "$database" "SELECT oid FROM users WHERE email = 'ann@example.com'")
+
+# seed N: Ann has exactly N tasks, "task number 1" … "task number N".
+seed() {
+  sqlite3 "$database" "DELETE FROM tasks WHERE owner = '$owner';
+    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < $1)
+    INSERT INTO tasks (owner, text, completed, dateModified)
+    SELECT '$owner', 'task number ' || x, x % 3 = 0, '2026-11-22 08:00:00.000' FROM n;"
+}
+# median FILE COLUMN
+median() { cut -d' ' -f"$2" "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# measure LABEL COMMAND...: runs it $runs times; leaves "seconds rss" medians in $work/LABEL.
+measure() {
+  label=$1; shift
+  : >"$work/$label.runs"
+  i=0
+  while [ $i -lt $runs ]; do
+    /usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "task number 1" "$@" >>"$work/$label.runs"
+    rm -rf "$work/cache"  # no offline copy: every start fetches the list
+    i=$((i + 1))
+  done
+  echo "$(median "$work/$label.runs" 1) $(median "$work/$label.runs" 2)" >"$work/$label"
+}
+
+cc -O2 -o "$work/baseline" "$repo/Tests/Benchmarks/baseline.c" $(pkg-config --cflags --libs libadwaita-1)
+measure baseline "$work/baseline"
+seed 20
+measure tasks-20 "$prefix/bin/b2c-tasks"
+read -r base_s base_kib <"$work/baseline"
+read -r our_s our_kib <"$work/tasks-20"
+echo "start-up (medians of $runs): baseline ${base_s} s ${base_kib} KiB; b2c-tasks with 20 tasks ${our_s} s ${our_kib} KiB"
+awk -v a="$our_s" -v b="$base_s" -v c="$our_kib" -v d="$base_kib" \
+  'BEGIN { printf "start-up ratio: time %.2f×, RSS %.2f× the baseline\n", a / b, c / d }'
+for size in $sizes; do
+  seed "$size"
+  measure "tasks-$size" "$prefix/bin/b2c-tasks"
+  read -r s kib <"$work/tasks-$size"
+  awk -v n="$size" -v s="$s" -v k="$kib" -v s0="$our_s" -v k0="$our_kib" 'BEGIN {
+    printf "scale %6d tasks: %.3f s (%.2f× the 20-task start, +%.1f µs per task), %d KiB (+%.2f KiB per task)\n",
+      n, s, s / s0, (s - s0) / (n - 20) * 1e6, k, (k - k0) / (n - 20) }'
+done
