@@ -52,6 +52,19 @@ public enum Signal {
     return attach(instance, name, handler, unsafeBitCast(trampoline, to: UnsafeRawPointer.self))
   }
 
+  /// `gboolean handler(GtkEventControllerKey *self, guint keyval, guint keycode, GdkModifierType state, gpointer)`:
+  /// "key-pressed"; the handler answers whether it handled the key.
+  @discardableResult
+  public static func connectKeyPressed(
+    _ instance: some GPointer, _ handler: @escaping @MainActor (_ keyval: UInt32) -> Bool
+  ) -> UInt {
+    let trampoline: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = {
+      _, keyval, _, _, data in
+      MainActor.assumeIsolated { box(data, as: (@MainActor (UInt32) -> Bool).self)(keyval) ? 1 : 0 }
+    }
+    return attach(instance, "key-pressed", handler, unsafeBitCast(trampoline, to: UnsafeRawPointer.self))
+  }
+
   /// `gboolean handler(GObject *self, gpointer user_data)`: "close-request" and other signals whose handler
   /// answers whether it handled the event.
   @discardableResult

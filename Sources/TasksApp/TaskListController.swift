@@ -29,8 +29,9 @@ enum RowKey: Hashable {
   }
 }
 
-/// The widgets of one on-screen row: a check button, the text (an editable label), a status note and a delete
-/// button. GTK makes as many as fit on screen and binds them to whichever task scrolls into view.
+/// The widgets of one on-screen row: a check button, the text, a status note and a delete button. GTK 4.8's list
+/// view keeps up to 200 of them around what is on screen and binds them to whichever task scrolls into view, so a
+/// row is kept light: the text is a plain label, and an entry is made only for the row being edited.
 @MainActor
 private final class TaskRow {
   let box: UnsafeMutablePointer<GtkWidget>
@@ -43,7 +44,7 @@ private final class TaskRow {
   init() {
     box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
     check = gtk_check_button_new()
-    label = gtk_editable_label_new("")
+    label = gtk_label_new("")
     status = gtk_label_new("")
     delete = gtk_button_new_from_icon_name("user-trash-symbolic")
     for (side, widget) in [(12, box), (0, check), (0, label), (0, status), (0, delete)] {
@@ -54,9 +55,10 @@ private final class TaskRow {
     gtk_widget_set_margin_top(box, 3)
     gtk_widget_set_margin_bottom(box, 3)
     gtk_widget_set_hexpand(label, 1)
-    // Clicks go to the row, so a double-click activates it (edit) instead of one click starting the edit.
-    gtk_widget_set_can_target(label, 0)
-    gtk_widget_set_focusable(label, 0)
+    gtk_label_set_xalign(OpaquePointer(label), 0)
+    gtk_label_set_wrap(OpaquePointer(label), 1)
+    gtk_label_set_wrap_mode(OpaquePointer(label), PANGO_WRAP_WORD_CHAR)
+    gtk_widget_add_css_class(label, "task-text")
     gtk_widget_add_css_class(status, "dim-label")
     gtk_widget_add_css_class(status, "caption")
     gtk_widget_add_css_class(delete, "flat")
@@ -67,13 +69,9 @@ private final class TaskRow {
     }
   }
 
-  var text: String { String(cString: gtk_editable_get_text(OpaquePointer(label))) }
-  var isEditing: Bool { gtk_editable_label_get_editing(OpaquePointer(label)) != 0 }
-
   /// Shows `text` with `note` (empty for none); `name` is what assistive technologies hear for the check button.
   func show(text: String, completed: Bool, note: String, confirmed: Bool) {
-    if isEditing { gtk_editable_label_stop_editing(OpaquePointer(label), 0) }
-    gtk_editable_set_text(OpaquePointer(label), text)
+    gtk_label_set_text(OpaquePointer(label), text)
     gtk_check_button_set_active(check.cast(to: gtk_check_button_get_type(), as: GtkCheckButton.self), completed ? 1 : 0)
     gtk_label_set_text(OpaquePointer(status), note)
     gtk_widget_set_sensitive(check, confirmed ? 1 : 0)
@@ -101,6 +99,7 @@ final class TaskListController {
   private var rows: [UnsafeMutableRawPointer: TaskRow] = [:]
   private var boundRows: [RowKey: TaskRow] = [:]
   private var binding = false
+  private var editor: (row: TaskRow, entry: UnsafeMutablePointer<GtkWidget>, id: Int64)?
   /// Called when the user ticks or unticks a task.
   var onToggle: (TaskItem, Bool) -> Void = { _, _ in }
   /// Called when the user changed a task's text (already trimmed and not empty).
@@ -212,7 +211,6 @@ final class TaskListController {
     Signal.connect(row.delete, "clicked") { [unowned self, unowned row] in
       if let key = row.key { self.onDelete(key) }
     }
-    Signal.connect(row.label, "notify::editing") { [unowned self, unowned row] _ in self.editingChanged(row) }
   }
 
   private func bind(_ item: OpaquePointer?) {
@@ -229,6 +227,7 @@ final class TaskListController {
     guard let item, let child = gtk_list_item_get_child(item), let row = rows[UnsafeMutableRawPointer(child)],
       let key = row.key
     else { return }
+    if editor?.row === row { finishEditing(commit: true) }
     if boundRows[key] === row { boundRows[key] = nil }
     row.key = nil
   }
@@ -250,30 +249,50 @@ final class TaskListController {
 
   // MARK: Editing
 
+  /// Puts an entry with the task's text in place of its label. Enter or leaving the entry saves, Escape cancels.
   private func startEditing(at position: Int) {
-    guard position < keys.count, case .task = keys[position], let row = boundRows[keys[position]] else { return }
-    gtk_widget_set_can_target(row.label, 1)
-    gtk_widget_set_focusable(row.label, 1)
-    gtk_editable_label_start_editing(OpaquePointer(row.label))
-    gtk_widget_grab_focus(row.label)
+    guard position < keys.count, case .task(let id) = keys[position], let task = tasks[id],
+      let row = boundRows[keys[position]]
+    else { return }
+    finishEditing(commit: true)
+    let entry = gtk_entry_new()!
+    gtk_editable_set_text(OpaquePointer(entry), task.text)
+    gtk_widget_set_hexpand(entry, 1)
+    gtk_widget_set_valign(entry, GTK_ALIGN_CENTER)
+    b2c_accessible_set_label(entry, task.text)
+    gtk_box_insert_child_after(row.box.cast(to: gtk_box_get_type(), as: GtkBox.self), entry, row.check)
+    gtk_widget_set_visible(row.label, 0)
+    editor = (row, entry, id)
+    Signal.connect(entry, "activate") { [unowned self] in self.finishEditing(commit: true) }
+    let keys = gtk_event_controller_key_new()!
+    Signal.connectKeyPressed(keys) { [unowned self] keyval in
+      guard keyval == UInt32(GDK_KEY_Escape) else { return false }
+      self.finishEditing(commit: false)
+      return true
+    }
+    gtk_widget_add_controller(entry, keys)
+    let focus = gtk_event_controller_focus_new()!
+    Signal.connect(focus, "leave") { [unowned self] in
+      // After the focus has moved: ending the edit removes the entry.
+      Task { if self.editor?.entry == entry { self.finishEditing(commit: true) } }
+    }
+    gtk_widget_add_controller(entry, focus)
+    gtk_widget_grab_focus(entry)
+    gtk_editable_select_region(OpaquePointer(entry), 0, -1)
   }
 
-  private func editingChanged(_ row: TaskRow) {
-    guard !row.isEditing else { return }
-    let hadFocus = gtk_widget_has_focus(row.label) != 0 || gtk_widget_get_focus_child(row.label) != nil
-    gtk_widget_set_can_target(row.label, 0)
-    gtk_widget_set_focusable(row.label, 0)
-    // Keyboard focus goes back to the row, so arrows and Enter go on working.
+  /// Ends the edit in progress, saving a changed, non-empty text when `commit`; focus goes back to the row.
+  private func finishEditing(commit: Bool) {
+    guard let (row, entry, id) = editor else { return }
+    editor = nil
+    let text = String(cString: gtk_editable_get_text(OpaquePointer(entry)))
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let hadFocus = gtk_widget_has_focus(entry) != 0 || gtk_widget_get_focus_child(entry) != nil
+    gtk_widget_set_visible(row.label, 1)
+    gtk_box_remove(row.box.cast(to: gtk_box_get_type(), as: GtkBox.self), entry)
     if hadFocus, let item = gtk_widget_get_parent(row.box) { gtk_widget_grab_focus(item) }
-    guard !binding, case .task(let id) = row.key, let task = tasks[id] else { return }
-    let text = row.text.trimmingCharacters(in: .whitespacesAndNewlines)
-    if text.isEmpty || text == task.text {
-      // An emptied text is not saved: the task keeps its text.
-      binding = true
-      gtk_editable_set_text(OpaquePointer(row.label), task.text)
-      binding = false
-      return
-    }
+    // An emptied text is not saved: the task keeps its text.
+    guard commit, let task = tasks[id], !text.isEmpty, text != task.text else { return }
     onEdit(task, text)
   }
 }
