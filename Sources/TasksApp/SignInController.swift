@@ -193,22 +193,10 @@ final class SignInController {
   private func decide(_ uri: String) -> Int32 {
     guard let interpreter else { return 2 }
     if case .notOurs = interpreter.interpret(uri) {
-      return Self.mayLoad(uri) ? 0 : 2
+      return SignInNavigation.mayLoad(uri) ? 0 : 2
     }
     Task { await self.handle(uri) }
     return 1
-  }
-
-  /// The sign-in pages may load https, http on loopback (the playground) and about: pages; nothing else.
-  static func mayLoad(_ uri: String) -> Bool {
-    guard let components = URLComponents(string: uri), let scheme = components.scheme?.lowercased() else {
-      return false
-    }
-    switch scheme {
-    case "https", "about", "data", "blob": return true
-    case "http": return LoopbackHost.contains(components.host ?? "")
-    default: return false
-    }
   }
 
   private func handle(_ uri: String) async {
