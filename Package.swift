@@ -112,6 +112,7 @@ let package = Package(
       dependencies: [
         "TasksCore", "TasksKeyring", "B2CPlayground", "TasksTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Logging", package: "swift-log"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+        .product(name: "Hummingbird", package: "hummingbird"),
       ]),
     .testTarget(
       name: "TasksAppUITests", dependencies: ["TasksTestSupport"], exclude: ["atspi_driver.py"]),

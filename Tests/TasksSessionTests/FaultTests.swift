@@ -1,0 +1,138 @@
+// Fault tests of the task API client and the outbox against a hostile server: 500s, HTML and broken JSON, answers
+// past the timeout, a server killed mid-request, no server, a host that does not resolve. Each failure is typed, and
+// nothing in the outbox is lost.
+
+import Foundation
+import Hummingbird
+import Logging
+import TasksCore
+import TasksTestSupport
+import Testing
+
+/// A local server whose task API misbehaves in a chosen way, by path prefix: `/500`, `/html`, `/garbage`, `/slow`.
+final class HostileServer: Sendable {
+  let base: URL
+  /// One element each time a request reaches a `/slow` route (it is then in flight for 5 s).
+  let slowRequests: AsyncStream<Void>
+  private let task: Task<Void, any Error>
+
+  private init(base: URL, slowRequests: AsyncStream<Void>, task: Task<Void, any Error>) {
+    self.base = base
+    self.slowRequests = slowRequests
+    self.task = task
+  }
+
+  static func start() async throws -> HostileServer {
+    let router = Router()
+    let (slowRequests, arrived) = AsyncStream.makeStream(of: Void.self)
+    for method in [HTTPRequest.Method.get, .post] {
+      router.on("/500/api/tasks", method: method) { _, _ in Response(status: .internalServerError) }
+      router.on("/html/api/tasks", method: method) { _, _ in
+        Response(
+          status: .ok, headers: [.contentType: "text/html"],
+          body: ResponseBody(byteBuffer: ByteBuffer(string: "<html><body>502 Bad Gateway</body></html>")))
+      }
+      router.on("/garbage/api/tasks", method: method) { _, _ in
+        Response(
+          status: .ok, headers: [.contentType: "application/json"],
+          body: ResponseBody(byteBuffer: ByteBuffer(string: #"[{"Id":1,"Text":"cut off"#)))
+      }
+      router.on("/slow/api/tasks", method: method) { _, _ in
+        arrived.yield()
+        try await Task.sleep(for: .seconds(5))
+        return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "[]")))
+      }
+    }
+    var logger = Logger(label: "hostile-server")
+    logger.logLevel = .critical
+    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+    let app = Application(
+      router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+      onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
+    let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+    var iterator = ports.makeAsyncIterator()
+    let port = try #require(await iterator.next())
+    return HostileServer(
+      base: try #require(URL(string: "http://127.0.0.1:\(port)")), slowRequests: slowRequests, task: task)
+  }
+
+  /// Stops the server at once, dropping the connections it has.
+  func kill() async {
+    task.cancel()
+    _ = await task.result
+  }
+}
+
+@Suite("Faults of the task API")
+struct FaultTests {
+  private func client(_ base: URL, timeout: TimeInterval = 1) -> TaskAPIClient {
+    TaskAPIClient(baseURL: base, http: HTTPClient(timeout: timeout)) { _ throws(SessionError) in "a-bearer" }
+  }
+
+  /// How `body` failed (nil when it did not).
+  private func failure(_ body: () async throws(TaskAPIError) -> Void) async -> TaskAPIError? {
+    do throws(TaskAPIError) {
+      try await body()
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  private func outbox() throws -> Outbox {
+    Outbox(file: try TestDesktop.temporaryFolder("fault-outbox").appending(path: "outbox.json"))
+  }
+
+  @Test("a 500, an HTML page and cut-off JSON are typed failures; the outbox keeps its tasks")
+  func badAnswers() async throws {
+    let server = try await HostileServer.start()
+    defer { Task { await server.kill() } }
+    await #expect(throws: TaskAPIError.server(500)) { try await client(server.base.appending(path: "500")).list() }
+    for path in ["html", "garbage"] {
+      let error = await failure { () throws(TaskAPIError) in
+        _ = try await client(server.base.appending(path: path)).list()
+      }
+      if case .badResponse = error {} else { Issue.record("\(path): \(String(describing: error))") }
+    }
+    let box = try outbox()
+    _ = try await box.add("typed while the server fails")
+    let result = await box.flush(client(server.base.appending(path: "500")))
+    #expect(result == Outbox.FlushResult(sent: 0, stoppedBy: .server(500)))
+    #expect(await box.pending.map(\.text) == ["typed while the server fails"])
+  }
+
+  @Test("an answer past the timeout, and a server killed mid-request, are network failures, in time")
+  func slowAndKilled() async throws {
+    let server = try await HostileServer.start()
+    let started = ContinuousClock.now
+    await #expect(throws: TaskAPIError.network(.timedOut)) {
+      try await client(server.base.appending(path: "slow")).list()
+    }
+    #expect(ContinuousClock.now - started < .seconds(4), "the client gave up at its timeout, not the server's")
+
+    let box = try outbox()
+    _ = try await box.add("sent while the server dies")
+    var arrivals = server.slowRequests.makeAsyncIterator()
+    _ = await arrivals.next()  // the timed-out list above
+    let flush = Task { await box.flush(client(server.base.appending(path: "slow"), timeout: 10)) }
+    _ = await arrivals.next()  // the add is in flight (the server holds it for 5 s)
+    await server.kill()
+    let result = await flush.value
+    #expect(result.sent == 0)
+    if case .network = result.stoppedBy {} else { Issue.record("not a network failure: \(String(describing: result))") }
+    #expect(await box.pending.map(\.text) == ["sent while the server dies"])
+  }
+
+  @Test(
+    "no server, or a host that does not resolve: unreachable, said in words",
+    arguments: ["http://127.0.0.1:9", "https://no-such-host.invalid"])
+  func unreachable(base: String) async throws {
+    let url = try #require(URL(string: base))
+    let error = await failure { () throws(TaskAPIError) in _ = try await client(url, timeout: 5).list() }
+    guard case .network(let network) = error else {
+      Issue.record("not a network failure: \(String(describing: error))")
+      return
+    }
+    #expect(!network.message.isEmpty)
+  }
+}
