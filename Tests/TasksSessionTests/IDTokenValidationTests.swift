@@ -71,6 +71,7 @@ struct IDTokenValidationTests {
     "forged and broken id_tokens are refused",
     arguments: [
       ("valid", nil), ("expired", IDTokenError.expired), ("expired-within-skew", nil), ("not-yet-valid", .expired),
+      ("tenant-clock-10-min-ahead", nil), ("tenant-clock-10-min-behind", nil),
       ("wrong-audience", .wrongAudience), ("wrong-issuer", .wrongIssuer), ("wrong-nonce", .wrongNonce),
       ("missing-nonce", .wrongNonce), ("foreign-key", .badSignature), ("unknown-kid", .badSignature),
       ("tampered", .badSignature), ("not-a-jwt", .badSignature), ("alg-none", .badSignature),
@@ -81,9 +82,18 @@ struct IDTokenValidationTests {
     let now = Int(Date().timeIntervalSince1970)
     var token: String
     switch kind {
-    case "expired": token = try await sign(claims(harness) { $0.exp = now - 400 }, harness: harness)
-    case "expired-within-skew": token = try await sign(claims(harness) { $0.exp = now - 200 }, harness: harness)
-    case "not-yet-valid": token = try await sign(claims(harness) { $0.nbf = now + 400 }, harness: harness)
+    case "expired": token = try await sign(claims(harness) { $0.exp = now - 900 }, harness: harness)
+    case "expired-within-skew": token = try await sign(claims(harness) { $0.exp = now - 400 }, harness: harness)
+    case "not-yet-valid": token = try await sign(claims(harness) { $0.nbf = now + 900 }, harness: harness)
+    // A fresh token from a tenant whose clock is ten minutes off ours: nbf ten minutes ahead, or exp (a short
+    // five-minute lifetime) already passed by ten minutes on ours: both within the skew.
+    case "tenant-clock-10-min-ahead":
+      token = try await sign(claims(harness) { $0.nbf = now + 590 }, harness: harness)
+    case "tenant-clock-10-min-behind":
+      token = try await sign(
+        claims(harness) {
+          $0.nbf = now - 900; $0.exp = now - 590
+        }, harness: harness)
     case "wrong-audience": token = try await sign(claims(harness) { $0.aud = "someone-else" }, harness: harness)
     case "wrong-issuer":
       token = try await sign(claims(harness) { $0.iss = "https://evil.example/v2.0/" }, harness: harness)

@@ -268,9 +268,11 @@ public actor Session {
     } catch { throw .idToken(error) }
     if let previous, validated.account.objectID != previous.account.objectID { throw .idToken(.noSubject) }
     let now = Date()
+    // expires_in is relative, so a desktop clock that is off the tenant's does not move it; expires_on is the
+    // tenant's clock and only the fallback.
     let accessExpiry =
-      response.expiresOn.map { Date(timeIntervalSince1970: TimeInterval($0)) }
-      ?? response.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
+      response.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
+      ?? response.expiresOn.map { Date(timeIntervalSince1970: TimeInterval($0)) }
     return TokenSet(
       accessToken: response.accessToken ?? previous?.accessToken,
       accessTokenExpiresOn: response.accessToken == nil

@@ -40,10 +40,13 @@ public enum IDTokenError: Error, Equatable, Sendable {
 }
 
 /// Validates id_tokens: RS256 signature against the policy's JWKS (fetched again on an unknown `kid`), `iss` from
-/// the discovery document, `aud` = client id, `exp`/`nbf` with five minutes of skew, and the `nonce` when one was sent.
+/// the discovery document, `aud` = client id, `exp`/`nbf` with ten minutes of skew, and the `nonce` when one was sent.
 public struct IDTokenValidator: Sendable {
   /// The allowed clock difference.
-  public static let clockSkew: TimeInterval = 300
+  ///
+  /// Ten minutes: a desktop whose clock is up to ten minutes off the tenant's still signs in (a fresh id_token's
+  /// `nbf` is the tenant's "now"). Freshness is the nonce's job (sign-in) and TLS's (refresh), not the clock's.
+  public static let clockSkew: TimeInterval = 600
 
   let metadata: OpenIDMetadata
   let clientID: String
