@@ -121,6 +121,18 @@ struct SessionFlowTests {
     #expect(try await TaskAPIClient(session: session).list().isEmpty)
   }
 
+  @Test("another app signs out (the secret is deleted) while this one runs: its next refresh ends, nothing comes back")
+  func signedOutElsewhere() async throws {
+    let harness = try await SessionHarness.start()
+    defer { Task { await harness.stop() } }
+    let session = harness.session()
+    let account = try await harness.signIn(session)
+    _ = try await harness.session().signOut()  // the other app
+    await #expect(throws: SessionError.notSignedIn) { try await session.bearer(forceRefresh: true) }
+    #expect(await session.state == .needsSignIn(account))
+    #expect(try await KeyringSessionStore().load(SessionKey(harness.settings)) == nil, "the sign-out stands")
+  }
+
   @Test("edit profile updates the display name of the same account")
   func editProfile() async throws {
     let harness = try await SessionHarness.start()

@@ -338,7 +338,9 @@ public actor Session {
         state = .signedIn(stored.account)
         return stored
       }
-      guard let current = stored ?? tokens else { throw SessionError.notSignedIn }
+      // Nothing stored: another app of the group signed out (or the secret was deleted). Refreshing from memory
+      // would put the session back behind its back: this app is signed out too.
+      guard let current = stored else { throw SessionError.notSignedIn }
       guard let refreshToken = current.refreshToken else { throw SessionError.notSignedIn }
       state = .refreshing(current.account)
       let response = try await tokenEndpoint.refresh(
