@@ -19,6 +19,8 @@ let package = Package(
     // WebKit lives in its own shared library, loaded by b2c-tasks only when a sign-in needs a web view.
     .library(name: "TasksWebView", type: .dynamic, targets: ["TasksWebView"]),
     .executable(name: "b2c-playground", targets: ["PlaygroundMain"]),
+    // The parsers' fuzzing harness (libFuzzer with -sanitize=fuzzer; a corpus replayer otherwise).
+    .executable(name: "b2c-tasks-fuzz", targets: ["TasksFuzz"]),
   ],
   dependencies: [
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -64,6 +66,7 @@ let package = Package(
     .executableTarget(
       name: "TasksApp", dependencies: ["TasksCore", "TasksKeyring", "TasksLoopback", "GtkSupport", "CGtk"]),
 
+    .executableTarget(name: "TasksFuzz", dependencies: ["TasksCore"]),
     .executableTarget(
       name: "TasksCLI",
       dependencies: [

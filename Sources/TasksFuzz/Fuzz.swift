@@ -1,0 +1,74 @@
+// TasksFuzz: the fuzzing harness of TasksCore's parsers. Built with `-sanitize=fuzzer,address -D FUZZING` by
+// Tests/Fuzz/fuzz.sh it is a libFuzzer binary; built normally it replays corpora (`b2c-tasks-fuzz TARGET FILE…`),
+// which the tests do with the corpora kept in Tests/Fuzz/corpus/.
+
+import Foundation
+import TasksCore
+
+/// The parsers under test, by name. Each must return (not crash, not hang) on any input; errors are expected.
+enum FuzzTarget: String, CaseIterable {
+  /// What WebKit's decide-policy hands the redirect interpreter: any URL string.
+  case redirect
+  /// A token endpoint's answer: success and error bodies.
+  case token
+  /// The task API's list.
+  case tasks
+  /// The settings file (XML or binary property list).
+  case settings
+  /// The offline copy of the task list.
+  case cache
+  /// A URL the sign-in view is asked to load.
+  case navigation
+
+  private static let interpreters = [
+    "urn:ietf:wg:oauth:2.0:oob", "http://127.0.0.1:8400/callback", "io.github.b2ctasks.tasks://auth",
+  ].compactMap { RedirectURI($0) }.map { RedirectInterpreter(redirectURI: $0, expectedState: "state-1") }
+
+  func run(_ data: Data) {
+    switch self {
+    case .redirect:
+      let text = String(decoding: data, as: UTF8.self)
+      for interpreter in Self.interpreters { _ = interpreter.interpret(text) }
+    case .token:
+      _ = try? TokenResponse.parse(data)
+      _ = TokenResponse.parseError(data)
+    case .tasks: _ = try? TaskItem.decodeList(data)
+    case .settings: _ = try? AppSettings.parse(data, file: "fuzz")
+    case .cache: _ = try? TaskCache.decode(data)
+    case .navigation: _ = SignInNavigation.mayLoad(String(decoding: data, as: UTF8.self))
+    }
+  }
+}
+
+#if FUZZING
+  private let target = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["B2C_FUZZ_TARGET"] ?? "") ?? .redirect
+
+  @_cdecl("LLVMFuzzerTestOneInput")
+  public func fuzzOne(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
+    target.run(Data(bytes: bytes, count: count))
+    return 0
+  }
+#else
+  @main
+  enum Replay {
+    static func main() throws {
+      let arguments = CommandLine.arguments.dropFirst()
+      guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
+        let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: "|")
+        FileHandle.standardError.write(Data("usage: b2c-tasks-fuzz \(names) FILE|FOLDER…\n".utf8))
+        exit(2)
+      }
+      var count = 0
+      for path in arguments.dropFirst() {
+        let url = URL(filePath: path)
+        let files =
+          (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)) ?? [url]
+        for file in files {
+          target.run(try Data(contentsOf: file))
+          count += 1
+        }
+      }
+      print("\(name): replayed \(count) inputs")
+    }
+  }
+#endif
