@@ -48,6 +48,21 @@ enum FuzzTarget: String, CaseIterable {
     target.run(Data(bytes: bytes, count: count))
     return 0
   }
+
+  /// libFuzzer's driver (it ships a `main` too, but SwiftPM links an executable's entry as `TasksFuzz_main`).
+  @_silgen_name("LLVMFuzzerRunDriver")
+  func runDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32
+  ) -> Int32
+
+  @_cdecl("TasksFuzz_main")
+  public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    var count = argc
+    var arguments = argv
+    return runDriver(&count, &arguments) { bytes, size in fuzzOne(bytes, size) }
+  }
 #else
   @main
   enum Replay {
