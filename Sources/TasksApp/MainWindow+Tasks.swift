@@ -38,13 +38,11 @@ extension MainWindow {
       let flushed = await files.outbox.flush(client)
       do throws(TaskAPIError) {
         let tasks = try await client.list()
-        guard pendingDeletion == nil else {
-          // The list would bring back the row whose Undo toast is showing: keep it out until then.
-          let hidden = pendingDeletion?.key
-          taskList.show(tasks.filter { hidden != .task($0.id) }, waiting: await files.outbox.pending)
-          return finishReload(files, tasks, flushed, announcingSent)
-        }
-        taskList.show(tasks, waiting: await files.outbox.pending)
+        // The row whose Undo toast is showing stays out of the list until the toast goes.
+        let hidden = pendingDeletion?.key
+        taskList.show(
+          tasks.filter { .task($0.id) != hidden },
+          waiting: await files.outbox.pending.filter { .pending($0.id) != hidden })
         finishReload(files, tasks, flushed, announcingSent)
       } catch {
         await listFailed(error, files)
@@ -53,8 +51,7 @@ extension MainWindow {
   }
 
   private func finishReload(
-    _ files: (outbox: Outbox, cache: TaskCache), _ tasks: [TaskItem], _ flushed: Outbox.FlushResult,
-    _ announcingSent: Bool
+    _ files: AccountFiles, _ tasks: [TaskItem], _ flushed: Outbox.FlushResult, _ announcingSent: Bool
   ) {
     showOfflineBanner(false)
     showTasksPage()
@@ -66,17 +63,16 @@ extension MainWindow {
     if let stopped = flushed.stoppedBy { showToast(stopped.message) { Task { await self.reload() } } }
   }
 
-  private func listFailed(_ error: TaskAPIError, _ files: (outbox: Outbox, cache: TaskCache)) async {
+  private func listFailed(_ error: TaskAPIError, _ files: AccountFiles) async {
     guard let taskList else { return }
     if case .unauthorized = error, await session?.account == nil { return }  // the sign-in page is on its way
+    let copy = try? await files.cache.load()
     if page != .tasks && page != .noTasks {
       // Nothing shown yet: the offline copy if there is one, and the tasks that wait.
-      let copy = try? await files.cache.load()
       taskList.show(copy?.tasks ?? [], waiting: await files.outbox.pending)
     }
     showTasksPage()
     if case .network = error {
-      let copy = try? await files.cache.load()
       let label = builder.opaqueObject("offline_label", gtk_label_get_type())
       let when = copy.map { $0.savedAt.formatted(date: .abbreviated, time: .shortened) }
       gtk_label_set_text(
@@ -185,20 +181,23 @@ extension MainWindow {
     present(toast)
   }
 
-  /// Carries out a deletion whose toast is still showing (quitting, signing out, deleting another). The app is
-  /// held until the server has answered, so that quitting does not cut the request short.
-  func finishPendingWork() {
-    guard let deletion = pendingDeletion else { return }
+  /// Carries out a deletion whose toast is still showing (quitting, signing out, deleting another); answers the
+  /// request, for a caller that must wait for it. The app is held until the server has answered, so that quitting
+  /// does not cut the request short.
+  @discardableResult
+  func finishPendingWork() -> Task<Void, Never>? {
+    guard let deletion = pendingDeletion else { return nil }
     pendingDeletion = nil
-    commit(deletion)
     adw_toast_dismiss(deletion.toast)
+    return commit(deletion)
   }
 
-  private func commit(_ deletion: PendingDeletion) {
-    guard let session, let taskList else { return }
+  @discardableResult
+  private func commit(_ deletion: PendingDeletion) -> Task<Void, Never>? {
+    guard let session, let taskList else { return nil }
     let application = gtk_window_get_application(window.window).map { OpaquePointer($0.gpointer) }
     application.map { g_application_hold(UnsafeMutablePointer($0)) }
-    Task {
+    return Task {
       defer { application.map { g_application_release(UnsafeMutablePointer($0)) } }
       do throws(TaskAPIError) {
         switch deletion.key {

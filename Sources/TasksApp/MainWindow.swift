@@ -27,7 +27,7 @@ final class MainWindow {
   var taskList: TaskListController?
   private var failureDetails = ""
   private var actions: [String: OpaquePointer] = [:]
-  private var accountFiles: (account: String, outbox: Outbox, cache: TaskCache)?
+  private var accountFiles: AccountFiles?
   var addTaskWindow: AddTaskWindow?
   var pendingDeletion: PendingDeletion?
   private var requestsRunning = 0
@@ -301,7 +301,7 @@ final class MainWindow {
   private func signOut(thenSignIn: Bool = false) {
     guard let session else { return }
     Task {
-      finishPendingWork()
+      await finishPendingWork()?.value  // the delete goes out while the session can still send it
       let cache = accountFiles?.cache
       do throws(SessionError) {
         _ = try await session.signOut()
@@ -318,10 +318,18 @@ final class MainWindow {
   }
 
   /// The outbox and offline copy of `account` (each account has its own).
-  func files(for account: Account) -> (outbox: Outbox, cache: TaskCache) {
-    if let accountFiles, accountFiles.account == account.objectID { return (accountFiles.outbox, accountFiles.cache) }
-    let files = (outbox: Outbox(file: Outbox.file(for: account)), cache: TaskCache(account: account))
-    accountFiles = (account.objectID, files.outbox, files.cache)
+  func files(for account: Account) -> AccountFiles {
+    if let accountFiles, accountFiles.objectID == account.objectID { return accountFiles }
+    let files = AccountFiles(
+      objectID: account.objectID, outbox: Outbox(file: Outbox.file(for: account)), cache: TaskCache(account: account))
+    accountFiles = files
     return files
   }
+}
+
+/// One account's files: the outbox of tasks waiting to be sent and the offline copy of the list.
+struct AccountFiles {
+  let objectID: String
+  let outbox: Outbox
+  let cache: TaskCache
 }
