@@ -19,6 +19,7 @@ expected="bin/b2c-tasks bin/b2c-tasks-cli bin/b2c-playground lib/b2c-tasks/libTa
   share/b2c-tasks/b2c-tasks.gresource share/applications/$app_id.desktop share/metainfo/$app_id.metainfo.xml
   share/glib-2.0/schemas/$app_id.gschema.xml share/dbus-1/services/$app_id.service
   share/icons/hicolor/scalable/apps/$app_id.svg share/icons/hicolor/symbolic/apps/$app_id-symbolic.svg"
+for size in 16 32 48 64 128; do expected="$expected share/icons/hicolor/${size}x$size/apps/$app_id.png"; done
 for language in $(grep -v '^#' "$(dirname "$0")/../meson-wrap/po/LINGUAS"); do
   expected="$expected share/locale/$language/LC_MESSAGES/b2c-tasks.mo"
 done

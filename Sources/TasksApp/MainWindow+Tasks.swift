@@ -15,38 +15,34 @@ struct PendingDeletion {
 extension MainWindow {
   // MARK: Loading
 
-  /// Shows the list kept from the last time (no network needed), while the server's is on its way.
-  func showOfflineCopy(of account: Account) async {
-    let files = files(for: account)
-    guard let copy = try? await files.cache.load() else { return }
-    taskList?.show(copy.tasks, waiting: await files.outbox.pending)
-    showTasksPage()
-  }
-
   /// Sends what waits in the outbox, then shows the server's list followed by what still waits. When the server
   /// cannot be reached, the last list stays (or the offline copy is shown) under a banner saying so. With
   /// `announcingSent`, a toast says how many waiting tasks went out (not after an add, where that is expected).
   func reload(announcingSent: Bool = true) async {
-    guard let session, let taskList else { return }
+    guard let session else { return }
     guard let account = await session.account else {
       show(.welcome)
       return
     }
     let files = files(for: account)
-    let client = TaskAPIClient(session: session)
     await withSpinner {
-      let flushed = await files.outbox.flush(client)
-      do throws(TaskAPIError) {
-        let tasks = try await client.list()
-        // The row whose Undo toast is showing stays out of the list until the toast goes.
-        let hidden = pendingDeletion?.key
-        taskList.show(
-          tasks.filter { .task($0.id) != hidden },
-          waiting: await files.outbox.pending.filter { .pending($0.id) != hidden })
-        finishReload(files, tasks, flushed, announcingSent)
-      } catch {
-        await listFailed(error, files)
-      }
+      await show(await ListFetch.run(session, files), of: files, announcingSent: announcingSent)
+    }
+  }
+
+  /// Shows what a load of the list brought.
+  func show(_ fetch: ListFetch, of files: AccountFiles, announcingSent: Bool = true) async {
+    guard let taskList else { return }
+    switch fetch.tasks {
+    case .success(let tasks):
+      // The row whose Undo toast is showing stays out of the list until the toast goes.
+      let hidden = pendingDeletion?.key
+      taskList.show(
+        tasks.filter { .task($0.id) != hidden },
+        waiting: await files.outbox.pending.filter { .pending($0.id) != hidden })
+      finishReload(files, tasks, fetch.flushed, announcingSent)
+    case .failure(let error):
+      await listFailed(error, files)
     }
   }
 

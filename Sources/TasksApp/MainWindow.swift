@@ -4,7 +4,6 @@ import CGtk
 import Foundation
 import GtkSupport
 import TasksCore
-import TasksKeyring
 
 /// The main window, built from `ui/main-window.ui`.
 ///
@@ -31,6 +30,7 @@ final class MainWindow {
   var addTaskWindow: AddTaskWindow?
   var pendingDeletion: PendingDeletion?
   private var requestsRunning = 0
+  private var waitingToPresent = false
   private(set) var page: Page = .loading
 
   /// The window as a `GtkWindow`, for transient children.
@@ -38,7 +38,7 @@ final class MainWindow {
 
   init(
     application: UnsafeMutablePointer<AdwApplication>, installation: Installation,
-    settings: Result<AppSettings, SettingsError>
+    startup: Result<StartupLoad, SettingsError>
   ) {
     window = builder.object("window", adw_application_window_get_type())
     toastOverlay = builder.opaqueObject("toast_overlay", adw_toast_overlay_get_type())
@@ -50,14 +50,14 @@ final class MainWindow {
     gtk_window_set_application(window.window, application.cast(to: gtk_application_get_type()))
     windowState?.restore(window.window)
     windowState?.bind("keep-signed-in", to: builder.object("keep_signed_in_check"), property: "active")
-    switch settings {
+    switch startup {
     case .failure(let error):
       session = nil
       let page = builder.opaqueObject("settings_error_page", adw_status_page_get_type())
       adw_status_page_set_description(page, error.description)
       show(.settingsError)
-    case .success(let settings):
-      let session = Session(settings: settings, store: KeyringSessionStore())
+    case .success(let startup):
+      let session = startup.session
       self.session = session
       let slot = builder.object("web_view_slot", gtk_widget_get_type(), as: GtkWidget.self)
       let controller = SignInController(
@@ -79,10 +79,10 @@ final class MainWindow {
       return false  // let the window close
     }
     showOfflineBanner(false)
-    if let session {
+    if case .success(let startup) = startup {
       addActions()
       show(.loading)
-      Task { await self.start(session) }
+      Task { await self.start(startup) }
     }
   }
 
@@ -102,6 +102,7 @@ final class MainWindow {
   /// screen (a GtkStack keeps its other pages visible, merely unmapped).
   func show(_ page: Page) {
     self.page = page
+    if page != .loading { presentIfWaiting() }
     for other in Page.allCases where other != page {
       gtk_widget_set_visible(gtk_stack_get_child_by_name(contentStack, other.rawValue), 0)
     }
@@ -129,7 +130,23 @@ final class MainWindow {
 
   /// Shows the window and brings it to the front.
   func present() {
+    waitingToPresent = false
     gtk_window_present(window.window)
+  }
+
+  /// Shows the window once it has something to show (the list, the welcome page, …) rather than a loading page
+  /// replaced a moment later, which would also cost a frame; after `deadline`, whatever it has.
+  func presentWhenReady(within deadline: Duration) {
+    guard page == .loading else { return present() }
+    waitingToPresent = true
+    Task {
+      try? await Task.sleep(for: deadline)
+      self.presentIfWaiting()
+    }
+  }
+
+  private func presentIfWaiting() {
+    if waitingToPresent { present() }
   }
 
   /// Closes the window (and the add-task window) as its close button does.
@@ -207,20 +224,32 @@ final class MainWindow {
     }
   }
 
-  private func start(_ session: Session) async {
+  /// Shows what the start-up load brought: the list (the offline copy first if the server's is still on its way),
+  /// the sign-in page for a session that has ended, or the welcome page.
+  private func start(_ startup: StartupLoad) async {
+    let session = startup.session
     Task {
       for await state in await session.updates() { self.stateChanged(state) }
     }
-    do {
-      if let account = try await session.restore() {
-        await showOfflineCopy(of: account)
-        await reload()
-      } else if case .needsSignIn(let account) = await session.state {
+    switch await startup.restored.value {
+    case .success(let restored?):
+      accountFiles = restored.files
+      if let copy = restored.offlineCopy, !startup.listIsReady {
+        taskList?.show(copy.tasks, waiting: await restored.files.outbox.pending)
+        showTasksPage()
+      }
+      await withSpinner {
+        if let fetch = await startup.list.value {
+          await show(fetch, of: restored.files)
+        }
+      }
+    case .success(nil):
+      if case .needsSignIn(let account) = await session.state {
         sessionEnded(account)
       } else {
         show(.welcome)
       }
-    } catch {
+    case .failure(let error):
       show(.welcome)
       showToast(error.message)
     }
@@ -320,16 +349,21 @@ final class MainWindow {
   /// The outbox and offline copy of `account` (each account has its own).
   func files(for account: Account) -> AccountFiles {
     if let accountFiles, accountFiles.objectID == account.objectID { return accountFiles }
-    let files = AccountFiles(
-      objectID: account.objectID, outbox: Outbox(file: Outbox.file(for: account)), cache: TaskCache(account: account))
+    let files = AccountFiles(account: account)
     accountFiles = files
     return files
   }
 }
 
 /// One account's files: the outbox of tasks waiting to be sent and the offline copy of the list.
-struct AccountFiles {
+struct AccountFiles: Sendable {
   let objectID: String
   let outbox: Outbox
   let cache: TaskCache
+
+  init(account: Account) {
+    objectID = account.objectID
+    outbox = Outbox(file: Outbox.file(for: account))
+    cache = TaskCache(account: account)
+  }
 }

@@ -12,6 +12,7 @@ final class TasksApplication {
   private let installation: Installation
   private let app: UnsafeMutablePointer<AdwApplication>
   private var settingsPath: String?
+  private var startupLoad: Result<StartupLoad, SettingsError>?
   private var mainWindow: MainWindow?
 
   init(installation: Installation) {
@@ -81,6 +82,14 @@ final class TasksApplication {
     Actions.add("about", to: app) { [unowned self] in self.showAbout() }
     Actions.setAccelerators(app, for: "app.quit", ["<Primary>q"])
     Actions.setAccelerators(app, for: "win.show-help-overlay", ["<Primary>question"])
+    // The keyring and the task service are asked now, on other threads, while GTK builds and paints the window.
+    let locator = SettingsLocator()
+    startupLoad = Result { () throws(SettingsError) in
+      StartupLoad(settings: try locator.load(locator.source(commandLinePath: settingsPath)))
+    }
+    if case .failure(let error) = startupLoad {
+      FileHandle.standardError.write(Data("b2c-tasks: \(error)\n".utf8))
+    }
   }
 
   private func activate() {
@@ -88,16 +97,10 @@ final class TasksApplication {
       mainWindow.present()
       return
     }
-    let locator = SettingsLocator()
-    let settings = Result { () throws(SettingsError) in
-      try locator.load(locator.source(commandLinePath: settingsPath))
-    }
-    if case .failure(let error) = settings {
-      FileHandle.standardError.write(Data("b2c-tasks: \(error)\n".utf8))
-    }
-    let window = MainWindow(application: app, installation: installation, settings: settings)
+    guard let startupLoad else { return }
+    let window = MainWindow(application: app, installation: installation, startup: startupLoad)
     mainWindow = window
-    window.present()
+    window.presentWhenReady(within: .milliseconds(500))
   }
 
   private func showAbout() {
