@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """measure.py NAME COMMAND...: starts COMMAND, waits until a check box named NAME is on the accessibility bus (the
-list is laid out and its rows exist), prints "seconds rss_kib", then stops the program. Exits 1 after 120 s."""
+list is laid out and its rows exist), prints "seconds rss_kib", then stops the program. Exits 1 after 120 s.
+With SCROLL=PROGRAM in the environment it then runs `PROGRAM WINDOW 50` on the program's window (scroll.c: frame
+times while scrolling the list below the 50-pixel header bar) and appends its output to the file SCROLL_OUT."""
 import os
 import signal
 import subprocess
@@ -38,6 +40,14 @@ def find(pid, name):
 LEAVES = {"check box", "label", "push button", "toggle button", "scroll bar", "image", "text", "separator"}
 
 
+def scroll(pid):
+    windows = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(pid)],
+                             capture_output=True, text=True, timeout=30).stdout.split()
+    time.sleep(0.5)  # the first frames after the rows appear (an animation would count as scrolling's)
+    with open(os.environ["SCROLL_OUT"], "a") as out:
+        subprocess.run([os.environ["SCROLL"], windows[-1], "50"], stdout=out, check=True, timeout=60)
+
+
 def main():
     name, command = sys.argv[1], sys.argv[2:]
     start = time.monotonic()
@@ -49,6 +59,8 @@ def main():
                 with open(f"/proc/{child.pid}/status") as status:
                     rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
                 print(f"{elapsed:.3f} {rss}")
+                if os.environ.get("SCROLL"):
+                    scroll(child.pid)
                 return
             if child.poll() is not None:
                 sys.exit(f"{command[0]} exited with {child.returncode}")

@@ -2,8 +2,10 @@
 # startup-and-scale.sh [--quick]: start-up and scale of b2c-tasks, each as a ratio measured in the same run.
 #   start-up: spawn → first task row on the accessibility bus, 20 tasks, signed in through the keyring (SSO), against
 #             baseline.c (an empty libadwaita window with a 20-row list); medians of 5 runs, time and RSS.
-#   scale:    the same with 1 000, 10 000 and 100 000 tasks, against 20: extra time and RSS per task.
-# Release build installed into .build-prefix-bench/ (--quick: the debug build in .build-prefix-test/, 100 and 1 000
+#   scale:    the same with 1 000, 10 000 and 100 000 tasks, against 20: extra time and RSS per task; then scrolling
+#             each list top to bottom (scroll.c: frames later than 60 Hz), against baseline.c's GtkListView of as
+#             many check buttons.
+# Release build installed into .build-prefix-bench/ (--quick: the debug build in .build-prefix-test/, 1 000
 # tasks, one run each; CI runs it so to keep it working). Runs its own Xvfb, D-Bus session and unlocked keyring.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,7 +15,7 @@ if [ -z "${B2C_BENCH_INSIDE:-}" ]; then
   exec xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24" dbus-run-session -- "$0" "$@"
 fi
 quick=false sizes="1000 10000 100000" runs=5 prefix="$repo/.build-prefix-bench"
-if [ "${1:-}" = "--quick" ]; then quick=true sizes="100 1000" runs=1 prefix="$repo/.build-prefix-test"; fi
+if [ "${1:-}" = "--quick" ]; then quick=true sizes="1000" runs=1 prefix="$repo/.build-prefix-test"; fi
 if [ "$quick" = false ]; then
   meson-wrap/tools/dev-install.sh "$prefix" release >/dev/null
 fi
@@ -75,9 +77,9 @@ measure() {
   echo "$(median "$work/$label.runs" 1) $(median "$work/$label.runs" 2)" >"$work/$label"
 }
 
-cc -O2 -o "$work/baseline" "$repo/Tests/Benchmarks/baseline.c" $(pkg-config --cflags --libs libadwaita-1)
-/usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "task number 1" "$work/baseline" >/dev/null  # fills the caches
-measure baseline "$work/baseline"
+cc -O2 -o "$work/baseline-program" "$repo/Tests/Benchmarks/baseline.c" $(pkg-config --cflags --libs libadwaita-1)
+/usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "task number 1" "$work/baseline-program" >/dev/null  # fills the caches
+measure baseline "$work/baseline-program"
 seed 20
 measure tasks-20 "$prefix/bin/b2c-tasks"
 read -r base_s base_kib <"$work/baseline"
@@ -85,6 +87,15 @@ read -r our_s our_kib <"$work/tasks-20"
 echo "start-up (medians of $runs): baseline ${base_s} s ${base_kib} KiB; b2c-tasks with 20 tasks ${our_s} s ${our_kib} KiB"
 awk -v a="$our_s" -v b="$base_s" -v c="$our_kib" -v d="$base_kib" \
   'BEGIN { printf "start-up ratio: time %.2f×, RSS %.2f× the baseline\n", a / b, c / d }'
+cc -O2 -o "$work/scroll" "$repo/Tests/Benchmarks/scroll.c" -lX11 -lXtst -lXdamage
+# frames LABEL COMMAND...: one more start, then scroll.c drags the scroll bar top to bottom and turns the wheel.
+frames() {
+  label=$1; shift
+  : >"$work/$label.frames"
+  SCROLL="$work/scroll" SCROLL_OUT="$work/$label.frames" \
+    /usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "task number 1" "$@" >/dev/null
+  rm -rf "$work/cache/io.github.b2ctasks.B2CTasks"
+}
 for size in $sizes; do
   seed "$size"
   measure "tasks-$size" "$prefix/bin/b2c-tasks"
@@ -92,4 +103,13 @@ for size in $sizes; do
   awk -v n="$size" -v s="$s" -v k="$kib" -v s0="$our_s" -v k0="$our_kib" 'BEGIN {
     printf "scale %6d tasks: %.3f s (%.2f× the 20-task start, +%.1f µs per task), %d KiB (+%.2f KiB per task)\n",
       n, s, s / s0, (s - s0) / (n - 20) * 1e6, k, (k - k0) / (n - 20) }'
+  frames "scroll-$size" "$prefix/bin/b2c-tasks"
+  BASELINE_ROWS=$size frames "scroll-baseline-$size" "$work/baseline-program"
+  for phase in drag wheel; do
+    ours=$(sed -n "s/^$phase: .*over 16 ms: \([0-9]*\)/\1/p" "$work/scroll-$size.frames")
+    theirs=$(sed -n "s/^$phase: .*over 16 ms: \([0-9]*\)/\1/p" "$work/scroll-baseline-$size.frames")
+    echo "scroll $size tasks, $phase: $(sed -n "s/^$phase: //p" "$work/scroll-$size.frames")"
+    echo "  baseline (GtkListView of $size check buttons): $(sed -n "s/^$phase: //p" "$work/scroll-baseline-$size.frames")"
+    awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "  ratio of frames over 16 ms: %s\n", b > 0 ? sprintf("%.2f×", a / b) : (a == 0 ? "none in either" : a " against none") }'
+  done
 done
