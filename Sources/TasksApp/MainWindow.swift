@@ -250,8 +250,22 @@ final class MainWindow {
         show(.welcome)
       }
     case .failure(let error):
-      show(.welcome)
-      showToast(error.message)
+      keyringFailed(error)
+    }
+  }
+
+  /// The keyring could not be read (locked and not unlocked, say): the welcome page, and a Retry that asks again.
+  private func keyringFailed(_ error: SessionError) {
+    show(.welcome)
+    showToast(error.message) { [unowned self] in
+      Task {
+        guard let session = self.session else { return }
+        do throws(SessionError) {
+          if try await session.restore() != nil { await self.reload() }
+        } catch {
+          self.keyringFailed(error)
+        }
+      }
     }
   }
 

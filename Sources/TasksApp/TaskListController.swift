@@ -31,7 +31,7 @@ enum RowKey: Hashable {
 
 /// The widgets of one on-screen row: a check button, the text, a status note and a delete button. GTK 4.8's list
 /// view keeps up to 200 of them around what is on screen and binds them to whichever task scrolls into view, so a
-/// row is kept light: the text is a plain label, and an entry is made only for the row being edited.
+/// row is kept light: the text is a plain one-line label, and an entry is made only for the row being edited.
 @MainActor
 private final class TaskRow {
   let box: UnsafeMutablePointer<GtkWidget>
@@ -40,6 +40,8 @@ private final class TaskRow {
   let status: UnsafeMutablePointer<GtkWidget>
   let delete: UnsafeMutablePointer<GtkWidget>
   var key: RowKey?
+  /// Texts longer than this many characters may not fit a row: they get a tooltip with the whole text.
+  private static let longText = 40
 
   init() {
     box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
@@ -56,10 +58,12 @@ private final class TaskRow {
     gtk_widget_set_margin_bottom(box, 3)
     gtk_widget_set_hexpand(label, 1)
     gtk_label_set_xalign(OpaquePointer(label), 0)
-    gtk_label_set_wrap(OpaquePointer(label), 1)
-    gtk_label_set_wrap_mode(OpaquePointer(label), PANGO_WRAP_WORD_CHAR)
+    // One line, shortened with "…" (the whole text is in the tooltip, the accessible name and the editor): a
+    // wrapping label makes the list measure every row's height for its width whenever rows are bound anew, which
+    // made dragging through 10 000 tasks draw 20 frames a second instead of 50 (Tests/Benchmarks/RESULTS.md).
+    gtk_label_set_ellipsize(OpaquePointer(label), PANGO_ELLIPSIZE_END)
     gtk_widget_add_css_class(label, "task-text")
-    gtk_widget_add_css_class(status, "dim-label")
+    gtk_widget_add_css_class(status, "task-note")
     gtk_widget_add_css_class(status, "caption")
     gtk_widget_add_css_class(delete, "flat")
     gtk_widget_set_tooltip_text(delete, tr("Delete"))
@@ -72,6 +76,7 @@ private final class TaskRow {
   /// Shows `text` with `note` (empty for none); `name` is what assistive technologies hear for the check button.
   func show(text: String, completed: Bool, note: String, confirmed: Bool) {
     gtk_label_set_text(OpaquePointer(label), text)
+    gtk_widget_set_tooltip_text(label, text.count > Self.longText ? text : nil)
     gtk_check_button_set_active(check.cast(to: gtk_check_button_get_type(), as: GtkCheckButton.self), completed ? 1 : 0)
     gtk_label_set_text(OpaquePointer(status), note)
     gtk_widget_set_sensitive(check, confirmed ? 1 : 0)

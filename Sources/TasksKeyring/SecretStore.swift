@@ -38,7 +38,12 @@ public final class SecretStore: Sendable {
       defer { g_hash_table_unref(table) }
       let secret = secret_password_lookupv_sync(b2c_session_schema(), table, nil, &error)
       if let error { throw KeyringError(consuming: error) }
-      guard let secret else { return nil }
+      guard let secret else {
+        // libsecret answers "nothing" too when the item is there but its keyring stayed locked (the unlock prompt
+        // was dismissed, or could not be shown). That is not a sign-out: look without unlocking.
+        if try itemExists(table) { throw KeyringError(.locked) }
+        return nil
+      }
       defer { secret_password_free(secret) }  // wipes the copy before freeing it
       return String(cString: secret)
     }
@@ -66,6 +71,15 @@ public final class SecretStore: Sendable {
     }
     return try result.get()
   }
+}
+
+/// Whether an item matches `table`, locked or not (a search that neither unlocks nor reads secrets).
+private func itemExists(_ table: OpaquePointer) throws(KeyringError) -> Bool {
+  var error: UnsafeMutablePointer<GError>?
+  let items = secret_password_searchv_sync(b2c_session_schema(), table, SECRET_SEARCH_NONE, nil, &error)
+  if let error { throw KeyringError(consuming: error) }
+  defer { g_list_free_full(items, g_object_unref) }
+  return items != nil
 }
 
 /// A `GHashTable` of attribute strings, as libsecret's `…v` calls take them.

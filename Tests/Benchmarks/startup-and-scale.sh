@@ -110,6 +110,8 @@ for size in $sizes; do
     theirs=$(sed -n "s/^$phase: .*over 16 ms: \([0-9]*\)/\1/p" "$work/scroll-baseline-$size.frames")
     echo "scroll $size tasks, $phase: $(sed -n "s/^$phase: //p" "$work/scroll-$size.frames")"
     echo "  baseline (GtkListView of $size check buttons): $(sed -n "s/^$phase: //p" "$work/scroll-baseline-$size.frames")"
-    awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "  ratio of frames over 16 ms: %s\n", b > 0 ? sprintf("%.2f×", a / b) : (a == 0 ? "none in either" : a " against none") }'
+    awk -v a="$ours" -v b="$theirs" 'BEGIN {
+      if (b > 0) ratio = sprintf("%.2f×", a / b); else if (a == 0) ratio = "none in either"; else ratio = a " against none"
+      printf "  ratio of frames over 16 ms: %s\n", ratio }'
   done
 done

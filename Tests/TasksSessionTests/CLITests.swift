@@ -35,9 +35,10 @@ struct CLIRunner {
     return try await ChildProcess.run(Self.program, command, environment: environment, timeout: .seconds(60))
   }
 
-  func start(_ arguments: [String]) throws -> ChildProcess {
+  func start(_ arguments: [String], environment: [String: String?] = [:]) throws -> ChildProcess {
     try ChildProcess(
-      Self.program, Array(arguments.prefix(1)) + ["--settings", settingsFile.path] + arguments.dropFirst())
+      Self.program, Array(arguments.prefix(1)) + ["--settings", settingsFile.path] + arguments.dropFirst(),
+      environment: environment)
   }
 }
 

@@ -1,0 +1,110 @@
+// A keyring locked while B2C Tasks is signed in, with the desktop's real unlock prompt (gcr-prompter) under Xvfb:
+// cancelled, it is reported as locked (not as a sign-out); answered, everything goes on.
+
+import Foundation
+import TasksTestSupport
+import Testing
+
+/// A D-Bus session of the test's own with a gnome-keyring in it, so that locking its login keyring blocks no other
+/// test (they share the run's keyring, and each of them would get an unlock prompt).
+final class PrivateKeyring: Sendable {
+  static let password = "private-keyring-password"
+  let bus: ChildProcess
+  let address: String
+  let home: URL
+
+  init() async throws {
+    home = try TestDesktop.temporaryFolder("private-keyring")
+    let runtime = home.appending(path: "runtime")
+    try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
+    bus = try ChildProcess(URL(filePath: "/usr/bin/dbus-daemon"), ["--session", "--nofork", "--print-address"])
+    let started = await eventually(timeout: .seconds(10)) { [bus] in bus.standardOutput.contains("\n") }
+    try #require(started, "dbus-daemon did not start: \(bus.standardError)")
+    address = bus.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    // The daemon forks and stays on the bus (it leaves with it). It must not keep the descriptors Foundation gave
+    // the shell: Foundation counts the shell as running until they close.
+    let keyring = try await ChildProcess.run(
+      URL(filePath: "/bin/bash"),
+      [
+        "-c",
+        """
+        for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done 2>/dev/null
+        printf '%s' "$1" | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
+        """,
+        "bash", Self.password,
+      ], environment: environment, timeout: .seconds(20))
+    try #require(keyring.status == 0, "gnome-keyring-daemon: \(keyring.error)")
+  }
+
+  /// The environment that puts a program on this bus and keyring.
+  var environment: [String: String?] {
+    [
+      "DBUS_SESSION_BUS_ADDRESS": address, "XDG_DATA_HOME": home.appending(path: "data").path,
+      "XDG_RUNTIME_DIR": home.appending(path: "runtime").path, "GNOME_KEYRING_CONTROL": nil,
+    ]
+  }
+
+  /// Locks the login keyring, as the desktop's lock screen or Seahorse would.
+  func lock() async throws {
+    let result = try await ChildProcess.run(
+      URL(filePath: "/usr/bin/gdbus"),
+      [
+        "call", "--session", "--dest", "org.freedesktop.secrets", "--object-path", "/org/freedesktop/secrets",
+        "--method", "org.freedesktop.Secret.Service.Lock", "['/org/freedesktop/secrets/collection/login']",
+      ], environment: environment)
+    try #require(result.status == 0, "lock: \(result.error)")
+  }
+
+  /// Waits for the desktop's unlock prompt and answers it: the password and Return, or Escape (Cancel).
+  func answerPrompt(unlocking: Bool) async throws {
+    let search = try await ChildProcess.run(
+      URL(filePath: "/usr/bin/xdotool"), ["search", "--sync", "--onlyvisible", "--class", "gcr-prompter"],
+      timeout: .seconds(20))
+    let window = try #require(search.output.split(separator: "\n").first.map(String.init), "no unlock prompt")
+    try await xdotool(["windowfocus", "--sync", window])
+    if unlocking {
+      try await xdotool(["type", "--delay", "20", Self.password])
+      try await xdotool(["key", "Return"])
+    } else {
+      try await xdotool(["key", "Escape"])
+    }
+  }
+
+  private func xdotool(_ arguments: [String]) async throws {
+    let result = try await ChildProcess.run(URL(filePath: "/usr/bin/xdotool"), arguments, timeout: .seconds(20))
+    try #require(result.status == 0, "xdotool \(arguments.first ?? ""): \(result.error)")
+  }
+
+  func stop() {
+    bus.terminate()  // gnome-keyring-daemon leaves with its bus
+    try? FileManager.default.removeItem(at: home)
+  }
+}
+
+@Suite("Keyring locked while signed in", .serialized, .enabled(if: TestDesktop.canRunApp || TestDesktop.isRequired))
+struct KeyringLockTests {
+  @Test("locked: Cancel on the unlock prompt says the keyring is locked and signs no one out; the password goes on")
+  func lockedThenUnlocked() async throws {
+    let harness = try await SessionHarness.start()
+    defer { Task { await harness.stop() } }
+    let keyring = try await PrivateKeyring()
+    defer { keyring.stop() }
+    let cli = try CLIRunner(harness)
+    let signIn = try await cli.run(["sign-in", "--timeout", "60"], environment: keyring.environment)
+    try #require(signIn.status == 0, "\(signIn.output) \(signIn.error)")
+    #expect(try await cli.run(["add", "kept", "behind", "the", "lock"], environment: keyring.environment).status == 0)
+
+    try await keyring.lock()
+    let refused = try cli.start(["list"], environment: keyring.environment)
+    try await keyring.answerPrompt(unlocking: false)
+    #expect(await refused.waitForExit(timeout: .seconds(30)) == 4, "exit status 4: the keyring")
+    #expect(refused.standardError.contains("Your keyring is locked"), "\(refused.standardError)")
+    #expect(!refused.standardError.contains("not signed in"), "a locked keyring is not a sign-out")
+
+    let unlocked = try cli.start(["list"], environment: keyring.environment)
+    try await keyring.answerPrompt(unlocking: true)
+    #expect(await unlocked.waitForExit(timeout: .seconds(30)) == 0, "\(unlocked.standardError)")
+    #expect(unlocked.standardOutput.contains("kept behind the lock"), "the session was there all along")
+  }
+}
