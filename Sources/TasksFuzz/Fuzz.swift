@@ -19,6 +19,10 @@ enum FuzzTarget: String, CaseIterable {
   case cache
   /// A URL the sign-in view is asked to load.
   case navigation
+  /// An id_token, checked against a fixed key set (Tests/Fuzz/corpus/jwt holds tokens signed with its key).
+  case jwt
+  /// A policy's key set document (JWKS).
+  case jwks
 
   private static let interpreters = [
     "urn:ietf:wg:oauth:2.0:oob", "http://127.0.0.1:8400/callback", "io.github.b2ctasks.tasks://auth",
@@ -36,8 +40,33 @@ enum FuzzTarget: String, CaseIterable {
     case .settings: _ = try? AppSettings.parse(data, file: "fuzz")
     case .cache: _ = try? TaskCache.decode(data)
     case .navigation: _ = SignInNavigation.mayLoad(String(decoding: data, as: UTF8.self))
+    case .jwt:
+      let token = String(decoding: data, as: UTF8.self)
+      blocking {
+        guard let keys = try? await Self.fuzzKeys.value else { fatalError("the fuzz key set does not load") }
+        _ = try? await Self.validator.validate(
+          token, keys: keys, issuer: "https://fuzz.example/tenant/v2.0/", nonce: "fuzz-nonce",
+          now: Date(timeIntervalSince1970: 1_800_000_000))
+      }
+    case .jwks: blocking { _ = try? await OpenIDMetadata.keySet(data) }
     }
   }
+
+  /// The public half of the key the jwt corpus was signed with (Tests/Fuzz/corpus/jwks/rsa).
+  private static let fuzzKeys = Task { try await OpenIDMetadata.keySet(Data(fuzzKeySet.utf8)) }
+  private static let validator = IDTokenValidator(metadata: OpenIDMetadata(), clientID: "fuzz-client")
+  private static let fuzzKeySet =
+    #"{"keys":[{"kid":"fuzz-key","use":"sig","kty":"RSA","alg":"RS256","e":"AQAB","n":"6DUOkW90FY1qsMJIfHoWdLCc57cT7OCcHxZCgn1ZFVtTkaD-pgOF2KqfAifzlPzqBmjPnKq-5NV2IzWixBXpRCkEW8gWgANuzNAcLlv4GAjv6WSbypuqK4CZjQ3Ll9EQOKD94DfyXiHWR2grAY_Pw5CEYxm1OW_Bgkae9_TPJt9bYUF2KODomrF7n1Z_8Y0jtFwBZGl22X6JpnywnWajQLcgsspK68W3GRSwhjKVPkNV1xyBMz9zsGiJ3JZtyFtHCpAlG9RugjgrNJYDKDp1nEmKRQrfBb6xuok-69MB2L-FGTrXnC1Q_sFFMrwH0R3GuzOGJVsjCvxajzDCtZmQoQ"}]}"#
+}
+
+/// Runs `body` to its end on the concurrency pool and waits for it (libFuzzer calls its target synchronously).
+private func blocking(_ body: @escaping @Sendable () async -> Void) {
+  let done = DispatchSemaphore(value: 0)
+  Task {
+    await body()
+    done.signal()
+  }
+  done.wait()
 }
 
 #if FUZZING

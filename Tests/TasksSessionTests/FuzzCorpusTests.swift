@@ -9,7 +9,7 @@ import Testing
 struct FuzzCorpusTests {
   @Test(
     "every input of the corpus is handled without a crash",
-    arguments: ["redirect", "token", "tasks", "settings", "cache", "navigation"])
+    arguments: ["redirect", "token", "tasks", "settings", "cache", "navigation", "jwt", "jwks"])
   func replay(target: String) async throws {
     let corpus = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .appending(path: "Fuzz/corpus/\(target)")

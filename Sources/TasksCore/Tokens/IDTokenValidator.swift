@@ -64,7 +64,25 @@ public struct IDTokenValidator: Sendable {
     let configuration: OpenIDConfiguration
     do { configuration = try await metadata.configuration(discovery) } catch { throw .metadata(error) }
     let claims = try await verifiedClaims(token, keySet: configuration.jwksURI)
-    guard claims.iss == configuration.issuer else { throw .wrongIssuer }
+    return try check(claims, issuer: configuration.issuer, nonce: expectedNonce, now: now)
+  }
+
+  /// The account and expiry of `token` if its signature verifies with `keys` (the key its header names) and its
+  /// claims pass, without the network: what `validate` does once it has the policy's issuer and keys.
+  public func validate(
+    _ token: String, keys: (keys: JWTKeyCollection, kids: Set<String>), issuer: String, nonce expectedNonce: String?,
+    now: Date = Date()
+  ) async throws(IDTokenError) -> (account: Account, expiresOn: Date) {
+    guard let kid = Self.keyID(of: token), keys.kids.contains(kid) else { throw .badSignature }
+    let claims: IDTokenClaims
+    do { claims = try await keys.keys.verify(token, as: IDTokenClaims.self) } catch { throw .badSignature }
+    return try check(claims, issuer: issuer, nonce: expectedNonce, now: now)
+  }
+
+  private func check(
+    _ claims: IDTokenClaims, issuer: String, nonce expectedNonce: String?, now: Date
+  ) throws(IDTokenError) -> (account: Account, expiresOn: Date) {
+    guard claims.iss == issuer else { throw .wrongIssuer }
     guard claims.aud.value.contains(where: { $0.lowercased() == clientID.lowercased() }) else { throw .wrongAudience }
     let time = now.timeIntervalSince1970
     guard time <= Double(claims.exp) + Self.clockSkew, time >= Double(claims.nbf ?? 0) - Self.clockSkew else {

@@ -66,16 +66,23 @@ public actor OpenIDMetadata {
     let answer: HTTPAnswer
     do { answer = try await http.get(url) } catch { throw .network(error) }
     guard answer.status == 200 else { throw .badDocument("key set answered \(answer.status)") }
+    let set = try await Self.keySet(answer.body)
+    keySets[url] = (set.keys, set.kids, Date())
+    return set
+  }
+
+  /// A JWKS document's keys and the key ids it names; any other bytes are a `.badDocument`.
+  public static func keySet(_ document: Data) async throws(MetadataError) -> (
+    keys: JWTKeyCollection, kids: Set<String>
+  ) {
     let collection = JWTKeyCollection()
     do {
-      _ = try await collection.add(jwksJSON: String(decoding: answer.body, as: UTF8.self))
+      _ = try await collection.add(jwksJSON: String(decoding: document, as: UTF8.self))
     } catch {
       throw .badDocument("not a key set")
     }
     let entries =
-      ((try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any])?["keys"] as? [[String: Any]]
-    let kids = Set((entries ?? []).compactMap { $0["kid"] as? String })
-    keySets[url] = (collection, kids, Date())
-    return (collection, kids)
+      ((try? JSONSerialization.jsonObject(with: document)) as? [String: Any])?["keys"] as? [[String: Any]]
+    return (collection, Set((entries ?? []).compactMap { $0["kid"] as? String }))
   }
 }
