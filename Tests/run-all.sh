@@ -17,6 +17,7 @@ xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24" \
 # Keep the benchmark scripts working (figures from a one-second debug run mean nothing; see Tests/Benchmarks).
 Tests/Benchmarks/playground-throughput.sh --quick
 Tests/Benchmarks/startup-and-scale.sh --quick
+Tests/Benchmarks/sign-in.sh --quick
 
 # A private home for the keyring, settings and caches, so tests never touch the user's own.
 sandbox=$(mktemp -d /tmp/b2c-tasks-tests.XXXXXX)

@@ -23,4 +23,10 @@ static inline void b2c_accessible_set_label(GtkWidget *_Nonnull widget, const ch
   gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
+// g_debug() is a variadic macro: a message (never a secret) in the "b2c-tasks" log domain, which GLib prints with
+// a timestamp when G_MESSAGES_DEBUG names the domain (or "all").
+static inline void b2c_debug(const char *_Nonnull message) {
+  g_log("b2c-tasks", G_LOG_LEVEL_DEBUG, "%s", message);
+}
+
 #endif

@@ -40,6 +40,7 @@ extension MainWindow {
       taskList.show(
         tasks.filter { .task($0.id) != hidden },
         waiting: await files.outbox.pending.filter { .pending($0.id) != hidden })
+      b2c_debug("tasks: the server's list is shown (\(tasks.count) tasks)")
       finishReload(files, tasks, fetch.flushed, announcingSent)
     case .failure(let error):
       await listFailed(error, files)

@@ -195,6 +195,7 @@ final class SignInController {
     if case .notOurs = interpreter.interpret(uri) {
       return SignInNavigation.mayLoad(uri) ? 0 : 2
     }
+    b2c_debug("sign-in: the redirect to the app was intercepted")
     Task { await self.handle(uri) }
     return 1
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """measure.py NAME COMMAND...: starts COMMAND, waits until a check box named NAME is on the accessibility bus (the
 list is laid out and its rows exist), prints "seconds rss_kib", then stops the program. Exits 1 after 120 s.
-With SCROLL=PROGRAM in the environment it then runs `PROGRAM WINDOW 50` on the program's window (scroll.c: frame
+MEASURE_ROLE=ROLE waits for another role than "check box" (a label, say). With SCROLL=PROGRAM in the environment it then runs `PROGRAM WINDOW 50` on the program's window (scroll.c: frame
 times while scrolling the list below the 50-pixel header bar) and appends its output to the file SCROLL_OUT."""
 import os
 import signal
@@ -26,7 +26,7 @@ def find(pid, name):
                 continue
             try:
                 role = node.getRoleName()
-                if role == "check box" and node.name == name:
+                if role == ROLE and node.name == name:
                     return True
                 # Each question is a D-Bus round trip the program answers on its main thread: leaves are not asked
                 # for children, so that looking costs the program (and the measurement) as little as it can.
@@ -37,6 +37,7 @@ def find(pid, name):
     return False
 
 
+ROLE = os.environ.get("MEASURE_ROLE", "check box")
 LEAVES = {"check box", "label", "push button", "toggle button", "scroll bar", "image", "text", "separator"}
 
 

@@ -1,0 +1,106 @@
+#!/bin/sh
+# sign-in.sh [--quick]: how long b2c-tasks takes to finish a sign-in, as a ratio to the HTTP it needs, in one run.
+#   b2c-tasks: from the web view intercepting B2C's redirect to the server's list shown, read from the app's own
+#              debug log (G_MESSAGES_DEBUG=b2c-tasks prints both moments with GLib's timestamps), signing Ann (20
+#              tasks) in by typing into the playground's page in the window, as a person does.
+#   curl:      the same two round trips, timed by curl: the code exchanged at the token endpoint (PKCE), then
+#              GET /api/tasks with the access token; each run with a fresh code from a scripted sign-in.
+# Medians of 5 runs (--quick: one, with the debug build in .build-prefix-test/; CI runs it so to keep it working).
+# Secrets (code, verifier, tokens) go to curl on its standard input, never in its arguments.
+set -eu
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+if [ -z "${B2C_BENCH_INSIDE:-}" ]; then
+  export B2C_BENCH_INSIDE=1
+  exec xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24" dbus-run-session -- "$0" "$@"
+fi
+runs=5 prefix="$repo/.build-prefix-bench"
+if [ "${1:-}" = "--quick" ]; then
+  runs=1 prefix="$repo/.build-prefix-test"
+else
+  meson-wrap/tools/dev-install.sh "$prefix" release >/dev/null
+fi
+. "$repo/Tests/Benchmarks/environment.sh"
+seed 20
+client=6f1c3a52-93b4-4c1e-9a57-2d8e0b7c4f10
+policy_base="$base/b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/oauth2/v2.0"
+driver="$repo/Tests/TasksAppUITests/atspi_driver.py"
+
+# until SECONDS COMMAND...: runs COMMAND every 0.1 s until it succeeds; fails after SECONDS.
+until_ok() {
+  deadline=$(($(date +%s) + $1)); shift
+  until "$@" >/dev/null 2>&1; do
+    [ "$(date +%s)" -lt "$deadline" ] || {
+      echo "sign-in.sh: timed out waiting for: $*" >&2
+      tail -n 20 "$work/app.err" >&2 2>/dev/null
+      exit 1
+    }
+    sleep 0.1
+  done
+}
+# painted: B2C's page is drawn in the window (the same check as the UI tests: the page area is not blank).
+painted() {
+  import -window root -crop 660x400+30+70 "$work/probe.png" &&
+    [ "$(identify -format '%[fx:standard_deviation > 0.02]' "$work/probe.png")" = 1 ]
+}
+# ms HH:MM:SS.mmm → milliseconds since midnight.
+ms() { echo "$1" | awk -F: '{ printf "%.0f", ($1 * 3600 + $2 * 60 + $3) * 1000 }'; }
+
+# One sign-in in the app: prints the milliseconds from the interception to the list.
+app_sign_in() {
+  secret-tool clear keychain-group "bench.$$" kind session 2>/dev/null || true  # signed out: the welcome page
+  G_MESSAGES_DEBUG=b2c-tasks "$prefix/bin/b2c-tasks" >"$work/app.err" 2>&1 &  # GLib prints debug lines on stdout
+  app=$!
+  until_ok 30 /usr/bin/python3 "$driver" press "$app" "push button" "Sign In"
+  until_ok 30 /usr/bin/python3 "$driver" extents "$app" label "Sign in"  # B2C's page title, under the window's
+  until_ok 30 painted
+  window=$(xdotool search --onlyvisible --pid "$app" | tail -n 1)
+  xdotool windowfocus --sync "$window"
+  xdotool type --delay 10 ann@example.com
+  xdotool key Tab
+  xdotool type --delay 10 Tasks-Demo-1
+  xdotool key Return
+  until_ok 30 grep -q "the server's list is shown" "$work/app.err"
+  kill "$app"
+  wait "$app" 2>/dev/null || true
+  caught=$(sed -n 's/.*DEBUG: \([0-9:.]*\): sign-in: the redirect.*/\1/p' "$work/app.err" | tail -n 1)
+  shown=$(sed -n "s/.*DEBUG: \([0-9:.]*\): tasks: the server's list is shown.*/\1/p" "$work/app.err" | tail -n 1)
+  echo $(($(ms "$shown") - $(ms "$caught")))
+}
+
+# One sign-in with curl: prints the milliseconds of the token request plus the list request.
+curl_sign_in() {
+  verifier=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
+  challenge=$(printf '%s' "$verifier" | openssl dgst -sha256 -binary | base64 | tr '+/' '-_' | tr -d '=\n')
+  jar="$work/cookies"
+  rm -f "$jar"
+  page=$(curl -s -c "$jar" -b "$jar" -L "$policy_base/authorize?client_id=$client&response_type=code&redirect_uri=urn%3Aietf%3Awg%3Aoauth%3A2.0%3Aoob&response_mode=query&scope=openid%20offline_access%20$client&state=bench&nonce=bench&code_challenge=$challenge&code_challenge_method=S256")
+  field() { printf '%s' "$page" | sed -n "s/.*name=\"$1\" value=\"\([^\"]*\)\".*/\1/p" | head -n 1; }
+  action=$(printf '%s' "$page" | sed -n 's/.*method="post" action="\([^"]*\)".*/\1/p' | head -n 1)
+  code=$(curl -s -c "$jar" -b "$jar" -o /dev/null -D - "$base$action" --data-urlencode "tx=$(field tx)" \
+    --data-urlencode "step=$(field step)" --data-urlencode email=ann@example.com --data-urlencode password=Tasks-Demo-1 |
+    sed -n 's/^[Ll]ocation: .*[?&]code=\([^&[:space:]]*\).*/\1/p')
+  [ -n "$code" ] || { echo "sign-in.sh: the scripted sign-in got no code" >&2; exit 1; }
+  answer=$(printf 'data = "code=%s"\ndata = "code_verifier=%s"\n' "$code" "$verifier" |
+    curl -s -K - -w '\n%{time_total}' "$policy_base/token" -d grant_type=authorization_code -d "client_id=$client" \
+      --data-urlencode redirect_uri=urn:ietf:wg:oauth:2.0:oob --data-urlencode "scope=openid offline_access $client")
+  token_s=$(printf '%s' "$answer" | tail -n 1)
+  access=$(printf '%s' "$answer" | sed '$d' | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')
+  list_s=$(printf 'header = "Authorization: Bearer %s"\n' "$access" |
+    curl -s -K - -o /dev/null -w '%{time_total}' "$base/api/tasks")
+  awk -v a="$token_s" -v b="$list_s" 'BEGIN { printf "%.0f\n", (a + b) * 1000 }'
+}
+
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+: >"$work/app.runs"
+: >"$work/curl.runs"
+i=0
+while [ $i -lt $runs ]; do
+  app_sign_in >>"$work/app.runs"
+  curl_sign_in >>"$work/curl.runs"
+  i=$((i + 1))
+done
+app_ms=$(median "$work/app.runs")
+curl_ms=$(median "$work/curl.runs")
+echo "sign-in (medians of $runs): b2c-tasks from the intercepted redirect to the list ${app_ms} ms; curl, token + list ${curl_ms} ms"
+awk -v a="$app_ms" -v b="$curl_ms" 'BEGIN { printf "sign-in ratio: %.2f× the raw round trips\n", a / (b > 0 ? b : 1) }'
