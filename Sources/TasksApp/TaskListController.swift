@@ -131,6 +131,8 @@ final class TaskListController {
     Signal.connect(factory, "setup") { [unowned self] item in self.setUp(OpaquePointer(item)) }
     Signal.connect(factory, "bind") { [unowned self] item in self.bind(OpaquePointer(item)) }
     Signal.connect(factory, "unbind") { [unowned self] item in self.unbind(OpaquePointer(item)) }
+    // GTK 4.8 does not recycle row widgets: a jump far down a long list destroys them and sets up new ones.
+    Signal.connect(factory, "teardown") { [unowned self] item in self.tearDown(OpaquePointer(item)) }
     // After the click that activated the row is handled: the row takes keyboard focus at the end of it, which
     // would end an edit started at once.
     Signal.connectPosition(listView, "activate") { [unowned self] position in
@@ -235,6 +237,11 @@ final class TaskListController {
     if editor?.row === row { finishEditing(commit: true) }
     if boundRows[key] === row { boundRows[key] = nil }
     row.key = nil
+  }
+
+  private func tearDown(_ item: OpaquePointer?) {
+    guard let item, let child = gtk_list_item_get_child(item) else { return }
+    rows[UnsafeMutableRawPointer(child)] = nil
   }
 
   private func fill(_ row: TaskRow, _ key: RowKey) {
