@@ -105,8 +105,11 @@ private func blocking(_ body: @escaping @Sendable () async -> Void) {
       var count = 0
       for path in arguments.dropFirst() {
         let url = URL(filePath: path)
+        var isFolder: ObjCBool = false
+        FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
         let files =
-          (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)) ?? [url]
+          isFolder.boolValue
+          ? try FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil) : [url]
         for file in files {
           target.run(try Data(contentsOf: file))
           count += 1

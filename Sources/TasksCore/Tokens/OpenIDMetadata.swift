@@ -75,14 +75,22 @@ public actor OpenIDMetadata {
   public static func keySet(_ document: Data) async throws(MetadataError) -> (
     keys: JWTKeyCollection, kids: Set<String>
   ) {
+    guard let object = (try? JSONSerialization.jsonObject(with: document)) as? [String: Any],
+      let entries = object["keys"] as? [[String: Any]]
+    else { throw .badDocument("not a key set") }
+    // Keys for checking signatures are public. A key with private members is left out: JWTKit would build a
+    // private key from it, and swift-crypto traps (a crash, not an error) on a malformed one — found by fuzzing.
+    let publicKeys = entries.filter { Set($0.keys).isDisjoint(with: Self.privateMembers) }
     let collection = JWTKeyCollection()
     do {
-      _ = try await collection.add(jwksJSON: String(decoding: document, as: UTF8.self))
+      let json = try JSONSerialization.data(withJSONObject: ["keys": publicKeys])
+      _ = try await collection.add(jwksJSON: String(decoding: json, as: UTF8.self))
     } catch {
       throw .badDocument("not a key set")
     }
-    let entries =
-      ((try? JSONSerialization.jsonObject(with: document)) as? [String: Any])?["keys"] as? [[String: Any]]
-    return (collection, Set((entries ?? []).compactMap { $0["kid"] as? String }))
+    return (collection, Set(publicKeys.compactMap { $0["kid"] as? String }))
   }
+
+  /// The members of a JWK that only a private or symmetric key has (RFC 7518, section 6).
+  private static let privateMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
 }

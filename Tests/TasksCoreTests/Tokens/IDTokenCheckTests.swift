@@ -32,6 +32,25 @@ struct IDTokenCheckTests {
     }
   }
 
+  @Test("a key with private members (the crash fuzzing found) is left out; the set's public keys still verify")
+  func privateKeyLeftOut() async throws {
+    let rsa = try Data(contentsOf: Self.corpus.appending(path: "jwks/rsa"))
+    var set = try #require(try JSONSerialization.jsonObject(with: rsa) as? [String: [[String: String]]])
+    var hostile = try #require(set["keys"]?.first)
+    hostile["kid"] = "private"
+    hostile["d"] = "AQAB"
+    hostile["n"] = ""
+    set["keys"]?.append(hostile)
+    let keys = try await OpenIDMetadata.keySet(JSONSerialization.data(withJSONObject: set))
+    #expect(keys.kids == ["fuzz-key"])
+    let token = try String(contentsOf: Self.corpus.appending(path: "jwt/valid"), encoding: .utf8)
+    let validator = IDTokenValidator(metadata: OpenIDMetadata(), clientID: "fuzz-client")
+    let (account, _) = try await validator.validate(
+      token, keys: keys, issuer: "https://fuzz.example/tenant/v2.0/", nonce: "fuzz-nonce",
+      now: Date(timeIntervalSince1970: 1_800_000_000))
+    #expect(account.objectID == "0f1e2d3c")
+  }
+
   @Test("a key set with a broken key is a bad document, not a crash")
   func badKeySet() async throws {
     let document = try Data(contentsOf: Self.corpus.appending(path: "jwks/bad-modulus"))
