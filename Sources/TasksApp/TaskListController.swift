@@ -85,7 +85,9 @@ private final class TaskRow {
       self.tooltip = tooltip
     }
     gtk_check_button_set_active(check.cast(to: gtk_check_button_get_type(), as: GtkCheckButton.self), completed ? 1 : 0)
+    // Most rows have no note: a hidden label is neither measured nor drawn.
     gtk_label_set_text(OpaquePointer(status), note)
+    gtk_widget_set_visible(status, note.isEmpty ? 0 : 1)
     gtk_widget_set_sensitive(check, confirmed ? 1 : 0)
     let spoken = note.isEmpty ? text : "\(text) — \(note)"
     b2c_accessible_set_label(check, spoken)

@@ -1,6 +1,8 @@
 /* baseline.c: the baselines of Tests/Benchmarks/startup-and-scale.sh. Start-up: an empty libadwaita window with a
  * header bar and a 20-row list of check buttons, as little as a GNOME task list can be. Scrolling: with
- * BASELINE_ROWS=N, the same window with a GtkListView of N check buttons, as little as a long task list can be. */
+ * BASELINE_ROWS=N, the same window with a GtkListView of N check buttons, as little as a long task list can be; with
+ * BASELINE_ROW=app too, each row is made as b2c-tasks makes its rows (a check button, a one-line label, a status note
+ * and a delete button), which tells what such a row costs GTK from what b2c-tasks adds. */
 #include <adwaita.h>
 #include <stdlib.h>
 
@@ -13,6 +15,38 @@ static void bind_row(GtkSignalListItemFactory *factory, GtkListItem *item, gpoin
   gtk_check_button_set_label(GTK_CHECK_BUTTON(gtk_list_item_get_child(item)), gtk_string_object_get_string(text));
 }
 
+static void setup_app_row(GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data) {
+  GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *check = gtk_check_button_new();
+  GtkWidget *label = gtk_label_new("");
+  GtkWidget *note = gtk_label_new("");
+  GtkWidget *delete = gtk_button_new_from_icon_name("user-trash-symbolic");
+  gtk_widget_set_margin_start(box, 12);
+  gtk_widget_set_margin_end(box, 12);
+  gtk_widget_set_margin_top(box, 3);
+  gtk_widget_set_margin_bottom(box, 3);
+  gtk_label_set_ellipsize(GTK_LABEL(label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign(GTK_LABEL(label), 0);
+  gtk_widget_set_hexpand(label, TRUE);
+  gtk_widget_add_css_class(note, "caption");
+  gtk_widget_set_visible(note, FALSE);
+  gtk_widget_add_css_class(delete, "flat");
+  gtk_widget_set_tooltip_text(delete, "Delete");
+  gtk_box_append(GTK_BOX(box), check);
+  gtk_box_append(GTK_BOX(box), label);
+  gtk_box_append(GTK_BOX(box), note);
+  gtk_box_append(GTK_BOX(box), delete);
+  gtk_list_item_set_child(item, box);
+}
+
+static void bind_app_row(GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data) {
+  const char *text = gtk_string_object_get_string(gtk_list_item_get_item(item));
+  GtkWidget *check = gtk_widget_get_first_child(gtk_list_item_get_child(item));
+  gtk_label_set_text(GTK_LABEL(gtk_widget_get_next_sibling(check)), text);
+  /* As the benchmark's tasks: every third one is completed. */
+  gtk_check_button_set_active(GTK_CHECK_BUTTON(check), gtk_list_item_get_position(item) % 3 == 2);
+}
+
 static GtkWidget *long_list(int rows) {
   GtkStringList *model = gtk_string_list_new(NULL);
   for (int i = 1; i <= rows; i++) {
@@ -21,9 +55,15 @@ static GtkWidget *long_list(int rows) {
     gtk_string_list_append(model, text);
   }
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new();
-  g_signal_connect(factory, "setup", G_CALLBACK(setup_row), NULL);
-  g_signal_connect(factory, "bind", G_CALLBACK(bind_row), NULL);
-  return gtk_list_view_new(GTK_SELECTION_MODEL(gtk_no_selection_new(G_LIST_MODEL(model))), factory);
+  gboolean app = g_strcmp0(getenv("BASELINE_ROW"), "app") == 0;
+  g_signal_connect(factory, "setup", G_CALLBACK(app ? setup_app_row : setup_row), NULL);
+  g_signal_connect(factory, "bind", G_CALLBACK(app ? bind_app_row : bind_row), NULL);
+  GtkWidget *list = gtk_list_view_new(GTK_SELECTION_MODEL(gtk_no_selection_new(G_LIST_MODEL(model))), factory);
+  if (app) { /* and the list styled as b2c-tasks styles it */
+    gtk_list_view_set_show_separators(GTK_LIST_VIEW(list), TRUE);
+    gtk_widget_add_css_class(list, "navigation-sidebar");
+  }
+  return list;
 }
 
 static void activate(GtkApplication *app, gpointer data) {

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import pyatspi
@@ -15,25 +16,29 @@ import pyatspi
 def find(pid, name):
     for app in pyatspi.Registry.getDesktop(0):
         try:
-            if app is None or app.get_process_id() != pid:
-                continue
+            if app is not None and app.get_process_id() == pid and search(app, name):
+                return True
         except Exception:
             continue
-        stack = [app]
-        while stack:
-            node = stack.pop()
-            if node is None:
-                continue
-            try:
-                role = node.getRoleName()
-                if role == ROLE and node.name == name:
-                    return True
-                # Each question is a D-Bus round trip the program answers on its main thread: leaves are not asked
-                # for children, so that looking costs the program (and the measurement) as little as it can.
-                if role not in LEAVES:
-                    stack.extend(node)
-            except Exception:
-                pass
+    return False
+
+
+def search(node, name):
+    """Depth first, children in order, asking for one child at a time: each question is a D-Bus round trip the
+    program answers on its main thread, and the first row is near the start of the tree, so that looking costs the
+    program (and the measurement) as little as it can, however many rows the list has."""
+    try:
+        role = node.getRoleName()
+        if role == ROLE and node.name == name:
+            return True
+        if role in LEAVES:  # not asked for children
+            return False
+        for index in range(node.childCount):
+            child = node.getChildAtIndex(index)
+            if child is not None and search(child, name):
+                return True
+    except Exception:
+        pass
     return False
 
 
@@ -52,7 +57,8 @@ def scroll(pid):
 def main():
     name, command = sys.argv[1], sys.argv[2:]
     start = time.monotonic()
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    errors = tempfile.TemporaryFile()  # what it says, shown if it fails
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors)
     try:
         while time.monotonic() - start < 120:
             if find(child.pid, name):
@@ -64,6 +70,8 @@ def main():
                     scroll(child.pid)
                 return
             if child.poll() is not None:
+                errors.seek(0)
+                sys.stderr.write(errors.read().decode(errors="replace")[-2000:])
                 sys.exit(f"{command[0]} exited with {child.returncode}")
             time.sleep(0.02)
         sys.exit("timed out")

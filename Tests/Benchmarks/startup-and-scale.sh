@@ -4,7 +4,7 @@
 #             baseline.c (an empty libadwaita window with a 20-row list); medians of 5 runs, time and RSS.
 #   scale:    the same with 1 000, 10 000 and 100 000 tasks, against 20: extra time and RSS per task; then scrolling
 #             each list top to bottom (scroll.c: frames later than 60 Hz), against baseline.c's GtkListView of as
-#             many check buttons.
+#             many check buttons (and, to tell GTK's cost from ours, of as many rows made as b2c-tasks makes them).
 # Release build installed into .build-prefix-bench/ (--quick: the debug build in .build-prefix-test/, 1 000
 # tasks, one run each; CI runs it so to keep it working). Runs its own Xvfb, D-Bus session and unlocked keyring.
 set -eu
@@ -78,11 +78,14 @@ for size in $sizes; do
       n, s, s / s0, (s - s0) / (n - 20) * 1e6, k, (k - k0) / (n - 20) }'
   frames "scroll-$size" "$prefix/bin/b2c-tasks"
   BASELINE_ROWS=$size frames "scroll-baseline-$size" "$work/baseline-program"
+  # The same list with rows made as b2c-tasks makes them, in C: what such a row costs GTK, apart from what we add.
+  BASELINE_ROWS=$size BASELINE_ROW=app MEASURE_ROLE=label frames "scroll-app-row-$size" "$work/baseline-program"
   for phase in drag wheel; do
     ours=$(sed -n "s/^$phase: .*over 16 ms: \([0-9]*\)/\1/p" "$work/scroll-$size.frames")
     theirs=$(sed -n "s/^$phase: .*over 16 ms: \([0-9]*\)/\1/p" "$work/scroll-baseline-$size.frames")
     echo "scroll $size tasks, $phase: $(sed -n "s/^$phase: //p" "$work/scroll-$size.frames")"
     echo "  baseline (GtkListView of $size check buttons): $(sed -n "s/^$phase: //p" "$work/scroll-baseline-$size.frames")"
+    echo "  the same in C with b2c-tasks' rows: $(sed -n "s/^$phase: //p" "$work/scroll-app-row-$size.frames")"
     awk -v a="$ours" -v b="$theirs" 'BEGIN {
       if (b > 0) ratio = sprintf("%.2f×", a / b); else if (a == 0) ratio = "none in either"; else ratio = a " against none"
       printf "  ratio of frames over 16 ms: %s\n", ratio }'
