@@ -310,6 +310,7 @@ final class MainWindow {
   private func signInFinished(_ step: SignInStep) {
     switch step {
     case .signedIn, .profileUpdated:
+      b2c_debug("sign-in: the tokens are checked and in the keyring")
       present()
       show(.loading)
       Task { await reload() }

@@ -1,7 +1,7 @@
 # environment.sh: sourced by the benchmark scripts (inside their Xvfb and D-Bus session) with $repo and $prefix
 # set. Makes $work (removed at exit), a private home with a new, unlocked login keyring, starts b2c-playground from
 # $prefix ($playground, at $base) and writes the app's settings for it (keychain group bench.PID); `seed N` gives
-# Ann (a demo user) exactly N tasks.
+# Ann (a demo user) exactly N tasks; `median FILE COLUMN`.
 work=$(mktemp -d /tmp/b2c-bench.XXXXXX)
 mkdir -p "$work/data" "$work/config" "$work/cache"
 # A private home for the keyring too: a new login keyring, created unlocked (an old one would open a prompt).
@@ -41,3 +41,6 @@ seed() {
     INSERT INTO tasks (owner, text, completed, dateModified)
     SELECT '$owner', 'task number ' || x, x % 3 = 0, '2026-11-22 08:00:00.000' FROM n;"
 }
+
+# median FILE COLUMN: the median of a column of numbers.
+median() { cut -d' ' -f"$2" "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

@@ -46,7 +46,8 @@ painted() {
 # ms HH:MM:SS.mmm → milliseconds since midnight.
 ms() { echo "$1" | awk -F: '{ printf "%.0f", ($1 * 3600 + $2 * 60 + $3) * 1000 }'; }
 
-# One sign-in in the app: prints the milliseconds from the interception to the list.
+# One sign-in in the app: prints the milliseconds from the interception to the list, and to the tokens kept (the
+# code redeemed, the id_token checked against B2C's keys, the tokens in the keyring).
 app_sign_in() {
   secret-tool clear keychain-group "bench.$$" kind session 2>/dev/null || true  # signed out: the welcome page
   G_MESSAGES_DEBUG=b2c-tasks "$prefix/bin/b2c-tasks" >"$work/app.err" 2>&1 &  # GLib prints debug lines on stdout
@@ -64,11 +65,12 @@ app_sign_in() {
   kill "$app"
   wait "$app" 2>/dev/null || true
   caught=$(sed -n 's/.*DEBUG: \([0-9:.]*\): sign-in: the redirect.*/\1/p' "$work/app.err" | tail -n 1)
+  kept=$(sed -n 's/.*DEBUG: \([0-9:.]*\): sign-in: the tokens are checked.*/\1/p' "$work/app.err" | tail -n 1)
   shown=$(sed -n "s/.*DEBUG: \([0-9:.]*\): tasks: the server's list is shown.*/\1/p" "$work/app.err" | tail -n 1)
-  echo $(($(ms "$shown") - $(ms "$caught")))
+  echo "$(($(ms "$shown") - $(ms "$caught"))) $(($(ms "$kept") - $(ms "$caught")))"
 }
 
-# One sign-in with curl: prints the milliseconds of the token request plus the list request.
+# One sign-in with curl: prints the milliseconds of the token request plus the list request, and of the token request.
 curl_sign_in() {
   verifier=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
   challenge=$(printf '%s' "$verifier" | openssl dgst -sha256 -binary | base64 | tr '+/' '-_' | tr -d '=\n')
@@ -88,10 +90,9 @@ curl_sign_in() {
   access=$(printf '%s' "$answer" | sed '$d' | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')
   list_s=$(printf 'header = "Authorization: Bearer %s"\n' "$access" |
     curl -s -K - -o /dev/null -w '%{time_total}' "$base/api/tasks")
-  awk -v a="$token_s" -v b="$list_s" 'BEGIN { printf "%.0f\n", (a + b) * 1000 }'
+  awk -v a="$token_s" -v b="$list_s" 'BEGIN { printf "%.0f %.0f\n", (a + b) * 1000, a * 1000 }'
 }
 
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 : >"$work/app.runs"
 : >"$work/curl.runs"
 i=0
@@ -100,7 +101,8 @@ while [ $i -lt $runs ]; do
   curl_sign_in >>"$work/curl.runs"
   i=$((i + 1))
 done
-app_ms=$(median "$work/app.runs")
-curl_ms=$(median "$work/curl.runs")
+app_ms=$(median "$work/app.runs" 1)
+curl_ms=$(median "$work/curl.runs" 1)
 echo "sign-in (medians of $runs): b2c-tasks from the intercepted redirect to the list ${app_ms} ms; curl, token + list ${curl_ms} ms"
+echo "  of which to the tokens kept: b2c-tasks $(median "$work/app.runs" 2) ms; curl's token request $(median "$work/curl.runs" 2) ms"
 awk -v a="$app_ms" -v b="$curl_ms" 'BEGIN { printf "sign-in ratio: %.2f× the raw round trips\n", a / (b > 0 ? b : 1) }'

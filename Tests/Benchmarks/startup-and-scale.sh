@@ -22,8 +22,6 @@ fi
 . "$repo/Tests/Benchmarks/environment.sh"
 B2C_TEST_EMAIL=ann@example.com B2C_TEST_PASSWORD=Tasks-Demo-1 BROWSER="$repo/Tests/TasksTestSupport/scripted-browser.sh" \
   "$prefix/bin/b2c-tasks-cli" sign-in --timeout 60 --json >/dev/null
-# median FILE COLUMN
-median() { cut -d' ' -f"$2" "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # measure LABEL COMMAND...: runs it $runs times; leaves "seconds rss" medians in $work/LABEL.
 measure() {
   label=$1; shift
