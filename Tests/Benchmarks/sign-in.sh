@@ -12,7 +12,9 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 if [ -z "${B2C_BENCH_INSIDE:-}" ]; then
   export B2C_BENCH_INSIDE=1
-  exec xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24" dbus-run-session -- "$0" "$@"
+  # -noreset: the display lives as long as the run, as a desktop's does (Xvfb would otherwise tear it down and set
+  # it up again whenever its last client leaves, between one short-lived tool and the next).
+  exec xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24 -noreset" dbus-run-session -- "$0" "$@"
 fi
 runs=5 prefix="$repo/.build-prefix-bench"
 if [ "${1:-}" = "--quick" ]; then
@@ -26,15 +28,19 @@ client=6f1c3a52-93b4-4c1e-9a57-2d8e0b7c4f10
 policy_base="$base/b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/oauth2/v2.0"
 driver="$repo/Tests/TasksAppUITests/atspi_driver.py"
 
-# until SECONDS COMMAND...: runs COMMAND every 0.1 s until it succeeds; fails after SECONDS.
+# fail MESSAGE: says what went wrong, with the last lines the app printed, and stops.
+fail() {
+  echo "sign-in.sh: $1" >&2
+  tail -n 20 "$work/app.err" >&2 2>/dev/null
+  exit 1
+}
+# until SECONDS COMMAND...: runs COMMAND every 0.1 s until it succeeds; fails after SECONDS, or at once when the app
+# it waits on ($app) has exited.
 until_ok() {
   deadline=$(($(date +%s) + $1)); shift
   until "$@" >/dev/null 2>&1; do
-    [ "$(date +%s)" -lt "$deadline" ] || {
-      echo "sign-in.sh: timed out waiting for: $*" >&2
-      tail -n 20 "$work/app.err" >&2 2>/dev/null
-      exit 1
-    }
+    kill -0 "$app" 2>/dev/null || fail "b2c-tasks exited while waiting for: $*"
+    [ "$(date +%s)" -lt "$deadline" ] || fail "timed out waiting for: $*"
     sleep 0.1
   done
 }
