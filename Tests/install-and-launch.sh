@@ -7,7 +7,7 @@ set -eu
 build=$1 prefix=$2
 app_id=io.github.b2ctasks.B2CTasks
 work=$(mktemp -d /tmp/b2c-install.XXXXXX)
-trap 'rm -rf "$work"' EXIT INT TERM
+trap '"$(dirname "$0")/remove-tree.sh" "$work"' EXIT INT TERM
 fail() { echo "install-and-launch: $*" >&2; exit 1; }
 
 # 1. The tree.

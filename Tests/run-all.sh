@@ -23,7 +23,7 @@ Tests/Benchmarks/sign-in.sh --quick
 
 # A private home for the keyring, settings and caches, so tests never touch the user's own.
 sandbox=$(mktemp -d /tmp/b2c-tasks-tests.XXXXXX)
-trap 'rm -rf "$sandbox"' EXIT
+trap '"$repo/Tests/remove-tree.sh" "$sandbox"' EXIT
 mkdir -p "$sandbox/data" "$sandbox/config" "$sandbox/cache" "$sandbox/runtime"
 chmod 700 "$sandbox/runtime"
 

@@ -12,7 +12,7 @@ eval "$(printf bench | gnome-keyring-daemon --unlock --components=secrets)"
 export GNOME_KEYRING_CONTROL
 "$prefix/bin/b2c-playground" --port 0 --data "$work/playground" --log-level warning >"$work/pg.out" 2>&1 &
 playground=$!
-trap 'kill $playground 2>/dev/null || true; rm -rf "$work"' EXIT INT TERM
+trap 'kill $playground 2>/dev/null || true; "$repo/Tests/remove-tree.sh" "$work"' EXIT INT TERM
 tries=0
 until grep -q "listening on" "$work/pg.out" 2>/dev/null; do
   tries=$((tries + 1)); [ $tries -lt 150 ] || { cat "$work/pg.out" >&2; exit 1; }; sleep 0.2
