@@ -11,11 +11,8 @@ meson-wrap/tools/install-deps.sh --tests
 swift build --build-tests
 meson-wrap/tools/dev-install.sh "$repo/.build-prefix-test" debug
 meson test -C "$repo/.build-meson-debug" --print-errorlogs
-# The installed tree, and a start the way GNOME's launcher does it (gtk4-launch, D-Bus activation). Every Xvfb here
-# runs with -noreset: it keeps one display for the whole run, as a desktop does, instead of tearing it down and
-# setting it up again each time its last client (often a short-lived xdotool or AT-SPI probe) leaves.
-xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24 -noreset" \
-  Tests/install-and-launch.sh "$repo/.build-meson-debug" "$repo/.build-prefix-test"
+# The installed tree, and a start the way GNOME's launcher does it (gtk4-launch, D-Bus activation).
+Tests/xvfb.sh Tests/install-and-launch.sh "$repo/.build-meson-debug" "$repo/.build-prefix-test"
 # Keep the benchmark scripts working (figures from a one-second debug run mean nothing; see Tests/Benchmarks).
 Tests/Benchmarks/playground-throughput.sh --quick
 Tests/Benchmarks/startup-and-scale.sh --quick
@@ -30,5 +27,4 @@ chmod 700 "$sandbox/runtime"
 env XDG_DATA_HOME="$sandbox/data" XDG_CONFIG_HOME="$sandbox/config" XDG_CACHE_HOME="$sandbox/cache" \
   XDG_RUNTIME_DIR="$sandbox/runtime" B2C_TASKS_TEST_DESKTOP=1 B2C_TASKS_PREFIX="$repo/.build-prefix-test" \
   B2C_TASKS_ARTIFACTS="$repo/.build/test-artifacts" GTK_A11Y=atspi \
-  xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24 -noreset" \
-  dbus-run-session -- "$repo/Tests/desktop-session.sh" swift test --skip-build
+  "$repo/Tests/xvfb.sh" dbus-run-session -- "$repo/Tests/desktop-session.sh" swift test --skip-build

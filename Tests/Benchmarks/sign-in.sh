@@ -12,9 +12,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 if [ -z "${B2C_BENCH_INSIDE:-}" ]; then
   export B2C_BENCH_INSIDE=1
-  # -noreset: the display lives as long as the run, as a desktop's does (Xvfb would otherwise tear it down and set
-  # it up again whenever its last client leaves, between one short-lived tool and the next).
-  exec xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24 -noreset" dbus-run-session -- "$0" "$@"
+  exec Tests/xvfb.sh dbus-run-session -- "$0" "$@"
 fi
 runs=5 prefix="$repo/.build-prefix-bench"
 if [ "${1:-}" = "--quick" ]; then

@@ -12,8 +12,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 if [ -z "${B2C_BENCH_INSIDE:-}" ]; then
   export B2C_BENCH_INSIDE=1
-  # -noreset: the display lives as long as the run (see sign-in.sh).
-  exec xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24 -noreset" dbus-run-session -- "$0" "$@"
+  exec Tests/xvfb.sh dbus-run-session -- "$0" "$@"
 fi
 quick=false sizes="1000 10000 100000" runs=5 prefix="$repo/.build-prefix-bench"
 if [ "${1:-}" = "--quick" ]; then quick=true sizes="1000" runs=1 prefix="$repo/.build-prefix-test"; fi
