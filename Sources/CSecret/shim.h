@@ -5,7 +5,7 @@
 #include <libsecret/secret.h>
 
 /// The schema of a B2C Tasks session in the keyring. Every app of ours that names the same keychain group,
-/// client id, authority and tenant finds the same item.
+/// client id, provider, authority and tenant finds the same item.
 static inline const SecretSchema *_Nonnull b2c_session_schema(void) {
   static const SecretSchema schema = {
     "io.github.b2ctasks.Session",
@@ -16,6 +16,7 @@ static inline const SecretSchema *_Nonnull b2c_session_schema(void) {
       {"authority", SECRET_SCHEMA_ATTRIBUTE_STRING},
       {"tenant", SECRET_SCHEMA_ATTRIBUTE_STRING},
       {"policy", SECRET_SCHEMA_ATTRIBUTE_STRING},
+      {"provider", SECRET_SCHEMA_ATTRIBUTE_STRING},
       {"account", SECRET_SCHEMA_ATTRIBUTE_STRING},
       {"kind", SECRET_SCHEMA_ATTRIBUTE_STRING},
       {NULL, 0},

@@ -205,8 +205,11 @@ final class MainWindow {
         await self.leaveSignIn()
       }
     }
-    actions["edit-profile"] = Actions.add("edit-profile", to: window) { [unowned self] in
-      self.startSignIn(editProfile: true)
+    // Only B2C has an edit-profile flow: without one the action is missing, which hides its menu item.
+    if session?.canEditProfile == true {
+      actions["edit-profile"] = Actions.add("edit-profile", to: window) { [unowned self] in
+        self.startSignIn(editProfile: true)
+      }
     }
     actions["switch-account"] = Actions.add("switch-account", to: window) { [unowned self] in
       self.signOut(thenSignIn: true)

@@ -51,10 +51,12 @@ final class SignInController {
   ) async -> Result<Void, SessionError> {
     await stopListening()
     let request: AuthorizationRequest
-    if editProfile {
-      do { request = try await session.startEditProfile() } catch { return .failure(error) }
-    } else {
-      request = await session.startSignIn(prompt: prompt, loginHint: loginHint)
+    do throws(SessionError) {
+      request =
+        editProfile
+        ? try await session.startEditProfile() : try await session.startSignIn(prompt: prompt, loginHint: loginHint)
+    } catch {
+      return .failure(error)
     }
     guard let view = makeWebView(persistent: persistent) else {
       await session.cancelFlow()
@@ -80,7 +82,13 @@ final class SignInController {
       return .failure(.network(.unreachable("could not listen on 127.0.0.1")))
     }
     self.listener = listener
-    let request = await session.startSignIn(redirectURI: listener.redirectURI)
+    let request: AuthorizationRequest
+    do throws(SessionError) {
+      request = try await session.startSignIn(redirectURI: listener.redirectURI)
+    } catch {
+      await stopListening()
+      return .failure(error)
+    }
     var error: UnsafeMutablePointer<GError>?
     let context = gdk_display_get_app_launch_context(gtk_widget_get_display(parent.widget))
     defer { if let context { g_object_unref(context.gpointer) } }
@@ -120,18 +128,8 @@ final class SignInController {
   /// B2C's redirect arrived at the loopback listener: the session decides, the browser sees a short page.
   private func browserRedirect(_ url: String) async -> LoopbackAnswer {
     let step = await session.handleRedirect(url)
-    let answer: LoopbackAnswer
-    switch step {
-    case .notOurs: return .notFound
-    case .load(let next): return .redirect(next)
-    case .signedIn, .profileUpdated:
-      answer = .page(
-        title: tr("Signed in to B2C Tasks"), message: tr("You can close this tab and go back to B2C Tasks."))
-    case .cancelled:
-      answer = .page(title: tr("Sign-in cancelled"), message: tr("You can close this tab."))
-    case .failed(let error):
-      answer = .page(title: tr("Sign-in failed"), message: error.message)
-    }
+    let answer = LoopbackAnswer(step, closing: tr("You can close this tab and go back to B2C Tasks."))
+    guard answer.endsFlow else { return answer }
     // The flow is over: the listener stops once this answer has had time to reach the browser.
     let finished = listener
     listener = nil

@@ -23,23 +23,17 @@ struct SignIn: AsyncParsableCommand {
     try await context.run {
       let (outcomes, finish) = AsyncStream.makeStream(of: Result<Account, SessionError>.self)
       let listener = try await LoopbackListener.start(registered: session.settings.redirectURI) { url in
-        switch await session.handleRedirect(url) {
-        case .notOurs: return .notFound
-        case .load(let next): return .redirect(next)
-        case .signedIn(let account), .profileUpdated(let account):
-          finish.yield(.success(account))
-          return .page(
-            title: "Signed in to B2C Tasks", message: "You can close this window and return to the terminal.")
-        case .cancelled:
-          finish.yield(.failure(.authorization(.cancelled)))
-          return .page(title: "Sign-in cancelled", message: "You can close this window.")
-        case .failed(let error):
-          finish.yield(.failure(error))
-          return .page(title: "Sign-in failed", message: error.message)
+        let step = await session.handleRedirect(url)
+        switch step {
+        case .signedIn(let account), .profileUpdated(let account): finish.yield(.success(account))
+        case .cancelled: finish.yield(.failure(.authorization(.cancelled)))
+        case .failed(let error): finish.yield(.failure(error))
+        case .notOurs, .load: break
         }
+        return LoopbackAnswer(step, closing: tr("You can close this tab and return to the terminal."))
       }
       defer { Task { await listener.stop() } }
-      let request = await session.startSignIn(
+      let request = try await session.startSignIn(
         prompt: promptLogin ? "login" : nil, loginHint: loginHint, redirectURI: listener.redirectURI)
       if !options.json { print("Opening your browser to sign in… (waiting for it on \(listener.redirectURI.value))") }
       do { try Browser.open(request.url) } catch {

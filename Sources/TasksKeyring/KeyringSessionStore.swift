@@ -4,7 +4,7 @@ import Foundation
 import TasksCore
 
 /// The apps' session store: one keyring item per session, its attributes naming the keychain group, client id,
-/// authority, tenant, policy and the user's object id; the secret is the token set as JSON.
+/// provider, authority, tenant, policy (B2C) and the user's object id; the secret is the token set as JSON.
 ///
 /// Any app of ours with the same group, client id, authority and tenant finds the item (single sign-on). There is
 /// no plaintext fallback: without a usable keyring every call throws.
@@ -17,11 +17,16 @@ public struct KeyringSessionStore: SessionStore {
   }
 
   /// Attributes that find the session of `key`, whoever is signed in.
+  ///
+  /// A B2C session is found by its policy (items of earlier versions carry no `provider`); any other by its
+  /// `provider`, which B2C items never share. So sessions of different providers never mix.
   static func attributes(_ key: SessionKey) -> [String: String] {
-    [
+    var attributes = [
       "keychain-group": key.keychainGroup, "client-id": key.clientID, "authority": key.authority,
-      "tenant": key.tenant, "policy": key.policy, "kind": "session",
+      "tenant": key.tenant, "kind": "session",
     ]
+    if let policy = key.policy { attributes["policy"] = policy } else { attributes["provider"] = key.provider.rawValue }
+    return attributes
   }
 
   /// The session stored for `key`'s group, client, authority, tenant and policy, whoever signed in.
@@ -38,6 +43,7 @@ public struct KeyringSessionStore: SessionStore {
       try await secrets.clear(Self.attributes(key))  // another user signed in: one session per group
     }
     attributes["account"] = tokens.account.objectID
+    attributes["provider"] = key.provider.rawValue
     let label = "B2C Tasks sign-in (\(tokens.account.email ?? tokens.account.displayName))"
     try await secrets.store(tokens.encoded(), label: label, attributes: attributes)
   }

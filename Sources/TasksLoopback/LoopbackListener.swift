@@ -13,6 +13,24 @@ public enum LoopbackAnswer: Sendable {
   case page(title: String, message: String)
   /// Not the redirect: 404.
   case notFound
+
+  /// What the browser sees after a sign-in step: the next policy's page, or a short page saying how the flow ended
+  /// and, in `closing`, where to go back to; nil when the flow is over (the caller then stops listening).
+  public init(_ step: SignInStep, closing: String) {
+    switch step {
+    case .notOurs: self = .notFound
+    case .load(let next): self = .redirect(next)
+    case .signedIn, .profileUpdated: self = .page(title: tr("Signed in to B2C Tasks"), message: closing)
+    case .cancelled: self = .page(title: tr("Sign-in cancelled"), message: tr("You can close this tab."))
+    case .failed(let error): self = .page(title: tr("Sign-in failed"), message: error.message)
+    }
+  }
+
+  /// Whether the browser has seen the end of the flow.
+  public var endsFlow: Bool {
+    if case .page = self { return true }
+    return false
+  }
 }
 
 /// Listens on `127.0.0.1` on a free port for B2C's redirect (RFC 8252 §7.3) and hands each request's URL to a handler

@@ -59,9 +59,16 @@ struct IDTokenValidationTests {
     Account, IDTokenError
   > {
     let validator = IDTokenValidator(metadata: OpenIDMetadata(), clientID: PlaygroundConfiguration.appClientID)
-    let discovery = harness.settings.authority.endpoints(for: "B2C_1_SignUpOrSignIn").discovery
-    do {
-      return .success(try await validator.validate(token, discovery: discovery, nonce: nonce).account)
+    let authority = harness.settings.authority
+    do throws(IDTokenError) {
+      let configuration: OpenIDConfiguration
+      do {
+        configuration = try await OpenIDMetadata().configuration(
+          authority.discovery(for: "B2C_1_SignUpOrSignIn"), for: authority)
+      } catch {
+        throw .metadata(error)
+      }
+      return .success(try await validator.validate(token, configuration: configuration, nonce: nonce).account)
     } catch {
       return .failure(error)
     }

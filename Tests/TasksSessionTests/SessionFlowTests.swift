@@ -34,7 +34,7 @@ struct SessionFlowTests {
     let harness = try await SessionHarness.start(redirect: redirect)
     defer { Task { await harness.stop() } }
     let session = harness.session()
-    let request = await session.startSignIn()
+    let request = try await session.startSignIn()
     let location = try await PageWalker().signIn(request.url, email: "bob@example.com", password: "Tasks-Demo-2")
     // Scheme case must not matter (WebKit lower-cases custom schemes; a registration may not).
     let scheme = "io.github.b2ctasks.b2ctasks"
@@ -52,7 +52,7 @@ struct SessionFlowTests {
     defer { Task { await harness.stop() } }
     let session = harness.session()
     let walker = PageWalker()
-    let request = await session.startSignIn()
+    let request = try await session.startSignIn()
     let page = try await walker.open(request.url)
     let forgot = try await walker.follow("forgotPassword", on: page, at: request.url)
     guard case .load(let resetURL) = await session.handleRedirect(try #require(forgot.location)) else {
@@ -83,7 +83,7 @@ struct SessionFlowTests {
     defer { Task { await harness.stop() } }
     let session = harness.session()
     let walker = PageWalker()
-    let request = await session.startSignIn()
+    let request = try await session.startSignIn()
     #expect(await session.state == .signingIn)
     let cancelled = try await walker.follow("cancel", on: try await walker.open(request.url), at: request.url)
     #expect(await session.handleRedirect(try #require(cancelled.location)) == .cancelled)
@@ -96,9 +96,9 @@ struct SessionFlowTests {
     let harness = try await SessionHarness.start()
     defer { Task { await harness.stop() } }
     let session = harness.session()
-    let first = await session.startSignIn()
+    let first = try await session.startSignIn()
     let location = try await PageWalker().signIn(first.url, email: "ann@example.com", password: "Tasks-Demo-1")
-    _ = await session.startSignIn()  // a newer sign-in replaces the first
+    _ = try await session.startSignIn()  // a newer sign-in replaces the first
     #expect(
       await session.handleRedirect(harness.base.appending(path: "b2ctasks.onmicrosoft.com").absoluteString) == .notOurs)
     #expect(await session.handleRedirect(location) == .failed(.authorization(.stateMismatch)))
@@ -112,7 +112,7 @@ struct SessionFlowTests {
     let session = harness.session()
     _ = try await harness.signIn(session)
     try await TaskAPIClient(session: session).add("ann's task")
-    let logout = try await session.signOut()
+    let logout = try #require(try await session.signOut())
     #expect(logout.absoluteString.contains("/oauth2/v2.0/logout") && logout.absoluteString.contains("id_token_hint="))
     #expect(try await KeyringSessionStore().load(SessionKey(harness.settings)) == nil)
     #expect(try await harness.session().restore() == nil, "other apps of the group are signed out too")
@@ -209,7 +209,7 @@ struct SessionRefreshTests {
     let account = try await harness.signIn(session)
     // Another device resets the password: B2C revokes the refresh tokens.
     let walker = PageWalker()
-    let reset = await harness.session().startSignIn()
+    let reset = try await harness.session().startSignIn()
     var resetURL = URLComponents(url: reset.url, resolvingAgainstBaseURL: false)!
     resetURL.path = resetURL.path.replacingOccurrences(of: "B2C_1_SignUpOrSignIn", with: "B2C_1_PasswordReset")
     let page = try await walker.open(resetURL.url!)

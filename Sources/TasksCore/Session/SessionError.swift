@@ -18,6 +18,8 @@ public enum SessionError: Error, Equatable, Sendable {
   case keyring(KeyringError)
   /// The settings name no policy for this (password reset, edit profile).
   case policyNotConfigured(String)
+  /// The provider's discovery document could not be had or used, so its endpoints are unknown.
+  case discovery(MetadataError)
 
   /// One line for the user.
   public var message: String {
@@ -35,6 +37,11 @@ public enum SessionError: Error, Equatable, Sendable {
     case .keyring(let error): return error.message
     case .policyNotConfigured(let policy):
       return String(format: tr("The %@ policy is not set up for this app."), policy)
+    case .discovery(.network(let error)): return error.message
+    case .discovery:
+      return tr(
+        "The sign-in service describes itself in a way this app cannot trust or use. Check the authority in the settings."
+      )
     }
   }
 

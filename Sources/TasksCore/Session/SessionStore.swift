@@ -2,32 +2,38 @@
 
 import Foundation
 
-/// Names a session in the store: apps with the same keychain group, client id, authority and tenant share it
-/// (single sign-on across apps).
+/// Names a session in the store: apps with the same keychain group, client id, provider, authority and tenant share it
+/// (single sign-on across apps); sessions of different providers never mix.
 public struct SessionKey: Hashable, Sendable {
   /// The SSO group (the sample's `keychain` setting).
   public var keychainGroup: String
   /// The app registration.
   public var clientID: String
+  /// The kind of provider.
+  public var provider: Authority.Provider
   /// `https://host[:port]` of the authority.
   public var authority: String
-  /// The tenant.
+  /// The tenant (B2C, External ID) or the issuer's path (OpenID Connect).
   public var tenant: String
-  /// The sign-in policy.
-  public var policy: String
+  /// The B2C sign-in policy; nil for other providers.
+  public var policy: String?
 
   /// The key of the settings' sign-in session.
   public init(_ settings: AppSettings) {
     keychainGroup = settings.keychainGroup
     clientID = settings.clientID.lowercased()
+    provider = settings.authority.provider
     authority = settings.authority.origin
-    tenant = settings.authority.tenantName.lowercased()
-    policy = settings.policies.signIn.lowercased()
+    // An issuer's path is compared as written (Discovery §4.3); Microsoft's tenant names are not case-sensitive.
+    tenant = provider == .openID ? settings.authority.tenantName : settings.authority.tenantName.lowercased()
+    policy = settings.signInPolicy?.lowercased()
   }
 
   /// A stable file-name-safe digest of the key, for per-session files such as the refresh lock.
   public var digest: String {
-    let text = [keychainGroup, clientID, authority, tenant, policy].joined(separator: "\u{1F}")
+    // B2C's digest is the one earlier versions used (no provider), so their refresh locks stay the same.
+    let parts = [keychainGroup, clientID, authority, tenant, policy ?? provider.rawValue]
+    let text = parts.joined(separator: "\u{1F}")
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: a name, not a secret
     for byte in text.utf8 {
       hash ^= UInt64(byte)

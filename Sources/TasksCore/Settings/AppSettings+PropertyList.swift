@@ -61,11 +61,7 @@ struct PropertyListReader {
         "must be empty: a desktop app is a public client, and B2C refuses a secret from it (AADB2C90084)")
     }
     let (authority, policyInURL) = try authority()
-    let signIn = try policy("signInPolicy") ?? policyInURL
-    guard let signIn else { throw error(.missingKey, "signInPolicy", "is required with authorityHost") }
-    if let policyInURL, policyInURL.lowercased() != signIn.lowercased() {
-      throw error(.invalidValue, "signInPolicy", "names \(signIn) but authURL names \(policyInURL)")
-    }
+    let policies = try policies(for: authority, policyInURL: policyInURL)
     if let contentType = try string("contentType"),
       contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         != AppSettings.formContentType
@@ -84,27 +80,55 @@ struct PropertyListReader {
       keychainGroup: try string("keychain").flatMap { $0.isEmpty ? nil : $0 }
         ?? "io.github.b2ctasks.B2CTasks",
       authority: authority,
-      policies: Policies(
-        signIn: signIn, passwordReset: try policy("passwordResetPolicy"),
-        editProfile: try policy("editProfilePolicy")),
+      policies: policies,
       redirectURI: try redirectURI(),
       extraScopes: try scopes(),
-      bearerToken: bearer ?? .accessToken,
+      // A plain provider's access token is for its own resource server (and may be opaque): the id_token, whose
+      // audience is this app, is what the task API can check (PROTOCOL.md §9). B2C issues an access token for us.
+      bearerToken: bearer ?? (authority.hasPolicies ? .accessToken : .idToken),
       taskAPI: try required("taskAPI", webURL("taskAPI")),
       loginURL: try webURL("loginURL"))
   }
 
   // MARK: Keys with structure
 
-  /// The authority, from `authorityHost` + `tenant` (newer shape) or `authURL` + `tokenURL` (the sample's), and
-  /// the policy the URLs name, if any.
+  /// The B2C user flows, from the policy keys and the policy the URLs name; nil for a provider without policies,
+  /// where a policy key is a mistake worth saying.
+  private func policies(for authority: Authority, policyInURL: String?) throws(SettingsError) -> Policies? {
+    let keys = ["signInPolicy", "passwordResetPolicy", "editProfilePolicy"]
+    guard authority.hasPolicies else {
+      if let key = keys.first(where: { dictionary[$0] != nil }) {
+        throw error(
+          .invalidValue, key,
+          "only Azure AD B2C has policies; remove it for this authority (user flows of "
+            + "External ID are attached to the app)")
+      }
+      return nil
+    }
+    let signIn = try policy("signInPolicy") ?? policyInURL
+    guard let signIn else { throw error(.missingKey, "signInPolicy", "is required with authorityHost") }
+    if let policyInURL, policyInURL.lowercased() != signIn.lowercased() {
+      throw error(.invalidValue, "signInPolicy", "names \(signIn) but authURL names \(policyInURL)")
+    }
+    return Policies(
+      signIn: signIn, passwordReset: try policy("passwordResetPolicy"), editProfile: try policy("editProfilePolicy"))
+  }
+
+  /// The authority, from `authority` (any provider), `authorityHost` + `tenant` (B2C, newer shape) or `authURL` +
+  /// `tokenURL` (B2C, the sample's), and the policy the URLs name, if any.
   private func authority() throws(SettingsError) -> (Authority, String?) {
+    if let raw = try string("authority"), !raw.isEmpty {
+      if let other = ["authorityHost", "authURL", "tokenURL"].first(where: { dictionary[$0] != nil }) {
+        throw error(.invalidValue, "authority", "give either authority or \(other), not both")
+      }
+      return (try providerAuthority(raw), nil)
+    }
     if try string("authorityHost") != nil {
       let base = try authorityBase()
       return (.tenant(base: base, tenant: try required("tenant", identifier("tenant"))), nil)
     }
     guard dictionary["authURL"] != nil || dictionary["tokenURL"] != nil else {
-      throw error(.missingKey, "authURL", "is required (or authorityHost and tenant)")
+      throw error(.missingKey, "authority", "is required (or, for Azure AD B2C, authorityHost and tenant, or authURL)")
     }
     let authorize = try required("authURL", webURL("authURL"))
     let token = try required("tokenURL", webURL("tokenURL"))
@@ -142,6 +166,30 @@ struct PropertyListReader {
       return (segments[0], segments[1])
     }
     throw error(.invalidValue, key, "not a B2C \(endpoint) endpoint (…/TENANT/oauth2/v2.0/\(endpoint)?p=POLICY)")
+  }
+
+  /// `authority`: an External ID authority (`https://SUBDOMAIN.ciamlogin.com[/TENANT]`, or a custom URL domain
+  /// followed by the tenant id or `….onmicrosoft.com` domain) or any other OpenID Connect issuer.
+  private func providerAuthority(_ raw: String) throws(SettingsError) -> Authority {
+    guard let url = URL(string: raw), url.scheme != nil, let host = url.host?.lowercased(), !host.isEmpty,
+      url.query == nil, url.fragment == nil, url.user == nil
+    else {
+      throw error(.invalidValue, "authority", "not a URL without query or fragment (https://login.example.com/…)")
+    }
+    try requireSecure("authority", url)
+    let segments = url.pathSegments
+    let base = url.withPath("")
+    if host.hasSuffix(".ciamlogin.com") {
+      guard segments.count <= 1 else {
+        throw error(.invalidValue, "authority", "an External ID authority is https://SUBDOMAIN.ciamlogin.com[/TENANT]")
+      }
+      let subdomain = String(host.dropLast(".ciamlogin.com".count))
+      return .externalID(base: base, tenant: segments.first ?? "\(subdomain).onmicrosoft.com")
+    }
+    if segments.count == 1, PropertyListReader.isTenantOfMicrosoft(segments[0]) {
+      return .externalID(base: base, tenant: segments[0])  // an External ID custom URL domain
+    }
+    return .openID(issuer: url)
   }
 
   /// `authorityHost`: a host name (https is implied) or an https URL, or http on a loopback host.
@@ -242,15 +290,18 @@ struct PropertyListReader {
   }
 
   private func requireSecure(_ key: String, _ url: URL) throws(SettingsError) {
-    switch url.scheme?.lowercased() {
-    case "https": return
-    case "http" where LoopbackHost.contains(url.host ?? ""): return
-    default: throw error(.invalidValue, key, "not an https URL (http is allowed only for 127.0.0.1 and localhost)")
+    guard LoopbackHost.permitsTransport(of: url) else {
+      throw error(.invalidValue, key, "not an https URL (http is allowed only for 127.0.0.1 and localhost)")
     }
   }
 
   private func error(_ code: SettingsError.Code, _ key: String, _ reason: String) -> SettingsError {
     SettingsError(code, file: file, key: key, reason: reason)
+  }
+
+  /// Whether `segment` names an Entra tenant: its id (a GUID) or its `….onmicrosoft.com` domain.
+  static func isTenantOfMicrosoft(_ segment: String) -> Bool {
+    UUID(uuidString: segment) != nil || segment.lowercased().hasSuffix(".onmicrosoft.com")
   }
 
   static func isName(_ value: String) -> Bool {

@@ -4,8 +4,9 @@ import Foundation
 
 /// The settings of a B2C Tasks app: which tenant and policies to sign in with, how, and where the task API is.
 ///
-/// Read from a property list in the iOS sample's `settings.plist` shape (PROTOCOL.md §1) or the newer shape with an
-/// authority host, tenant and policy names; see `AppSettings.load(from:)`.
+/// Read from a property list in the iOS sample's `settings.plist` shape (PROTOCOL.md §1), the newer B2C shape with an
+/// authority host, tenant and policy names, or an `authority` URL naming an External ID tenant or any OpenID Connect
+/// issuer; see `AppSettings.load(from:)`.
 public struct AppSettings: Sendable, Equatable {
   /// Which token the task API receives as its bearer.
   public enum BearerToken: String, Sendable {
@@ -21,13 +22,13 @@ public struct AppSettings: Sendable, Equatable {
   public var accountIdentifier: String
   /// The single-sign-on group: apps naming the same group share one sign-in (the sample's `keychain`).
   public var keychainGroup: String
-  /// Where B2C's endpoints are.
+  /// Who signs the user in: a B2C tenant, an External ID tenant or an OpenID Connect issuer.
   public var authority: Authority
-  /// The user flows (policies) the app runs.
-  public var policies: Policies
+  /// The user flows (policies) the app runs; B2C only, nil for other providers.
+  public var policies: Policies?
   /// Where B2C sends the browser back to when a sign-in ends.
   public var redirectURI: RedirectURI
-  /// Scopes asked for besides `openid offline_access <clientID>`.
+  /// Scopes asked for besides `openid`, `offline_access` and (B2C) `<clientID>`.
   public var extraScopes: [String]
   /// Which token the task API receives.
   public var bearerToken: BearerToken
@@ -39,7 +40,7 @@ public struct AppSettings: Sendable, Equatable {
   /// Creates settings from parts; `AppSettings.load(from:)` validates files into this shape.
   public init(
     clientID: String, accountIdentifier: String, keychainGroup: String, authority: Authority,
-    policies: Policies, redirectURI: RedirectURI, extraScopes: [String] = [],
+    policies: Policies?, redirectURI: RedirectURI, extraScopes: [String] = [],
     bearerToken: BearerToken = .accessToken, taskAPI: URL, loginURL: URL? = nil
   ) {
     self.clientID = clientID
@@ -52,6 +53,20 @@ public struct AppSettings: Sendable, Equatable {
     self.bearerToken = bearerToken
     self.taskAPI = taskAPI
     self.loginURL = loginURL
+  }
+
+  /// The sign-in policy (B2C), or nil for a provider without policies.
+  public var signInPolicy: String? { policies?.signIn }
+
+  /// The scopes every request asks for: `openid`; `offline_access` for a refresh token where the provider offers it
+  /// (B2C always does); for B2C the client id, without which it issues no access token for the app's own API; then
+  /// the configured extras.
+  public func scopes(offlineAccess: Bool) -> [String] {
+    var scopes = ["openid"]
+    if offlineAccess || authority.hasPolicies { scopes.append("offline_access") }
+    if authority.hasPolicies { scopes.append(clientID) }
+    for scope in extraScopes where !scopes.contains(scope) { scopes.append(scope) }
+    return scopes
   }
 }
 

@@ -74,4 +74,14 @@ public enum LoopbackHost {
     guard octets.count == 4, octets.first == "127" else { return false }
     return octets.allSatisfy { UInt8($0) != nil }
   }
+
+  /// The rule for every URL the app talks to, from settings or from a discovery document: https, or http to a
+  /// loopback host (a local playground or development tenant).
+  public static func permitsTransport(of url: URL) -> Bool {
+    switch url.scheme?.lowercased() {
+    case "https": return !(url.host ?? "").isEmpty
+    case "http": return contains(url.host ?? "")
+    default: return false
+    }
+  }
 }

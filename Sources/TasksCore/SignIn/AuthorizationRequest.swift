@@ -7,8 +7,10 @@ import Foundation
 ///
 /// The PKCE verifier stays here and goes only to the token endpoint; it is never logged, shown or written down.
 public struct AuthorizationRequest: Sendable {
-  /// The policy the request runs.
-  public let policy: String
+  /// The B2C policy the request runs; nil for a provider without policies.
+  public let policy: String?
+  /// The scopes asked for (the token request repeats them).
+  public let scopes: [String]
   /// The URL to load in the web view or browser.
   public let url: URL
   /// The redirect URI sent (for the loopback flow, with the listener's port).
@@ -22,21 +24,26 @@ public struct AuthorizationRequest: Sendable {
   /// Where the code is redeemed.
   let tokenEndpoint: URL
 
+  /// The kind of provider asked (B2C's error codes mean something only from B2C).
+  public let provider: Authority.Provider
+
   /// The interpreter that recognises this request's redirect.
   public var interpreter: RedirectInterpreter {
-    RedirectInterpreter(redirectURI: redirectURI, expectedState: state)
+    RedirectInterpreter(redirectURI: redirectURI, expectedState: state, provider: provider)
   }
 
-  /// Builds an authorize request: `response_type=code`, scopes `openid offline_access CLIENT_ID` and the settings'
-  /// extras, `response_mode=query`, `state`, `nonce`, PKCE S256, `ui_locales`, and `prompt` / `login_hint` when
-  /// given.
+  /// Builds an authorize request to `authorizeEndpoint` whose code is redeemed at `tokenEndpoint`:
+  /// `response_type=code`, `scopes` (by default the settings' with `offline_access`), `response_mode=query`,
+  /// `state`, `nonce`, PKCE S256, `ui_locales`, and `prompt` / `login_hint` when given.
   public init(
-    settings: AppSettings, authorizeEndpoint: URL, tokenEndpoint: URL? = nil, policy: String,
+    settings: AppSettings, authorizeEndpoint: URL, tokenEndpoint: URL, policy: String?, scopes: [String]? = nil,
     redirectURI: RedirectURI? = nil,
     prompt: String? = nil, loginHint: String? = nil, uiLocales: String? = UILocales.fromEnvironment()
   ) {
     self.policy = policy
-    self.tokenEndpoint = tokenEndpoint ?? settings.authority.endpoints(for: policy).token
+    provider = settings.authority.provider
+    self.scopes = scopes ?? settings.scopes(offlineAccess: true)
+    self.tokenEndpoint = tokenEndpoint
     self.redirectURI = redirectURI ?? settings.redirectURI
     state = RandomToken.make()
     nonce = RandomToken.make()
@@ -47,7 +54,7 @@ public struct AuthorizationRequest: Sendable {
       URLQueryItem(name: "response_type", value: "code"),
       URLQueryItem(name: "redirect_uri", value: self.redirectURI.value),
       URLQueryItem(name: "response_mode", value: "query"),
-      URLQueryItem(name: "scope", value: settings.scopes.joined(separator: " ")),
+      URLQueryItem(name: "scope", value: self.scopes.joined(separator: " ")),
       URLQueryItem(name: "state", value: state),
       URLQueryItem(name: "nonce", value: nonce),
       URLQueryItem(name: "code_challenge", value: challenge),
@@ -61,15 +68,6 @@ public struct AuthorizationRequest: Sendable {
     // URLComponents leaves "+" alone, which B2C would read as a space.
     components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
     url = components.url ?? authorizeEndpoint
-  }
-}
-
-extension AppSettings {
-  /// The scopes every request asks for: `openid offline_access CLIENT_ID`, then the configured extras.
-  public var scopes: [String] {
-    var scopes = ["openid", "offline_access", clientID]
-    for scope in extraScopes where !scopes.contains(scope) { scopes.append(scope) }
-    return scopes
   }
 }
 

@@ -17,7 +17,7 @@ public enum RedirectOutcome: Equatable, Sendable {
 public enum AuthorizationFailure: Error, Equatable, Sendable {
   /// `AADB2C90118`: the user chose "Forgot your password?".
   case forgotPassword
-  /// `AADB2C90091`: the user pressed Cancel. Not an error to show.
+  /// `AADB2C90091` (B2C), or `access_denied` from another provider: the user pressed Cancel. Not an error to show.
   case cancelled
   /// The redirect's `state` is missing or is not the one this sign-in sent: it belongs to another sign-in, or
   /// someone forged it.
@@ -38,11 +38,14 @@ public struct RedirectInterpreter: Sendable {
   public let redirectURI: RedirectURI
   /// The `state` the request sent.
   public let expectedState: String
+  /// The kind of provider: B2C's `AADB2C` codes are read only from B2C.
+  public let provider: Authority.Provider
 
   /// Creates an interpreter for one authorize request.
-  public init(redirectURI: RedirectURI, expectedState: String) {
+  public init(redirectURI: RedirectURI, expectedState: String, provider: Authority.Provider = .b2c) {
     self.redirectURI = redirectURI
     self.expectedState = expectedState
+    self.provider = provider
   }
 
   /// What `url` means for this sign-in.
@@ -54,9 +57,12 @@ public struct RedirectInterpreter: Sendable {
     }
     if let error = parameters["error"] {
       let serviceError = ServiceError(error: error, description: parameters["error_description"])
-      switch serviceError.code {
-      case ServiceError.forgotPasswordCode: return .failure(.forgotPassword)
-      case ServiceError.cancelledCode: return .failure(.cancelled)
+      switch (provider, serviceError.code) {
+      case (.b2c, ServiceError.forgotPasswordCode): return .failure(.forgotPassword)
+      case (.b2c, ServiceError.cancelledCode): return .failure(.cancelled)
+      // RFC 6749 §4.1.2.1: the user (or the provider on their behalf) refused; its pages offer no other way out.
+      case (.externalID, _) where error == "access_denied", (.openID, _) where error == "access_denied":
+        return .failure(.cancelled)
       default: return .failure(.service(serviceError))
       }
     }

@@ -3,7 +3,7 @@
 import Foundation
 import JWTKit
 
-/// The claims of a B2C id_token the app reads.
+/// The claims of an id_token the app reads (B2C's, External ID's and standard OpenID Connect ones).
 struct IDTokenClaims: JWTPayload {
   var iss: String
   var aud: AudienceClaim
@@ -15,6 +15,8 @@ struct IDTokenClaims: JWTPayload {
   var sub: String?
   var name: String?
   var emails: [String]?
+  var email: String?
+  var preferred_username: String?
   var tfp: String?
   var acr: String?
 
@@ -57,12 +59,11 @@ public struct IDTokenValidator: Sendable {
     self.clientID = clientID
   }
 
-  /// The account and expiry of a valid id_token from the policy whose discovery document is at `discovery`.
+  /// The account and expiry of a valid id_token from the provider (or B2C policy) whose discovery document is
+  /// `configuration`.
   public func validate(
-    _ token: String, discovery: URL, nonce expectedNonce: String?, now: Date = Date()
+    _ token: String, configuration: OpenIDConfiguration, nonce expectedNonce: String?, now: Date = Date()
   ) async throws(IDTokenError) -> (account: Account, expiresOn: Date) {
-    let configuration: OpenIDConfiguration
-    do { configuration = try await metadata.configuration(discovery) } catch { throw .metadata(error) }
     let claims = try await verifiedClaims(token, keySet: configuration.jwksURI)
     return try check(claims, issuer: configuration.issuer, nonce: expectedNonce, now: now)
   }
@@ -90,8 +91,12 @@ public struct IDTokenValidator: Sendable {
     }
     if let expectedNonce, claims.nonce != expectedNonce { throw .wrongNonce }
     guard let subject = claims.oid ?? claims.sub, !subject.isEmpty else { throw .noSubject }
+    // B2C names mail addresses in `emails`; OpenID Connect in `email`; External ID often only in
+    // `preferred_username`, which is a mail address there but may be any user name elsewhere.
+    let username = claims.preferred_username.flatMap { $0.contains("@") ? $0 : nil }
+    let email = claims.emails?.first ?? claims.email ?? username
     let account = Account(
-      objectID: subject, displayName: claims.name ?? claims.emails?.first ?? "", email: claims.emails?.first)
+      objectID: subject, displayName: claims.name ?? email ?? claims.preferred_username ?? "", email: email)
     return (account, Date(timeIntervalSince1970: TimeInterval(claims.exp)))
   }
 

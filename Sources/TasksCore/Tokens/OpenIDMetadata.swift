@@ -1,11 +1,12 @@
-// OpenIDMetadata: a policy's discovery document and signing keys, fetched once and cached. Actor.
+// OpenIDMetadata: a provider's (or B2C policy's) discovery document and signing keys, fetched once and cached.
+// Actor.
 
 import Foundation
 import JWTKit
 
-/// The parts of a policy's OpenID Connect discovery document the app uses.
+/// The parts of a provider's (or B2C policy's) OpenID Connect discovery document the app uses.
 public struct OpenIDConfiguration: Sendable, Equatable {
-  /// The issuer every token of the policy names (B2C's differs from the discovery URL).
+  /// The issuer every token names (B2C's and External ID's differ from the discovery URL).
   public var issuer: String
   /// The JWKS URL.
   public var jwksURI: URL
@@ -15,6 +16,41 @@ public struct OpenIDConfiguration: Sendable, Equatable {
   public var authorizationEndpoint: URL?
   /// The token endpoint, when published.
   public var tokenEndpoint: URL?
+  /// The scopes the provider lists, when it lists them.
+  public var scopesSupported: [String]?
+
+  /// Reads a discovery document of `authority`: the issuer must be one `authority` accepts, and every endpoint must
+  /// be https (http on loopback only), as settings must. A plain OpenID Connect provider must name its authorize and
+  /// token endpoints; B2C and External ID have conventional ones.
+  public static func parse(_ document: Data, for authority: Authority) throws(MetadataError) -> OpenIDConfiguration {
+    guard let fields = (try? JSONSerialization.jsonObject(with: document)) as? [String: Any] else {
+      throw .badDocument("not a discovery document")
+    }
+    guard let issuer = fields["issuer"] as? String, !issuer.isEmpty else { throw .badDocument("no issuer") }
+    guard authority.accepts(issuer: issuer) else { throw .untrustedIssuer(issuer) }
+    func endpoint(_ name: String, required: Bool = false) throws(MetadataError) -> URL? {
+      guard let value = fields[name] else {
+        if required { throw .badDocument("no \(name)") }
+        return nil
+      }
+      guard let text = value as? String, let url = URL(string: text) else {
+        throw .badDocument("\(name) is not a URL")
+      }
+      guard LoopbackHost.permitsTransport(of: url) else { throw .insecureEndpoint(name) }
+      return url
+    }
+    let openID = authority.provider == .openID
+    guard let jwks = try endpoint("jwks_uri", required: true) else { throw .badDocument("no jwks_uri") }
+    var scopes: [String]?
+    if let listed = fields["scopes_supported"] {
+      guard let strings = listed as? [String] else { throw .badDocument("scopes_supported is not a list") }
+      scopes = strings
+    }
+    return OpenIDConfiguration(
+      issuer: issuer, jwksURI: jwks, endSessionEndpoint: try endpoint("end_session_endpoint"),
+      authorizationEndpoint: try endpoint("authorization_endpoint", required: openID),
+      tokenEndpoint: try endpoint("token_endpoint", required: openID), scopesSupported: scopes)
+  }
 }
 
 /// Why a policy's metadata could not be had.
@@ -23,6 +59,10 @@ public enum MetadataError: Error, Equatable, Sendable {
   case network(NetworkError)
   /// The server answered, but not with a discovery document or key set.
   case badDocument(String)
+  /// The discovery document names an issuer the configured authority does not vouch for.
+  case untrustedIssuer(String)
+  /// The discovery document names an endpoint that is neither https nor on loopback.
+  case insecureEndpoint(String)
 }
 
 /// Fetches and caches discovery documents and key sets per policy. Keys are fetched again when a token names an
@@ -37,20 +77,13 @@ public actor OpenIDMetadata {
     self.http = http
   }
 
-  /// The discovery document at `url`.
-  public func configuration(_ url: URL) async throws(MetadataError) -> OpenIDConfiguration {
+  /// The discovery document of `authority` at `url`.
+  public func configuration(_ url: URL, for authority: Authority) async throws(MetadataError) -> OpenIDConfiguration {
     if let cached = configurations[url] { return cached }
     let answer: HTTPAnswer
     do { answer = try await http.get(url) } catch { throw .network(error) }
-    guard answer.status == 200, let object = try? JSONSerialization.jsonObject(with: answer.body),
-      let fields = object as? [String: Any], let issuer = fields["issuer"] as? String, !issuer.isEmpty,
-      let jwks = (fields["jwks_uri"] as? String).flatMap(URL.init(string:))
-    else { throw .badDocument("discovery answered \(answer.status) without issuer and jwks_uri") }
-    let configuration = OpenIDConfiguration(
-      issuer: issuer, jwksURI: jwks,
-      endSessionEndpoint: (fields["end_session_endpoint"] as? String).flatMap(URL.init(string:)),
-      authorizationEndpoint: (fields["authorization_endpoint"] as? String).flatMap(URL.init(string:)),
-      tokenEndpoint: (fields["token_endpoint"] as? String).flatMap(URL.init(string:)))
+    guard answer.status == 200 else { throw .badDocument("discovery answered HTTP \(answer.status)") }
+    let configuration = try OpenIDConfiguration.parse(answer.body, for: authority)
     configurations[url] = configuration
     return configuration
   }

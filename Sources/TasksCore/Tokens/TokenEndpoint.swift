@@ -1,4 +1,4 @@
-// TokenEndpoint: code redemption and refresh at B2C's token endpoint. Sendable.
+// TokenEndpoint: code redemption and refresh at the provider's token endpoint. Sendable.
 
 import Foundation
 
@@ -14,19 +14,19 @@ struct TokenEndpoint: Sendable {
       request.tokenEndpoint,
       [
         ("grant_type", "authorization_code"), ("client_id", settings.clientID),
-        ("scope", settings.scopes.joined(separator: " ")), ("code", code),
+        ("scope", request.scopes.joined(separator: " ")), ("code", code),
         ("redirect_uri", request.redirectURI.value), ("code_verifier", request.codeVerifier),
       ])
   }
 
-  /// Uses `refreshToken` at the token endpoint `url` of its policy; the answer carries a new refresh token
-  /// (rotation).
-  func refresh(_ refreshToken: String, at url: URL) async throws(SessionError) -> TokenResponse {
+  /// Uses `refreshToken` at the token endpoint `url` of its policy (or provider), asking for `scopes`; the answer
+  /// carries a new refresh token (rotation).
+  func refresh(_ refreshToken: String, at url: URL, scopes: [String]) async throws(SessionError) -> TokenResponse {
     try await post(
       url,
       [
         ("grant_type", "refresh_token"), ("client_id", settings.clientID),
-        ("scope", settings.scopes.joined(separator: " ")), ("refresh_token", refreshToken),
+        ("scope", scopes.joined(separator: " ")), ("refresh_token", refreshToken),
       ])
   }
 

@@ -33,15 +33,15 @@ public struct TokenSet: Codable, Equatable, Sendable {
   public var refreshToken: String?
   /// When the refresh token expires, if known.
   public var refreshTokenExpiresOn: Date?
-  /// The policy the tokens were issued under (refresh tokens work only there).
-  public var policy: String
+  /// The B2C policy the tokens were issued under (refresh tokens work only there); nil for other providers.
+  public var policy: String?
   /// Who signed in.
   public var account: Account
 
   /// Creates a token set.
   public init(
     accessToken: String?, accessTokenExpiresOn: Date?, idToken: String, idTokenExpiresOn: Date, refreshToken: String?,
-    refreshTokenExpiresOn: Date?, policy: String, account: Account
+    refreshTokenExpiresOn: Date?, policy: String?, account: Account
   ) {
     self.accessToken = accessToken
     self.accessTokenExpiresOn = accessTokenExpiresOn

@@ -51,12 +51,12 @@ struct AppSettingsTests {
   @Test("endpoints of the sample keep the policy in the query and fold the doubled slash")
   func sampleEndpoints() throws {
     let settings = try AppSettings.load(from: fixture("sample-settings"))
-    let reset = settings.authority.endpoints(for: "B2C_1_Reset")
+    let reset = try #require(settings.authority.conventionalEndpoints(for: "B2C_1_Reset"))
     #expect(
       reset.token.absoluteString
         == "https://login.microsoftonline.com/fabrikamb2c.onmicrosoft.com/oauth2/v2.0/token?p=B2C_1_Reset")
     #expect(
-      reset.logout.absoluteString
+      reset.logout?.absoluteString
         == "https://login.microsoftonline.com/fabrikamb2c.onmicrosoft.com/oauth2/v2.0/logout?p=B2C_1_Reset")
     #expect(
       reset.discovery.absoluteString
@@ -74,7 +74,7 @@ struct AppSettingsTests {
     #expect(settings.redirectURI.kind == .customScheme)
     #expect(settings.extraScopes == ["https://contoso.onmicrosoft.com/tasks/tasks.read"])
     #expect(settings.bearerToken == .idToken)
-    let endpoints = settings.authority.endpoints(for: settings.policies.signIn)
+    let endpoints = try #require(settings.authority.conventionalEndpoints(for: settings.signInPolicy))
     #expect(
       endpoints.authorize.absoluteString
         == "https://contoso.b2clogin.com/contoso.onmicrosoft.com/B2C_1_SignUpOrSignIn/oauth2/v2.0/authorize")
@@ -92,7 +92,7 @@ struct AppSettingsTests {
       ("tokenURL", "<string>\(base)/b2c_1_sign_in/oauth2/v2.0/token</string>"),
     ])
     let settings = try result.get()
-    #expect(settings.policies.signIn == "B2C_1_SIGN_IN")
+    #expect(settings.signInPolicy == "B2C_1_SIGN_IN")
     guard case .tenant(let base, let tenant) = settings.authority else {
       Issue.record("expected a tenant authority")
       return
@@ -107,7 +107,7 @@ struct AppSettingsTests {
     let settings = try locator.load(.builtIn)
     #expect(settings.authority.origin == BuiltInSettings.playgroundURL)
     #expect(settings.taskAPI.absoluteString == BuiltInSettings.playgroundURL)
-    #expect(settings.policies.passwordReset != nil && settings.policies.editProfile != nil)
+    #expect(settings.policies?.passwordReset != nil && settings.policies?.editProfile != nil)
   }
 
   @Test("look-up order: --settings, then XDG_CONFIG_HOME, then built-in")

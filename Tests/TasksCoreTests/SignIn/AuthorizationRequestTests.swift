@@ -15,9 +15,10 @@ struct AuthorizationRequestTests {
   @Test("the URL carries client, code flow, scopes, PKCE S256, state, nonce and the desktop language")
   func url() throws {
     let settings = try settings()
-    let endpoint = settings.authority.endpoints(for: settings.policies.signIn).authorize
+    let endpoints = try #require(settings.authority.conventionalEndpoints(for: settings.signInPolicy))
     let request = AuthorizationRequest(
-      settings: settings, authorizeEndpoint: endpoint, policy: settings.policies.signIn, prompt: "login",
+      settings: settings, authorizeEndpoint: endpoints.authorize, tokenEndpoint: endpoints.token,
+      policy: settings.signInPolicy, prompt: "login",
       loginHint: "ann+tasks@example.com", uiLocales: "de-DE")
     let items = Dictionary(
       uniqueKeysWithValues: (URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map {
@@ -39,7 +40,8 @@ struct AuthorizationRequestTests {
         || request.url.absoluteString.contains("ann%2Btasks@example.com"))
     #expect(!request.url.absoluteString.contains(request.codeVerifier), "the verifier never leaves the app")
     let another = AuthorizationRequest(
-      settings: settings, authorizeEndpoint: endpoint, policy: settings.policies.signIn)
+      settings: settings, authorizeEndpoint: endpoints.authorize, tokenEndpoint: endpoints.token,
+      policy: settings.signInPolicy)
     #expect(another.state != request.state && another.codeVerifier != request.codeVerifier)
   }
 
@@ -47,9 +49,10 @@ struct AuthorizationRequestTests {
   func queryForm() throws {
     let settings = try AppSettings.load(
       from: try #require(Bundle.module.url(forResource: "Fixtures/sample-settings", withExtension: "plist")))
-    let endpoint = settings.authority.endpoints(for: "b2c_1_sign_in").authorize
+    let endpoints = try #require(settings.authority.conventionalEndpoints(for: "b2c_1_sign_in"))
     let request = AuthorizationRequest(
-      settings: settings, authorizeEndpoint: endpoint, policy: "b2c_1_sign_in", uiLocales: nil)
+      settings: settings, authorizeEndpoint: endpoints.authorize, tokenEndpoint: endpoints.token,
+      policy: "b2c_1_sign_in", uiLocales: nil)
     #expect(
       request.url.absoluteString.hasPrefix(
         "https://login.microsoftonline.com/fabrikamb2c.onmicrosoft.com/oauth2/v2.0/authorize?p=b2c_1_sign_in&client_id="

@@ -67,7 +67,7 @@ struct SessionHarness {
     _ session: Session, _ email: String = "ann@example.com", _ password: String = "Tasks-Demo-1",
     walker: PageWalker = PageWalker()
   ) async throws -> Account {
-    let request = await session.startSignIn()
+    let request = try await session.startSignIn()
     let location = try await walker.signIn(request.url, email: email, password: password)
     guard case .signedIn(let account) = await session.handleRedirect(location) else {
       Issue.record("sign-in did not finish")

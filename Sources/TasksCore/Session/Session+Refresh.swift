@@ -1,0 +1,103 @@
+// Session+Refresh: token sets from token responses, the bearer for the task API, and refresh — once per process,
+// under the cross-process lock, with rotation. Part of the Session actor.
+
+import Foundation
+
+extension Session {
+  /// The bearer for the task API (the access token, or the id_token when settings say so). Refreshed when it
+  /// expires within `refreshMargin`, or at once with `forceRefresh` (the API answered 401).
+  public func bearer(forceRefresh: Bool = false) async throws(SessionError) -> String {
+    if tokens == nil { try await restore() }
+    guard let current = tokens else { throw .notSignedIn }
+    if !forceRefresh, let bearer = current.bearer(settings.bearerToken),
+      bearer.expiresOn.timeIntervalSinceNow > refreshMargin
+    {
+      return bearer.token
+    }
+    let refreshed = try await refresh(rejecting: forceRefresh ? current.bearer(settings.bearerToken)?.token : nil)
+    guard let bearer = refreshed.bearer(settings.bearerToken) else { throw .badResponse("no bearer token") }
+    return bearer.token
+  }
+
+  /// Refreshes once for all callers in this process, under the cross-process lock.
+  private func refresh(rejecting rejected: String?) async throws(SessionError) -> TokenSet {
+    if let refreshing {
+      do { return try await refreshing.value } catch { throw (error as? SessionError) ?? .badResponse("refresh") }
+    }
+    let task = Task { try await self.refreshUnderLock(rejecting: rejected) }
+    refreshing = task
+    defer { refreshing = nil }
+    do {
+      return try await task.value
+    } catch let error as SessionError {
+      if error.needsSignIn {
+        let account = tokens?.account
+        tokens = nil
+        state = .needsSignIn(account)
+      } else if let account = tokens?.account {
+        state = .signedIn(account)
+      }
+      throw error
+    } catch {
+      throw .badResponse("refresh")
+    }
+  }
+
+  private func refreshUnderLock(rejecting rejected: String?) async throws -> TokenSet {
+    try await lock.withLock {
+      // Another process may have refreshed while this one waited: use what it stored.
+      let stored: TokenSet?
+      do throws(KeyringError) { stored = try await store.load(key) } catch { throw SessionError.keyring(error) }
+      if let stored, stored.refreshToken != tokens?.refreshToken || rejected != nil,
+        let bearer = stored.bearer(settings.bearerToken), bearer.token != rejected,
+        bearer.expiresOn.timeIntervalSinceNow > refreshMargin
+      {
+        tokens = stored
+        state = .signedIn(stored.account)
+        return stored
+      }
+      // Nothing stored: another app of the group signed out (or the secret was deleted). Refreshing from memory
+      // would put the session back behind its back: this app is signed out too.
+      guard let current = stored else { throw SessionError.notSignedIn }
+      guard let refreshToken = current.refreshToken else { throw SessionError.notSignedIn }
+      state = .refreshing(current.account)
+      let target = try await target(for: current.policy)
+      let response = try await tokenEndpoint.refresh(refreshToken, at: target.endpoints.token, scopes: target.scopes)
+      let renewed = try await tokenSet(from: response, policy: current.policy, nonce: nil, previous: current)
+      do throws(KeyringError) { try await store.save(renewed, under: key) } catch { throw SessionError.keyring(error) }
+      tokens = renewed
+      state = .signedIn(renewed.account)
+      return renewed
+    }
+  }
+
+  /// Validates a token response's id_token and builds the token set to store.
+  func tokenSet(
+    from response: TokenResponse, policy: String?, nonce: String?, previous: TokenSet?
+  ) async throws(SessionError) -> TokenSet {
+    guard let idToken = response.idToken ?? previous?.idToken else { throw .badResponse("no id_token") }
+    let configuration: OpenIDConfiguration
+    do { configuration = try await self.configuration(for: policy) } catch { throw .idToken(.metadata(error)) }
+    let validated: (account: Account, expiresOn: Date)
+    do {
+      validated = try await validator.validate(
+        idToken, configuration: configuration, nonce: response.idToken == nil ? nil : nonce)
+    } catch { throw .idToken(error) }
+    if let previous, validated.account.objectID != previous.account.objectID { throw .idToken(.noSubject) }
+    let now = Date()
+    // expires_in is relative, so a desktop clock that is off the tenant's does not move it; expires_on is the
+    // tenant's clock and only the fallback.
+    let accessExpiry =
+      response.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
+      ?? response.expiresOn.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+    return TokenSet(
+      accessToken: response.accessToken ?? previous?.accessToken,
+      accessTokenExpiresOn: response.accessToken == nil
+        ? previous?.accessTokenExpiresOn : accessExpiry ?? validated.expiresOn,
+      idToken: idToken, idTokenExpiresOn: validated.expiresOn,
+      refreshToken: response.refreshToken ?? previous?.refreshToken,
+      refreshTokenExpiresOn: response.refreshTokenExpiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
+        ?? previous?.refreshTokenExpiresOn,
+      policy: policy, account: validated.account)
+  }
+}

@@ -1,0 +1,143 @@
+// Session+SignIn: the sign-in flow — authorize requests, the redirect, the code exchange, B2C's password-reset and
+// edit-profile policies. Part of the Session actor.
+
+import Foundation
+
+/// What a sign-in step asks the caller to do next.
+public enum SignInStep: Equatable, Sendable {
+  /// Not a redirect of the flow in progress: let the web view load it.
+  case notOurs
+  /// Load this request next (the password-reset policy after "Forgot your password?", then the sign-in again).
+  case load(URL)
+  /// Signed in.
+  case signedIn(Account)
+  /// The profile was edited; the account has its new name.
+  case profileUpdated(Account)
+  /// The user cancelled: go back quietly.
+  case cancelled
+  /// The flow failed.
+  case failed(SessionError)
+}
+
+extension Session {
+  /// Starts a sign-in (with B2C, the sign-in policy). `redirectURI` overrides the settings' (the loopback flow's
+  /// port).
+  ///
+  /// - Throws: `SessionError.discovery` when a provider without conventional endpoints cannot be asked for them.
+  public func startSignIn(
+    prompt: String? = nil, loginHint: String? = nil, redirectURI: RedirectURI? = nil
+  ) async throws(SessionError) -> AuthorizationRequest {
+    try await begin(
+      .signIn, policy: settings.signInPolicy, prompt: prompt, loginHint: loginHint, redirectURI: redirectURI)
+  }
+
+  /// Whether the provider has an edit-profile flow (a B2C edit-profile policy in the settings).
+  public nonisolated var canEditProfile: Bool { settings.policies?.editProfile != nil }
+
+  /// Starts the edit-profile policy for the signed-in user.
+  public func startEditProfile(redirectURI: RedirectURI? = nil) async throws(SessionError) -> AuthorizationRequest {
+    guard let policy = settings.policies?.editProfile else { throw .policyNotConfigured("edit-profile") }
+    guard account != nil else { throw .notSignedIn }
+    return try await begin(
+      .editProfile, policy: policy, prompt: nil, loginHint: account?.email, redirectURI: redirectURI)
+  }
+
+  /// The authorize request in progress, if any (its interpreter recognises the redirect synchronously).
+  public var currentRequest: AuthorizationRequest? { pending?.request }
+
+  /// Abandons the flow in progress (the user closed the web view).
+  public func cancelFlow() {
+    guard pending != nil else { return }
+    pending = nil
+    state = stateBeforeFlow
+  }
+
+  private func begin(
+    _ purpose: Purpose, policy: String?, prompt: String?, loginHint: String?, redirectURI: RedirectURI?
+  ) async throws(SessionError) -> AuthorizationRequest {
+    let target = try await target(for: policy)
+    if pending == nil { stateBeforeFlow = state }
+    let request = AuthorizationRequest(
+      settings: settings, authorizeEndpoint: target.endpoints.authorize, tokenEndpoint: target.endpoints.token,
+      policy: policy, scopes: target.scopes, redirectURI: redirectURI ?? pending?.request.redirectURI, prompt: prompt,
+      loginHint: loginHint)
+    pending = (request, purpose)
+    state = .signingIn
+    return request
+  }
+
+  /// Takes a URL the web view is about to load (or the loopback listener received) and answers what to do next.
+  public func handleRedirect(_ url: String) async -> SignInStep {
+    guard let (request, purpose) = pending else { return .notOurs }
+    switch request.interpreter.interpret(url) {
+    case .notOurs:
+      return .notOurs
+    case .code(let code):
+      switch purpose {
+      case .signIn: return await finishSignIn(code, request)
+      case .passwordReset:
+        // The password is reset; sign in again with the sign-in policy (B2C's session cookie usually makes this
+        // silent).
+        return await next(.signIn, policy: settings.signInPolicy)
+      case .editProfile: return await finishEditProfile(code, request)
+      }
+    case .failure(.forgotPassword) where purpose == .signIn:
+      guard let reset = settings.policies?.passwordReset else { return fail(.policyNotConfigured("password-reset")) }
+      return await next(.passwordReset, policy: reset)
+    case .failure(.cancelled) where purpose == .passwordReset:
+      return await next(.signIn, policy: settings.signInPolicy)
+    case .failure(.cancelled):
+      cancelFlow()
+      return .cancelled
+    case .failure(let failure):
+      return fail(.authorization(failure))
+    }
+  }
+
+  /// The next policy of a B2C flow, in the same web view or browser.
+  private func next(_ purpose: Purpose, policy: String?) async -> SignInStep {
+    do throws(SessionError) {
+      return .load(try await begin(purpose, policy: policy, prompt: nil, loginHint: nil, redirectURI: nil).url)
+    } catch {
+      return fail(error)
+    }
+  }
+
+  private func fail(_ error: SessionError) -> SignInStep {
+    pending = nil
+    state = stateBeforeFlow
+    return .failed(error)
+  }
+
+  private func finishSignIn(_ code: String, _ request: AuthorizationRequest) async -> SignInStep {
+    do throws(SessionError) {
+      let response = try await tokenEndpoint.redeem(code, request: request)
+      let set = try await tokenSet(from: response, policy: request.policy, nonce: request.nonce, previous: nil)
+      do { try await store.save(set, under: key) } catch { throw .keyring(error) }
+      tokens = set
+      pending = nil
+      state = .signedIn(set.account)
+      return .signedIn(set.account)
+    } catch {
+      return fail(error)
+    }
+  }
+
+  private func finishEditProfile(_ code: String, _ request: AuthorizationRequest) async -> SignInStep {
+    do throws(SessionError) {
+      let response = try await tokenEndpoint.redeem(code, request: request)
+      let edited = try await tokenSet(from: response, policy: request.policy, nonce: request.nonce, previous: nil)
+      guard var current = tokens, edited.account.objectID == current.account.objectID else {
+        return fail(.authorization(.malformed))
+      }
+      current.account.displayName = edited.account.displayName
+      do { try await store.save(current, under: key) } catch { throw .keyring(error) }
+      tokens = current
+      pending = nil
+      state = .signedIn(current.account)
+      return .profileUpdated(current.account)
+    } catch {
+      return fail(error)
+    }
+  }
+}
