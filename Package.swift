@@ -52,6 +52,8 @@ let package = Package(
         "CIntl", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
       ]),
     .target(name: "TasksKeyring", dependencies: ["TasksCore", "CSecret"]),
+    // An in-memory SessionStore for tests of the session's flows and refresh without a desktop (never in an app).
+    .target(name: "TasksCoreTesting", dependencies: ["TasksCore"]),
     .target(name: "GtkSupport", dependencies: ["CGtk"]),
     .target(name: "TasksWebView", dependencies: ["CWebKit"]),
     // The RFC 8252 loopback redirect for signing in with the system browser (CLI, and the app's "Open in browser").
@@ -113,7 +115,8 @@ let package = Package(
     .testTarget(
       name: "TasksSessionTests",
       dependencies: [
-        "TasksCore", "TasksKeyring", "B2CPlayground", "TasksTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+        "TasksCore", "TasksCoreTesting", "TasksKeyring", "B2CPlayground", "TasksTestSupport",
+        .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Logging", package: "swift-log"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
       ]),

@@ -15,9 +15,12 @@ struct PlaygroundCommand: AsyncParsableCommand {
       Serves B2C's endpoints in all their URL forms (/{tenant}/oauth2/v2.0/authorize?p={policy} and \
       /{tenant}/{policy}/oauth2/v2.0/authorize, token, logout, discovery and keys) for the tenant \
       b2ctasks.onmicrosoft.com, and the task API at /api/tasks. Demo accounts: ann@example.com / Tasks-Demo-1 and \
-      bob@example.com / Tasks-Demo-2.
+      bob@example.com / Tasks-Demo-2. --flavor external-id serves Microsoft Entra External ID's endpoints instead \
+      (/{tenant-id}/oauth2/v2.0/…, no policies; authority http://HOST:PORT/TENANT-ID), --flavor oidc a plain \
+      OpenID Connect issuer at http://HOST:PORT.
       """)
 
+  @Option(help: "The identity provider to play: b2c, external-id or oidc.") var flavor = Flavor.b2c
   @Option(help: "The address to listen on.") var host = "127.0.0.1"
   @Option(help: "The port to listen on (0 picks a free one).") var port = 5995
   @Option(help: "The folder for the signing key and the database (default: $XDG_DATA_HOME/b2c-playground).")
@@ -51,6 +54,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
 
   func run() async throws {
     var configuration = PlaygroundConfiguration(dataDirectory: dataDirectory)
+    configuration.flavor = flavor
     configuration.host = host
     configuration.port = port
     configuration.tenantName = tenant
@@ -75,11 +79,16 @@ struct PlaygroundCommand: AsyncParsableCommand {
       return handler
     }
     let playground = try await Playground(configuration: configuration)
-    let (host, domain) = (host, configuration.tenantDomain)
+    let (host, domain, tenantID) = (host, configuration.tenantDomain, configuration.tenantID)
     try await playground.run { port in
+      let what: String
+      switch flavor {
+      case .b2c: what = "B2C tenant \(domain)"
+      case .externalID: what = "External ID, authority http://\(host):\(port)/\(tenantID)"
+      case .openID: what = "OpenID Connect issuer http://\(host):\(port)"
+      }
       // Scripts wait for this line; it is written in one piece and flushed.
-      FileHandle.standardOutput.write(
-        Data("b2c-playground listening on http://\(host):\(port) (tenant \(domain))\n".utf8))
+      FileHandle.standardOutput.write(Data("b2c-playground listening on http://\(host):\(port) (\(what))\n".utf8))
     }
   }
 
@@ -92,3 +101,5 @@ struct PlaygroundCommand: AsyncParsableCommand {
     return base.appending(path: "b2c-playground")
   }
 }
+
+extension Flavor: ExpressibleByArgument {}

@@ -25,8 +25,7 @@ final class PlaygroundProcess {
     self.process = process
     var port: Int?
     let started = await eventually(timeout: .seconds(30)) {
-      let line = process.standardOutput.split(separator: "\n").first { $0.contains("listening on http://127.0.0.1:") }
-      port = line.flatMap { $0.split(separator: ":").last?.split(separator: " ").first.flatMap { Int($0) } }
+      port = listeningPort(in: process.standardOutput)
       return port != nil || !process.isRunning
     }
     try #require(started && port != nil, "b2c-playground did not start: \(process.standardError)")

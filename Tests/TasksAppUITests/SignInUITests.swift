@@ -45,8 +45,7 @@ final class PlaygroundForUI {
       ["--port", "\(requested)", "--data", data.path, "--log-level", logLevel])
     var port: Int?
     _ = await eventually(timeout: .seconds(30)) {
-      port = process.standardOutput.split(separator: "\n").first { $0.contains("listening on") }
-        .flatMap { $0.split(separator: ":").last?.split(separator: " ").first.flatMap { Int($0) } }
+      port = listeningPort(in: process.standardOutput)
       return port != nil || !process.isRunning
     }
     return (process, try #require(port, "playground did not start: \(process.standardError)"))

@@ -46,7 +46,7 @@ struct CLIRunner {
 struct CLITests {
   @Test("sign-in opens the browser, catches the loopback redirect, and the app's session finds the sign-in (SSO)")
   func signInWithBrowser() async throws {
-    let harness = try await SessionHarness.start()
+    let harness = try await SessionHarness.start(keyring: true)
     defer { Task { await harness.stop() } }
     let cli = try CLIRunner(harness)
     let signIn = try await cli.run(["sign-in"])
@@ -62,7 +62,7 @@ struct CLITests {
 
   @Test("after the app signed in, the CLI works with no sign-in: add, list, done, delete, with --json")
   func appThenCLI() async throws {
-    let harness = try await SessionHarness.start()
+    let harness = try await SessionHarness.start(keyring: true)
     defer { Task { await harness.stop() } }
     _ = try await harness.signIn(harness.session(), "bob@example.com", "Tasks-Demo-2")
     let cli = try CLIRunner(harness)
@@ -98,7 +98,7 @@ struct CLITests {
 
   @Test("without a keyring the CLI says so and keeps nothing anywhere else")
   func keyringUnavailable() async throws {
-    let harness = try await SessionHarness.start()
+    let harness = try await SessionHarness.start(keyring: true)
     defer { Task { await harness.stop() } }
     let cli = try CLIRunner(harness)
     let home = try TestDesktop.temporaryFolder("no-keyring-home")
@@ -120,7 +120,7 @@ struct CLITests {
 
   @Test("not signed in: commands say so with exit status 3; bad settings with 6")
   func notSignedIn() async throws {
-    let harness = try await SessionHarness.start()
+    let harness = try await SessionHarness.start(keyring: true)
     defer { Task { await harness.stop() } }
     let cli = try CLIRunner(harness)
     let list = try await cli.run(["list", "--json"])

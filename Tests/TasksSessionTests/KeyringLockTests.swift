@@ -86,7 +86,7 @@ final class PrivateKeyring: Sendable {
 struct KeyringLockTests {
   @Test("locked: Cancel on the unlock prompt says the keyring is locked and signs no one out; the password goes on")
   func lockedThenUnlocked() async throws {
-    let harness = try await SessionHarness.start()
+    let harness = try await SessionHarness.start(keyring: true)
     defer { Task { await harness.stop() } }
     let keyring = try await PrivateKeyring()
     defer { keyring.stop() }

@@ -6,7 +6,7 @@ import TasksCore
 import TasksTestSupport
 import Testing
 
-@Suite("Outbox", .enabled(if: TestDesktop.hasSessionBus || TestDesktop.isRequired))
+@Suite("Outbox")
 struct OutboxTests {
   private func file() throws -> URL {
     try TestDesktop.temporaryFolder("outbox").appending(path: "outbox.json")

@@ -1,5 +1,6 @@
-// Tests of the session against the real playground and the real keyring: sign-in as the browser, SSO, password
-// reset, cancel, forged redirects, refresh, sign-out and switching users.
+// Tests of the session against the real playground: sign-in as the browser, SSO, password reset, cancel, forged
+// redirects, refresh, sign-out and switching users. The flows run over the in-memory store (no desktop needed); one
+// suite signs in over the real keyring.
 
 import Foundation
 import TasksCore
@@ -7,11 +8,11 @@ import TasksKeyring
 import TasksTestSupport
 import Testing
 
-@Suite("Session: sign-in flows", .enabled(if: TestDesktop.hasSessionBus || TestDesktop.isRequired))
-struct SessionFlowTests {
+@Suite("Session: the keyring", .enabled(if: TestDesktop.hasSessionBus || TestDesktop.isRequired))
+struct SessionKeyringTests {
   @Test("sign in through the pages; the tokens rest in the keyring; a second app finds them (SSO)")
   func signInAndSSO() async throws {
-    let harness = try await SessionHarness.start()
+    let harness = try await SessionHarness.start(keyring: true)
     defer { Task { await harness.stop() } }
     let session = harness.session()
     let account = try await harness.signIn(session)
@@ -26,7 +27,10 @@ struct SessionFlowTests {
     let tasks = try await TaskAPIClient(session: otherApp).list()
     #expect(tasks.map(\.text) == ["from the first app"])
   }
+}
 
+@Suite("Session: sign-in flows")
+struct SessionFlowTests {
   @Test(
     "every redirect form ends the sign-in",
     arguments: ["urn:ietf:wg:oauth:2.0:oob", "http://127.0.0.1:48123/", "io.github.b2ctasks.b2ctasks://oauth/redirect"])
@@ -114,7 +118,7 @@ struct SessionFlowTests {
     try await TaskAPIClient(session: session).add("ann's task")
     let logout = try #require(try await session.signOut())
     #expect(logout.absoluteString.contains("/oauth2/v2.0/logout") && logout.absoluteString.contains("id_token_hint="))
-    #expect(try await KeyringSessionStore().load(SessionKey(harness.settings)) == nil)
+    #expect(try await harness.store.load(SessionKey(harness.settings)) == nil)
     #expect(try await harness.session().restore() == nil, "other apps of the group are signed out too")
     let bob = try await harness.signIn(session, "bob@example.com", "Tasks-Demo-2")
     #expect(bob.email == "bob@example.com")
@@ -130,7 +134,7 @@ struct SessionFlowTests {
     _ = try await harness.session().signOut()  // the other app
     await #expect(throws: SessionError.notSignedIn) { try await session.bearer(forceRefresh: true) }
     #expect(await session.state == .needsSignIn(account))
-    #expect(try await KeyringSessionStore().load(SessionKey(harness.settings)) == nil, "the sign-out stands")
+    #expect(try await harness.store.load(SessionKey(harness.settings)) == nil, "the sign-out stands")
   }
 
   @Test("edit profile updates the display name of the same account")
@@ -152,7 +156,7 @@ struct SessionFlowTests {
   }
 }
 
-@Suite("Session: tokens and refresh", .enabled(if: TestDesktop.hasSessionBus || TestDesktop.isRequired))
+@Suite("Session: tokens and refresh")
 struct SessionRefreshTests {
   @Test("tokens are refreshed ahead of expiry; each refresh rotates the refresh token in the keyring")
   func refreshAhead() async throws {
@@ -161,16 +165,16 @@ struct SessionRefreshTests {
     let session = harness.session(refreshMargin: 300)  // 120 s < 5 min: every use refreshes
     _ = try await harness.signIn(session)
     let key = SessionKey(harness.settings)
-    let first = try #require(try await KeyringSessionStore().load(key))
+    let first = try #require(try await harness.store.load(key))
     let bearer = try await session.bearer()
-    let second = try #require(try await KeyringSessionStore().load(key))
+    let second = try #require(try await harness.store.load(key))
     #expect(bearer != first.accessToken)
     #expect(second.refreshToken != first.refreshToken)
     #expect(try await TaskAPIClient(session: session).list().isEmpty)
     let relaxed = harness.session(refreshMargin: 60)
     _ = try await relaxed.restore()
     let kept = try await relaxed.bearer()
-    #expect(try #require(try await KeyringSessionStore().load(key)).accessToken == kept, "fresh enough: no refresh")
+    #expect(try #require(try await harness.store.load(key)).accessToken == kept, "fresh enough: no refresh")
   }
 
   @Test("a 401 from the API refreshes once and retries")
@@ -180,13 +184,13 @@ struct SessionRefreshTests {
     let session = harness.session()
     _ = try await harness.signIn(session)
     let key = SessionKey(harness.settings)
-    var stored = try #require(try await KeyringSessionStore().load(key))
+    var stored = try #require(try await harness.store.load(key))
     stored.accessToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"  // refused by the API
-    try await KeyringSessionStore().save(stored, under: key)
+    try await harness.store.save(stored, under: key)
     let other = harness.session()
     _ = try await other.restore()
     #expect(try await TaskAPIClient(session: other).list().isEmpty)
-    #expect(try #require(try await KeyringSessionStore().load(key)).accessToken != stored.accessToken)
+    #expect(try #require(try await harness.store.load(key)).accessToken != stored.accessToken)
   }
 
   @Test("the sample's way: the id_token as bearer")
@@ -195,7 +199,7 @@ struct SessionRefreshTests {
     defer { Task { await harness.stop() } }
     let session = harness.session()
     _ = try await harness.signIn(session)
-    let stored = try #require(try await KeyringSessionStore().load(SessionKey(harness.settings)))
+    let stored = try #require(try await harness.store.load(SessionKey(harness.settings)))
     #expect(try await session.bearer() == stored.idToken)
     try await TaskAPIClient(session: session).add("sent with the id_token")
     #expect(try await TaskAPIClient(session: session).list().count == 1)

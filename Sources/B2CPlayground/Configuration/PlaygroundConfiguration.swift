@@ -86,6 +86,8 @@ public struct PlaygroundConfiguration: Sendable {
   /// The client id the app's built-in settings use.
   public static let appClientID = "6f1c3a52-93b4-4c1e-9a57-2d8e0b7c4f10"
 
+  /// Which identity provider the playground plays (B2C by default).
+  public var flavor = Flavor.b2c
   /// The address to listen on (loopback by default).
   public var host = "127.0.0.1"
   /// The port; 0 picks a free one.

@@ -3,7 +3,9 @@
 import Foundation
 import JWTKit
 
-/// The claims of a B2C id_token or access token. Optional claims are left out of the JSON when nil.
+/// The claims of an id_token or access token: B2C's (`emails`, `tfp`, `ver` 1.0), External ID's (`tid`,
+/// `preferred_username`, `ver` 2.0) or plain OpenID Connect ones (`email`). Optional claims are left out of the JSON
+/// when nil.
 struct B2CClaims: JWTPayload, Equatable {
   var iss: String
   var sub: String
@@ -12,11 +14,14 @@ struct B2CClaims: JWTPayload, Equatable {
   var nbf: Int
   var iat: Int
   var auth_time: Int
-  var oid: String
+  var oid: String?
   var name: String
-  var emails: [String]
-  var tfp: String
-  var ver: String = "1.0"
+  var emails: [String]?
+  var email: String?
+  var preferred_username: String?
+  var tfp: String?
+  var tid: String?
+  var ver: String?
   var nonce: String?
   var scp: String?
   var azp: String?

@@ -1,10 +1,13 @@
-// IdentityRoutes: B2C's endpoints over HTTP in every URL form of PROTOCOL.md §2. Sendable.
+// IdentityRoutes: the identity endpoints over HTTP: B2C's in every URL form of PROTOCOL.md §2, or External ID's or a
+// plain OpenID Connect issuer's (PROTOCOL.md §9), as the flavor says. Sendable.
 
 import Foundation
 import Hummingbird
 
-/// The identity endpoints: discovery, keys, authorize (with the sign-in pages), token and logout, each under
-/// `/{tenant}/oauth2/v2.0/…?p={policy}` and `/{tenant}/{policy}/oauth2/v2.0/…`.
+/// The identity endpoints: discovery, keys, authorize (with the sign-in pages), token and logout — for B2C each under
+/// `/{tenant}/oauth2/v2.0/…?p={policy}` and `/{tenant}/{policy}/oauth2/v2.0/…`; for External ID under
+/// `/{tenant}/oauth2/v2.0/…` without policies; for a plain issuer at the root. The flavors without policies run the
+/// sign-up-or-sign-in flow.
 struct IdentityRoutes: Sendable {
   let service: IdentityService
   var configuration: PlaygroundConfiguration { service.configuration }
@@ -13,23 +16,40 @@ struct IdentityRoutes: Sendable {
   /// The SSO cookie, as B2C names its own.
   static let sessionCookie = "x-ms-cpim-sso"
 
+  /// The paths of the protocol's endpoints after the tenant (and policy) prefix.
+  private var paths: (discovery: String, keys: String, authorize: String, token: String, logout: String) {
+    configuration.flavor == .openID
+      ? (".well-known/openid-configuration", "discovery/keys", "oauth2/authorize", "oauth2/token", "oauth2/logout")
+      : (
+        "v2.0/.well-known/openid-configuration", "discovery/v2.0/keys", "oauth2/v2.0/authorize", "oauth2/v2.0/token",
+        "oauth2/v2.0/logout"
+      )
+  }
+
   func register(on router: Router<BasicRequestContext>) {
-    for prefix in ["/:tenant", "/:tenant/:policy"] {
-      router.get("\(prefix)/v2.0/.well-known/openid-configuration") { request, context in
+    let prefixes: [String]
+    switch configuration.flavor {
+    case .b2c: prefixes = ["/:tenant", "/:tenant/:policy"]
+    case .externalID: prefixes = ["/:tenant"]
+    case .openID: prefixes = [""]
+    }
+    let paths = paths
+    for prefix in prefixes {
+      router.get("\(prefix)/\(paths.discovery)") { request, context in
         try await respond(request, context) { try await discovery(request, context) }
       }
-      router.get("\(prefix)/discovery/v2.0/keys") { request, context in
+      router.get("\(prefix)/\(paths.keys)") { request, context in
         try await respond(request, context) {
           _ = try policy(request, context); return try json(service.keys.jwks)
         }
       }
-      router.get("\(prefix)/oauth2/v2.0/authorize") { request, context in
+      router.get("\(prefix)/\(paths.authorize)") { request, context in
         try await respond(request, context) { try await authorize(request, context) }
       }
-      router.post("\(prefix)/oauth2/v2.0/token") { request, context in
+      router.post("\(prefix)/\(paths.token)") { request, context in
         await token(request, context)
       }
-      router.get("\(prefix)/oauth2/v2.0/logout") { request, context in
+      router.get("\(prefix)/\(paths.logout)") { request, context in
         try await respond(request, context) { try await logout(request, context) }
       }
     }
@@ -48,18 +68,25 @@ struct IdentityRoutes: Sendable {
     let host = Self.host(request)
     let tenant = context.parameters.get("tenant") ?? configuration.tenantDomain
     func endpoint(_ path: String) -> String {
-      context.parameters.get("policy") != nil
-        ? "http://\(host)/\(tenant)/\(name)/\(path)" : "http://\(host)/\(tenant)/\(path)?p=\(name)"
+      switch configuration.flavor {
+      case .b2c:
+        return context.parameters.get("policy") != nil
+          ? "http://\(host)/\(tenant)/\(name)/\(path)" : "http://\(host)/\(tenant)/\(path)?p=\(name)"
+      case .externalID: return "http://\(host)/\(tenant)/\(path)"
+      case .openID: return "http://\(host)/\(path)"
+      }
     }
+    let paths = paths
     let document: [String: Any] = [
       "issuer": service.issuer(host: host),
-      "authorization_endpoint": endpoint("oauth2/v2.0/authorize"),
-      "token_endpoint": endpoint("oauth2/v2.0/token"),
-      "end_session_endpoint": endpoint("oauth2/v2.0/logout"),
-      "jwks_uri": endpoint("discovery/v2.0/keys"),
+      "authorization_endpoint": endpoint(paths.authorize),
+      "token_endpoint": endpoint(paths.token),
+      "end_session_endpoint": endpoint(paths.logout),
+      "jwks_uri": endpoint(paths.keys),
       "response_modes_supported": ["query"],
       "response_types_supported": ["code"],
-      "scopes_supported": ["openid", "offline_access"],
+      "scopes_supported": configuration.flavor.hasPolicies
+        ? ["openid", "offline_access"] : ["openid", "profile", "email", "offline_access"],
       "subject_types_supported": ["pairwise"],
       "id_token_signing_alg_values_supported": ["RS256"],
       "token_endpoint_auth_methods_supported": ["none"],
@@ -179,11 +206,20 @@ struct IdentityRoutes: Sendable {
     switch context.parameters.get("step") {
     case "signup" where auth.policy == .signUpOrSignIn:
       return html(.signUp(formContext(auth, tx), email: nil, displayName: nil, error: nil))
-    case "forgot":
+    case "forgot" where configuration.flavor.hasPolicies:
       await flows.finish(tx)
       return Self.redirect(to: auth.redirectURI, error: .forgotPassword, state: auth.state)
     case "cancel":
       await flows.finish(tx)
+      guard configuration.flavor.hasPolicies else {
+        // RFC 6749 §4.1.2.1, as providers without B2C's codes say it.
+        return Self.redirect(
+          to: auth.redirectURI,
+          parameters: [
+            ("error", "access_denied"), ("error_description", "The user cancelled the sign-in."),
+            ("state", auth.state),
+          ])
+      }
       return Self.redirect(to: auth.redirectURI, error: .cancelled, state: auth.state)
     default:
       return errorPage(.invalidInput("step"), locale: auth.locale)
@@ -341,10 +377,13 @@ struct IdentityRoutes: Sendable {
 
   // MARK: Helpers
 
-  /// The policy of the request: the path segment in the path form, else `p`; the tenant must be ours.
+  /// The policy of the request: the path segment in the path form, else `p`; the tenant must be ours. Flavors
+  /// without policies run the sign-up-or-sign-in flow.
   private func policy(_ request: Request, _ context: BasicRequestContext) throws -> (PolicyKind, String) {
     let tenant = context.parameters.get("tenant") ?? ""
+    if configuration.flavor == .openID { return (.signUpOrSignIn, configuration.policies.signUpOrSignIn) }
     guard configuration.isTenant(tenant) else { throw B2CError.unknownTenant(tenant) }
+    if configuration.flavor == .externalID { return (.signUpOrSignIn, configuration.policies.signUpOrSignIn) }
     let name = context.parameters.get("policy") ?? FormFields(request.uri.query)["p"] ?? ""
     guard !name.isEmpty else { throw B2CError.missingParameter("p") }
     guard let kind = configuration.policies.kind(of: name) else {
@@ -355,7 +394,8 @@ struct IdentityRoutes: Sendable {
 
   private func formContext(_ auth: AuthorizeRequest, _ tx: String) -> FormContext {
     FormContext(
-      action: "/\(configuration.tenantDomain)/\(auth.policyName)/SelfAsserted", transaction: tx, locale: auth.locale)
+      action: "/\(configuration.tenantDomain)/\(auth.policyName)/SelfAsserted", transaction: tx, locale: auth.locale,
+      offersPasswordReset: configuration.flavor.hasPolicies)
   }
 
   /// Runs a page-producing handler; a `B2CError` becomes B2C's error page instead of a bare status.

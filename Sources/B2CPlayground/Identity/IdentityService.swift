@@ -15,7 +15,7 @@ struct IdentityService: Sendable {
 
   /// The issuer of tokens minted for requests that reached us as `host` (B2C's issuer depends on the host name).
   func issuer(host: String) -> String {
-    "http://\(host)/\(configuration.tenantID)/v2.0/"
+    configuration.flavor.issuer(host: host, tenantID: configuration.tenantID)
   }
 
   // MARK: Authorize
@@ -176,11 +176,22 @@ struct IdentityService: Sendable {
     let apiScopeNames = resourceScopes.filter { apiScopes.contains($0) }.map {
       $0.split(separator: "/").last.map(String.init) ?? $0
     }
+    let flavor = configuration.flavor
     func claims(lifetime: Int, nonce: String?, scp: String?) -> B2CClaims {
-      B2CClaims(
+      var claims = B2CClaims(
         iss: issuer(host: host), sub: user.oid, aud: request.clientID, exp: now + lifetime, nbf: now, iat: now,
-        auth_time: authTime, oid: user.oid, name: user.displayName, emails: [user.email], tfp: request.policyName,
-        nonce: nonce, scp: scp, azp: scp == nil ? nil : request.clientID)
+        auth_time: authTime, name: user.displayName, nonce: nonce, scp: scp,
+        azp: scp == nil ? nil : request.clientID)
+      switch flavor {
+      case .b2c:
+        (claims.oid, claims.emails, claims.tfp, claims.ver) = (user.oid, [user.email], request.policyName, "1.0")
+      case .externalID:
+        (claims.oid, claims.tid, claims.preferred_username, claims.ver) =
+          (user.oid, configuration.tenantID, user.email, "2.0")
+      case .openID:
+        claims.email = user.email
+      }
+      return claims
     }
     var response: [String: Any] = ["token_type": "Bearer", "not_before": number(now)]
     var granted: [String] = []
@@ -189,7 +200,11 @@ struct IdentityService: Sendable {
       response["id_token_expires_in"] = number(lifetimes.idToken)
       granted.append("openid")
     }
-    if !resourceScopes.isEmpty {
+    if flavor == .openID {
+      // A plain provider's access token is for its own resource server, opaque to everyone else.
+      response["access_token"] = FlowStore.randomToken()
+      response["expires_in"] = number(lifetimes.accessToken)
+    } else if !resourceScopes.isEmpty {
       let scp = apiScopeNames.isEmpty ? nil : apiScopeNames.joined(separator: " ")
       response["access_token"] = try await sign(claims(lifetime: lifetimes.accessToken, nonce: request.nonce, scp: scp))
       response["expires_in"] = number(lifetimes.accessToken)
@@ -215,6 +230,7 @@ struct IdentityService: Sendable {
       granted.append("offline_access")
     }
     response["scope"] = granted.joined(separator: " ")
+    guard flavor.hasPolicies else { return response }
     let profile: [String: Any] = [
       "ver": "1.0", "tid": configuration.tenantID, "oid": user.oid, "name": user.displayName, "upn": NSNull(),
     ]

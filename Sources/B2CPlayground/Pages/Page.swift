@@ -48,7 +48,7 @@ struct Page: Sendable {
         \(formHead(form, id: "localAccountForm", step: "signin"))
         \(field("email", t.email, type: "email", autocomplete: "username", value: email, autofocus: true))
         \(field("password", t.password, type: "password", autocomplete: "current-password"))
-        <div class="links"><a id="forgotPassword" href="\(escape(form.link("forgot")))">\(escape(t.forgotPassword))</a></div>
+        \(form.offersPasswordReset ? forgotPasswordLink(form) : "")
         <button id="next" type="submit">\(escape(t.signIn))</button>
         </form>
         <div class="links">\(escape(t.noAccount)) <a id="createAccount" href="\(escape(form.link("signup")))">\(escape(t.signUpNow))</a></div>
@@ -143,6 +143,11 @@ struct Page: Sendable {
       + field("reenterPassword", t.confirmPassword, type: "password", autocomplete: "new-password")
   }
 
+  private static func forgotPasswordLink(_ form: FormContext) -> String {
+    "<div class=\"links\"><a id=\"forgotPassword\" href=\"\(escape(form.link("forgot")))\">"
+      + "\(escape(form.text.forgotPassword))</a></div>"
+  }
+
   private static func cancelLink(_ form: FormContext) -> String {
     "<a class=\"secondary\" id=\"cancel\" href=\"\(escape(form.link("cancel")))\">\(escape(form.text.cancel))</a>"
   }
@@ -159,6 +164,8 @@ struct FormContext: Sendable {
   var action: String
   var transaction: String
   var locale: PageLocale
+  /// Whether the sign-in page links to "Forgot your password?" (B2C's password-reset policy).
+  var offersPasswordReset = true
   var text: PageText { PageText.forLocale(locale) }
 
   /// `/{tenant}/{policy}/SelfAsserted/{step}?tx=…` for links (sign up, forgot password, cancel).

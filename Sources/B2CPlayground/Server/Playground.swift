@@ -22,7 +22,9 @@ public struct Playground: Sendable {
     if configuration.seedDemoAccounts { try await DemoAccounts.seed(identity) }
     let validatorKeys: BearerValidator.Keys =
       configuration.externalTenant.map { .external(ExternalTenantKeys($0)) }
-      ?? .own(keys, tenantID: configuration.tenantID, audiences: configuration.clients.map(\.id))
+      ?? .own(
+        keys, flavor: configuration.flavor, tenantID: configuration.tenantID,
+        audiences: configuration.clients.map(\.id))
     let router = Router(context: BasicRequestContext.self)
     router.middlewares.add(RequestLog())
     router.middlewares.add(ErrorShield())

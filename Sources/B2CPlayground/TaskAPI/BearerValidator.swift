@@ -23,8 +23,8 @@ struct BearerClaims: JWTPayload {
 /// `aud`, and lifetime with clock skew. Either the playground's own tokens, or a real tenant's.
 struct BearerValidator: Sendable {
   enum Keys: Sendable {
-    /// The playground's own key; issuers are the playground's, on a loopback host and its port.
-    case own(SigningKeys, tenantID: String, audiences: [String])
+    /// The playground's own key; issuers are the playground's (of its flavor), on a loopback host and its port.
+    case own(SigningKeys, flavor: Flavor, tenantID: String, audiences: [String])
     /// A real tenant's published keys, issuer and the app's audience.
     case external(ExternalTenantKeys)
   }
@@ -41,9 +41,9 @@ struct BearerValidator: Sendable {
     do {
       let claims: BearerClaims
       switch keys {
-      case .own(let signing, let tenantID, let audiences):
+      case .own(let signing, let flavor, let tenantID, let audiences):
         claims = try await signing.collection.verify(token, as: BearerClaims.self)
-        guard isOwnIssuer(claims.iss, tenantID: tenantID, port: port),
+        guard flavor.isOwnIssuer(claims.iss, tenantID: tenantID, port: port),
           claims.aud.value.contains(where: { audience in audiences.contains { $0.lowercased() == audience.lowercased() }
           })
         else { return nil }
@@ -56,14 +56,6 @@ struct BearerValidator: Sendable {
     } catch {
       return nil
     }
-  }
-
-  /// `http://{loopback host}:{our port}/{tenantID}/v2.0/`.
-  private func isOwnIssuer(_ issuer: String, tenantID: String, port: Int) -> Bool {
-    guard let url = URLComponents(string: issuer), url.scheme == "http", let host = url.host,
-      ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased())
-    else { return false }
-    return (url.port ?? 80) == port && url.path.lowercased() == "/\(tenantID.lowercased())/v2.0/"
   }
 }
 

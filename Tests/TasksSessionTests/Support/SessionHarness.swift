@@ -1,10 +1,11 @@
-// SessionHarness: a playground on a free port, settings pointing at it, and a session over the real keyring with a
-// keychain group of its own.
+// SessionHarness: a playground (of any flavor) on a free port, settings pointing at it, and sessions over one store —
+// in memory, or the real keyring with a keychain group of its own.
 
 import B2CPlayground
 import Foundation
 import Logging
 import TasksCore
+import TasksCoreTesting
 import TasksKeyring
 import TasksTestSupport
 import Testing
@@ -15,51 +16,72 @@ struct SessionHarness {
   let data: URL
   let settings: AppSettings
   let group: String
+  /// Where the sessions rest: memory (shared by every session of this harness, as apps share the keyring) or the
+  /// keyring.
+  let store: any SessionStore
 
   var base: URL { running.baseURL }
 
-  /// Starts a playground (adjusted by `adjust`) and settings for it with a fresh keychain group; `redirect` and
-  /// `bearer` change the settings.
+  /// Starts a playground of `flavor` (adjusted by `adjust`) and settings for it with a fresh keychain group;
+  /// `redirect` and `bearer` change the settings; `keyring` keeps the sessions in the desktop keyring instead of
+  /// memory.
   static func start(
-    redirect: String = "urn:ietf:wg:oauth:2.0:oob", bearer: String = "access_token",
-    _ adjust: (inout PlaygroundConfiguration) -> Void = { _ in }
+    flavor: Flavor = .b2c, redirect: String = "urn:ietf:wg:oauth:2.0:oob", bearer: String? = nil,
+    keyring: Bool = false, _ adjust: (inout PlaygroundConfiguration) -> Void = { _ in }
   ) async throws -> SessionHarness {
     let data = try TestDesktop.temporaryFolder("session")
     var configuration = PlaygroundConfiguration(dataDirectory: data)
     configuration.port = 0
     configuration.passwordHashCost = 4
+    configuration.flavor = flavor
     adjust(&configuration)
     var logger = Logger(label: "b2c-playground-test")
     logger.logLevel = .critical  // stopping a test server logs harmless shutdown errors
     let running = try await Playground(configuration: configuration, logger: logger).start()
     let group = "test.sso.\(UUID().uuidString)"
-    let plist = Self.plist(base: running.baseURL, group: group, redirect: redirect, bearer: bearer)
+    let plist = Self.plist(
+      base: running.baseURL, flavor: flavor, tenantID: configuration.tenantID, group: group, redirect: redirect,
+      bearer: bearer)
     let settings = try AppSettings.parse(Data(plist.utf8), file: "test")
-    return SessionHarness(running: running, data: data, settings: settings, group: group)
+    let store: any SessionStore = keyring ? KeyringSessionStore() : MemorySessionStore()
+    return SessionHarness(running: running, data: data, settings: settings, group: group, store: store)
   }
 
-  /// Settings in the newer shape for a playground at `base`.
-  static func plist(base: URL, group: String, redirect: String, bearer: String = "access_token") -> String {
-    """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <plist version="1.0"><dict>
-      <key>clientID</key><string>\(PlaygroundConfiguration.appClientID)</string>
-      <key>authorityHost</key><string>\(base.absoluteString)</string>
-      <key>tenant</key><string>b2ctasks.onmicrosoft.com</string>
-      <key>signInPolicy</key><string>B2C_1_SignUpOrSignIn</string>
-      <key>passwordResetPolicy</key><string>B2C_1_PasswordReset</string>
-      <key>editProfilePolicy</key><string>B2C_1_EditProfile</string>
-      <key>redirectURI</key><string>\(redirect)</string>
-      <key>keychain</key><string>\(group)</string>
-      <key>taskAPI</key><string>\(base.absoluteString)</string>
-      <key>bearerToken</key><string>\(bearer)</string>
-    </dict></plist>
-    """
+  /// Settings for a playground of `flavor` at `base`: B2C's newer shape with its policies, or an `authority` (the
+  /// tenant id after the host for External ID, the issuer itself for OpenID Connect). `bearer` nil: the default.
+  static func plist(
+    base: URL, flavor: Flavor = .b2c, tenantID: String = "", group: String, redirect: String,
+    bearer: String? = "access_token"
+  ) -> String {
+    let authority: String
+    switch flavor {
+    case .b2c:
+      authority = """
+        <key>authorityHost</key><string>\(base.absoluteString)</string>
+        <key>tenant</key><string>b2ctasks.onmicrosoft.com</string>
+        <key>signInPolicy</key><string>B2C_1_SignUpOrSignIn</string>
+        <key>passwordResetPolicy</key><string>B2C_1_PasswordReset</string>
+        <key>editProfilePolicy</key><string>B2C_1_EditProfile</string>
+        """
+    case .externalID: authority = "<key>authority</key><string>\(base.absoluteString)/\(tenantID)</string>"
+    case .openID: authority = "<key>authority</key><string>\(base.absoluteString)</string>"
+    }
+    return """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict>
+        <key>clientID</key><string>\(PlaygroundConfiguration.appClientID)</string>
+        \(authority)
+        <key>redirectURI</key><string>\(redirect)</string>
+        <key>keychain</key><string>\(group)</string>
+        <key>taskAPI</key><string>\(base.absoluteString)</string>
+        \(bearer.map { "<key>bearerToken</key><string>\($0)</string>" } ?? "")
+      </dict></plist>
+      """
   }
 
-  /// A new session (as a new app or a new run would make) over the real keyring.
+  /// A new session (as a new app or a new run would make) over the harness's store.
   func session(refreshMargin: TimeInterval = 300) -> Session {
-    Session(settings: settings, store: KeyringSessionStore(), refreshMargin: refreshMargin)
+    Session(settings: settings, store: store, refreshMargin: refreshMargin)
   }
 
   /// Signs in through the pages as `email` and hands the redirect to `session`.
@@ -77,7 +99,7 @@ struct SessionHarness {
   }
 
   func stop() async {
-    try? await KeyringSessionStore().removeGroup(of: SessionKey(settings))
+    try? await store.removeGroup(of: SessionKey(settings))
     await running.stop()
     try? FileManager.default.removeItem(at: data)
   }
