@@ -50,7 +50,9 @@ public final class LoopbackListener: Sendable {
   }
 
   /// Starts listening. `registered` is the settings' redirect URI: when it is a loopback URI its host and path are
-  /// kept. `handler` gets the full URL of every request to that path.
+  /// kept, and its port when it names one (for providers that match redirect URIs exactly instead of on any port, as
+  /// RFC 8252 §7.3 asks); otherwise the listener takes a free port. `handler` gets the full URL of every request to
+  /// that path.
   public static func start(
     registered: RedirectURI, handler: @escaping @Sendable (String) async -> LoopbackAnswer
   ) async throws -> LoopbackListener {
@@ -75,7 +77,8 @@ public final class LoopbackListener: Sendable {
     logger.logLevel = .critical
     let bindHost = host == "localhost" ? "127.0.0.1" : host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
     let app = Application(
-      router: router, configuration: .init(address: .hostname(bindHost, port: 0), serverName: "b2c-tasks"),
+      router: router,
+      configuration: .init(address: .hostname(bindHost, port: template?.port ?? 0), serverName: "b2c-tasks"),
       onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
     let task = Task { try await app.runService(gracefulShutdownSignals: []) }
     var iterator = ports.makeAsyncIterator()

@@ -13,23 +13,40 @@ final class PlaygroundForUI {
   let settings: Data
   let keychainGroup = "ui.test.\(UUID().uuidString)"
   private let logLevel: String
+  private let flavor: String
 
-  /// Starts a playground; `logLevel` "info" logs every request (redacted).
-  init(logLevel: String = "warning") async throws {
+  /// Starts a playground of `flavor` (b2c, external-id or oidc: the identity provider it plays); `logLevel` "info"
+  /// logs every request (redacted). The settings name the provider as a user would: B2C's tenant and policies, or
+  /// the `authority` the playground says it serves.
+  init(flavor: String = "b2c", logLevel: String = "warning") async throws {
     data = try TestDesktop.temporaryFolder("ui-playground")
     self.logLevel = logLevel
-    (process, port) = try await Self.launch(data: data, port: 0, logLevel: logLevel)
+    self.flavor = flavor
+    (process, port) = try await Self.launch(data: data, port: 0, flavor: flavor, logLevel: logLevel)
     let base = "http://127.0.0.1:\(self.port)"
-    settings = Data(
-      """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <plist version="1.0"><dict>
-        <key>clientID</key><string>6f1c3a52-93b4-4c1e-9a57-2d8e0b7c4f10</string>
+    let provider: String
+    switch flavor {
+    case "external-id":
+      let line = process.standardOutput.split(separator: "\n").first { $0.contains("authority ") } ?? ""
+      let authority = line.split(separator: "authority ").last?.prefix { $0 != ")" } ?? ""
+      provider = "<key>authority</key><string>\(authority)</string>"
+    case "oidc":
+      provider = "<key>authority</key><string>\(base)</string>"
+    default:
+      provider = """
         <key>authorityHost</key><string>\(base)</string>
         <key>tenant</key><string>b2ctasks.onmicrosoft.com</string>
         <key>signInPolicy</key><string>B2C_1_SignUpOrSignIn</string>
         <key>passwordResetPolicy</key><string>B2C_1_PasswordReset</string>
         <key>editProfilePolicy</key><string>B2C_1_EditProfile</string>
+        """
+    }
+    settings = Data(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict>
+        <key>clientID</key><string>6f1c3a52-93b4-4c1e-9a57-2d8e0b7c4f10</string>
+        \(provider)
         <key>redirectURI</key><string>urn:ietf:wg:oauth:2.0:oob</string>
         <key>keychain</key><string>\(keychainGroup)</string>
         <key>taskAPI</key><string>\(base)</string>
@@ -38,11 +55,13 @@ final class PlaygroundForUI {
   }
 
   /// Starts the program on `port` (0: a free one) and answers it with the port it listens on.
-  private static func launch(data: URL, port requested: Int, logLevel: String) async throws -> (ChildProcess, Int) {
+  private static func launch(
+    data: URL, port requested: Int, flavor: String, logLevel: String
+  ) async throws -> (ChildProcess, Int) {
     let prefix = try #require(TestDesktop.installPrefix)
     let process = try ChildProcess(
       prefix.appending(path: "bin/b2c-playground"),
-      ["--port", "\(requested)", "--data", data.path, "--log-level", logLevel])
+      ["--port", "\(requested)", "--data", data.path, "--log-level", logLevel, "--flavor", flavor])
     var port: Int?
     _ = await eventually(timeout: .seconds(30)) {
       port = listeningPort(in: process.standardOutput)
@@ -62,7 +81,7 @@ final class PlaygroundForUI {
 
   /// Starts the server again on the same port with the same data.
   func restart() async throws {
-    (process, _) = try await Self.launch(data: data, port: port, logLevel: logLevel)
+    (process, _) = try await Self.launch(data: data, port: port, flavor: flavor, logLevel: logLevel)
   }
 
   deinit {
@@ -198,6 +217,26 @@ extension AppUI {
       // The reset signs the browser session in; the sign-in policy that follows needs no form.
       try await app.waitFor(role: "label", name: "No Tasks")
       try await app.waitFor(role: "label", name: "Ann Example")
+      await app.stop()
+    }
+
+    @Test(
+      "External ID and a plain OpenID Connect issuer: type into the provider's page, see the list; no Edit Profile",
+      arguments: ["external-id", "oidc"])
+    func otherProviders(flavor: String) async throws {
+      let playground = try await PlaygroundForUI(flavor: flavor)
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "No Tasks")
+      try await app.waitFor(role: "label", name: "Ann Example")
+      try await app.addTask("from \(flavor)", window: window)
+      try await app.waitFor(role: "check box", name: "from \(flavor)")
+      try await app.checkScreen("signed-in-\(flavor)")
+      // Only B2C has an edit-profile flow: the menu has no such item here.
+      try await app.key("F10", window: window)
+      let menu = try await app.accessibleTree { $0.contains { $0.role == "menu item" && $0.name == "Sign Out" } }
+      #expect(!menu.contains { $0.name.contains("Edit Profile") }, "\(menu.map(\.name))")
+      try await app.key("Escape", window: window)
       await app.stop()
     }
 
