@@ -81,7 +81,7 @@ struct CLITests {
 
   @Test("two processes refreshing at once both stay signed in (rotation is serialised across processes)")
   func concurrentRefresh() async throws {
-    let harness = try await SessionHarness.start { $0.lifetimes.accessToken = 120 }  // under the 5-minute margin
+    let harness = try await SessionHarness.start(keyring: true) { $0.lifetimes.accessToken = 120 }  // under 5 minutes
     defer { Task { await harness.stop() } }
     _ = try await harness.signIn(harness.session())
     let cli = try CLIRunner(harness)
