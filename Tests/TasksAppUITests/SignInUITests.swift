@@ -12,17 +12,15 @@ final class PlaygroundForUI {
   let port: Int
   let settings: Data
   let keychainGroup = "ui.test.\(UUID().uuidString)"
-  private let logLevel: String
-  private let flavor: String
+  private let arguments: [String]
 
-  /// Starts a playground of `flavor` (b2c, external-id or oidc: the identity provider it plays); `logLevel` "info"
-  /// logs every request (redacted). The settings name the provider as a user would: B2C's tenant and policies, or
-  /// the `authority` the playground says it serves.
-  init(flavor: String = "b2c", logLevel: String = "warning") async throws {
+  /// Starts a playground of `flavor` (b2c, external-id or oidc: the identity provider it plays) with further
+  /// `options`; `logLevel` "info" logs every request (redacted). The settings name the provider as a user would:
+  /// B2C's tenant and policies, or the `authority` the playground says it serves.
+  init(flavor: String = "b2c", options: [String] = [], logLevel: String = "warning") async throws {
     data = try TestDesktop.temporaryFolder("ui-playground")
-    self.logLevel = logLevel
-    self.flavor = flavor
-    (process, port) = try await Self.launch(data: data, port: 0, flavor: flavor, logLevel: logLevel)
+    arguments = ["--flavor", flavor, "--log-level", logLevel] + options
+    (process, port) = try await Self.launch(data: data, port: 0, arguments: arguments)
     let base = "http://127.0.0.1:\(self.port)"
     let provider: String
     switch flavor {
@@ -55,13 +53,10 @@ final class PlaygroundForUI {
   }
 
   /// Starts the program on `port` (0: a free one) and answers it with the port it listens on.
-  private static func launch(
-    data: URL, port requested: Int, flavor: String, logLevel: String
-  ) async throws -> (ChildProcess, Int) {
+  private static func launch(data: URL, port requested: Int, arguments: [String]) async throws -> (ChildProcess, Int) {
     let prefix = try #require(TestDesktop.installPrefix)
     let process = try ChildProcess(
-      prefix.appending(path: "bin/b2c-playground"),
-      ["--port", "\(requested)", "--data", data.path, "--log-level", logLevel, "--flavor", flavor])
+      prefix.appending(path: "bin/b2c-playground"), ["--port", "\(requested)", "--data", data.path] + arguments)
     var port: Int?
     _ = await eventually(timeout: .seconds(30)) {
       port = listeningPort(in: process.standardOutput)
@@ -81,7 +76,7 @@ final class PlaygroundForUI {
 
   /// Starts the server again on the same port with the same data.
   func restart() async throws {
-    (process, _) = try await Self.launch(data: data, port: port, flavor: flavor, logLevel: logLevel)
+    (process, _) = try await Self.launch(data: data, port: port, arguments: arguments)
   }
 
   deinit {
