@@ -23,6 +23,11 @@ enum FuzzTarget: String, CaseIterable {
   case jwt
   /// A policy's key set document (JWKS).
   case jwks
+  /// A discovery document, read for a B2C, an External ID (public and loopback) and an OpenID Connect authority.
+  case discovery
+  /// The `authority` setting (any text), and then any text as the issuer a document names for it and for the
+  /// fixed authorities.
+  case authority
 
   private static let interpreters = [
     "urn:ietf:wg:oauth:2.0:oob", "http://127.0.0.1:8400/callback", "io.github.b2ctasks.tasks://auth",
@@ -49,8 +54,37 @@ enum FuzzTarget: String, CaseIterable {
           now: Date(timeIntervalSince1970: 1_800_000_000))
       }
     case .jwks: blocking { _ = try? await OpenIDMetadata.keySet(data) }
+    case .discovery:
+      for authority in Self.authorities { _ = try? OpenIDConfiguration.parse(data, for: authority) }
+    case .authority:
+      let text = String(decoding: data, as: UTF8.self)
+      let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      let plist = """
+        <plist version="1.0"><dict><key>clientID</key><string>fuzz-client</string>
+        <key>authority</key><string>\(escaped)</string>
+        <key>redirectURI</key><string>urn:ietf:wg:oauth:2.0:oob</string>
+        <key>taskAPI</key><string>https://tasks.example</string></dict></plist>
+        """
+      var authorities = Self.authorities
+      if let settings = try? AppSettings.parse(Data(plist.utf8), file: "fuzz") {
+        authorities.append(settings.authority)
+        _ = SessionKey(settings).digest
+      }
+      for authority in authorities {
+        _ = authority.accepts(issuer: text)
+        _ = authority.discovery(for: nil)
+        _ = authority.conventionalEndpoints(for: nil)
+      }
     }
   }
+
+  /// One authority of each kind, as the settings would make them.
+  private static let authorities: [Authority] = [
+    .tenant(base: URL(string: "https://contoso.b2clogin.com")!, tenant: "contoso.onmicrosoft.com"),
+    .externalID(base: URL(string: "https://contoso.ciamlogin.com")!, tenant: "contoso.onmicrosoft.com"),
+    .externalID(base: URL(string: "http://127.0.0.1:5995")!, tenant: "5b6e1c9a-2f4d-4e7b-9c3a-1d8f0e2b7a64"),
+    .openID(issuer: URL(string: "https://id.example.com/realms/tasks")!),
+  ]
 
   /// The public half of the key the jwt corpus was signed with (Tests/Fuzz/corpus/jwks/rsa).
   private static let fuzzKeys = Task { try await OpenIDMetadata.keySet(Data(fuzzKeySet.utf8)) }

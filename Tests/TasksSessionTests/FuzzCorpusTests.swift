@@ -9,7 +9,9 @@ import Testing
 struct FuzzCorpusTests {
   @Test(
     "every input of the corpus is handled without a crash",
-    arguments: ["redirect", "token", "tasks", "settings", "cache", "navigation", "jwt", "jwks"])
+    arguments: [
+      "redirect", "token", "tasks", "settings", "cache", "navigation", "jwt", "jwks", "discovery", "authority",
+    ])
   func replay(target: String) async throws {
     let corpus = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .appending(path: "Fuzz/corpus/\(target)")

@@ -260,3 +260,20 @@ struct ProviderAuthorityTests {
     #expect(b2c.provider == .b2c && b2c.policy == "b2c_1_signuporsignin")
   }
 }
+
+@Suite("README settings examples")
+struct ReadmeSettingsTests {
+  @Test("the README's B2C, External ID and OpenID Connect settings files are valid and name those providers")
+  func examples() throws {
+    let readme = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appending(path: "README.md")
+    let text = try String(contentsOf: readme, encoding: .utf8)
+    let blocks = text.components(separatedBy: "```xml\n").dropFirst().compactMap {
+      $0.components(separatedBy: "```").first
+    }
+    let providers = try blocks.map { block in
+      try AppSettings.parse(Data(block.utf8), file: "README.md").authority.provider
+    }
+    #expect(providers == [.b2c, .externalID, .openID])
+  }
+}
