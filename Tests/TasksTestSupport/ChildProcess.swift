@@ -40,17 +40,23 @@ public final class ChildProcess: Sendable {
     process.standardOutput = out
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
-    out.fileHandleForReading.readabilityHandler = { [collected] handle in
-      let data = handle.availableData
-      collected.lock.withLock { $0.out.append(data) }
-    }
-    err.fileHandleForReading.readabilityHandler = { [collected] handle in
-      let data = handle.availableData
-      collected.lock.withLock { $0.err.append(data) }
-    }
     // One launch at a time: Foundation's Process.run on Linux has crashed (memcpy of a freed buffer) when two
     // launches overlapped.
     try Self.launching.withLock { _ in try process.run() }
+    // Each pipe is read by a thread of its own with blocking reads until end of file. Not readabilityHandler: its
+    // dispatch read source's teardown races libdispatch's epoll bookkeeping on Linux and crashed the whole test
+    // process in _dispatch_event_loop_drain (seen here; swift-corelibs-libdispatch issue 949). A blocking read
+    // never registers the descriptor with libdispatch.
+    for (handle, isOut) in [(out.fileHandleForReading, true), (err.fileHandleForReading, false)] {
+      Thread { [collected] in
+        while true {
+          let data = handle.availableData
+          guard !data.isEmpty else { break }
+          collected.lock.withLock { isOut ? $0.out.append(data) : $0.err.append(data) }
+        }
+        collected.lock.withLock { $0.open -= 1 }
+      }.start()
+    }
   }
 
   private static let launching = Mutex(())
@@ -66,14 +72,13 @@ public final class ChildProcess: Sendable {
     return (status, child.standardOutput, child.standardError)
   }
 
-  /// Waits up to `timeout` for the process to exit; returns its status, or nil if it is still running.
+  /// Waits up to `timeout` for the process to exit; returns its status, or nil if it is still running. Once it
+  /// has exited, what it wrote last is collected too (its readers reach the end of the pipes; a program it left
+  /// running with the pipes open is waited for ten seconds at most).
   public func waitForExit(timeout: Duration) async -> Int32? {
     guard await eventually(timeout: timeout, every: .milliseconds(20), { !process.isRunning }) else { return nil }
-    // Collect what the process wrote last: its end of the pipes is closed now, so this reads to the end.
-    for (pipe, isOut) in [(pipes.out, true), (pipes.err, false)] {
-      pipe.fileHandleForReading.readabilityHandler = nil
-      let rest = pipe.fileHandleForReading.readDataToEndOfFile()
-      collected.lock.withLock { isOut ? $0.out.append(rest) : $0.err.append(rest) }
+    _ = await eventually(timeout: .seconds(10), every: .milliseconds(20)) {
+      collected.lock.withLock { $0.open == 0 }
     }
     return process.terminationStatus
   }
@@ -93,7 +98,8 @@ public final class ChildProcess: Sendable {
   }
 }
 
-/// Output collected from a child's pipes on Foundation's reading threads.
+/// Output collected from a child's pipes by its two reading threads.
 private final class CollectedOutput: Sendable {
-  let lock = Mutex<(out: Data, err: Data)>((Data(), Data()))
+  /// The output so far, and how many of the two pipes are still open.
+  let lock = Mutex<(out: Data, err: Data, open: Int)>((Data(), Data(), 2))
 }
