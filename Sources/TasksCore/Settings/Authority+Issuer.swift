@@ -19,7 +19,7 @@ extension Authority {
       return Self.trimmingSlash(issuer) == Self.trimmingSlash(expected.absoluteString)
     case .externalID(let base, _):
       guard let url = URL(string: issuer), url.host != nil else { return false }
-      if url.origin == base.origin { return true }
+      if !url.origin.isEmpty, url.origin == base.origin { return true }
       let segments = url.pathSegments
       guard segments.count == 2, segments[1] == "v2.0", let tenantID = UUID(uuidString: segments[0]),
         let host = url.host?.lowercased(), url.user == nil, url.query == nil, url.fragment == nil

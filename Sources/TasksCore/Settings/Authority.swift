@@ -123,13 +123,15 @@ extension URL {
     path(percentEncoded: false).split(separator: "/").map(String.init)
   }
 
-  /// `scheme://host[:port]`, lower-cased.
+  /// `scheme://host[:port]`, lower-cased; empty when the URL has no scheme or host. Built as text: URLComponents'
+  /// scheme setter traps on a scheme it finds invalid (an empty one, say), and a discovery document's issuer can be
+  /// any text (found by fuzzing).
   var origin: String {
-    var components = URLComponents()
-    components.scheme = scheme?.lowercased()
-    components.host = host?.lowercased()
-    components.port = port
-    return components.string ?? ""
+    guard let scheme = scheme?.lowercased(), !scheme.isEmpty, let host = host?.lowercased(), !host.isEmpty else {
+      return ""
+    }
+    let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+    return "\(scheme)://\(bracketed)" + (port.map { ":\($0)" } ?? "")
   }
 
   /// This URL with its `p` query item set to `policy` (added when absent); unchanged when `policy` is nil.

@@ -177,6 +177,7 @@ struct ProviderAuthorityTests {
       "https://login.microsoftonline.com/\(id)/v2.0",
       "https://not-a-guid.ciamlogin.com/not-a-guid/v2.0",
       "",
+      "://127.0.0.1:5995/x",  // no scheme: URLComponents trapped on it (found by fuzzing)
     ] {
       #expect(!authority.accepts(issuer: refused), "\(refused)")
     }
