@@ -18,7 +18,13 @@ final class PrivateKeyring: Sendable {
     let runtime = home.appending(path: "runtime")
     try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
-    bus = try ChildProcess(URL(filePath: "/usr/bin/dbus-daemon"), ["--session", "--nofork", "--print-address"])
+    // What the bus starts (the keyring's unlock prompt) inherits its environment: its own runtime folder, and no
+    // accessibility bus. With the run's XDG_RUNTIME_DIR, the prompt's a11y bus launcher used the test session's
+    // socket path (at-spi/bus_DISPLAY) and removed that socket when it left, and the UI tests' app, started
+    // meanwhile, could not reach its accessibility bus (seen here).
+    bus = try ChildProcess(
+      URL(filePath: "/usr/bin/dbus-daemon"), ["--session", "--nofork", "--print-address"],
+      environment: Self.desktop(home))
     let started = await eventually(timeout: .seconds(10)) { [bus] in bus.standardOutput.contains("\n") }
     try #require(started, "dbus-daemon did not start: \(bus.standardError)")
     address = bus.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -37,12 +43,17 @@ final class PrivateKeyring: Sendable {
     try #require(keyring.status == 0, "gnome-keyring-daemon: \(keyring.error)")
   }
 
+  /// The folders of this private desktop, and no accessibility bus for its programs.
+  static func desktop(_ home: URL) -> [String: String?] {
+    [
+      "XDG_DATA_HOME": home.appending(path: "data").path, "XDG_RUNTIME_DIR": home.appending(path: "runtime").path,
+      "NO_AT_BRIDGE": "1", "GTK_A11Y": "none",
+    ]
+  }
+
   /// The environment that puts a program on this bus and keyring.
   var environment: [String: String?] {
-    [
-      "DBUS_SESSION_BUS_ADDRESS": address, "XDG_DATA_HOME": home.appending(path: "data").path,
-      "XDG_RUNTIME_DIR": home.appending(path: "runtime").path, "GNOME_KEYRING_CONTROL": nil,
-    ]
+    Self.desktop(home).merging(["DBUS_SESSION_BUS_ADDRESS": address, "GNOME_KEYRING_CONTROL": nil]) { $1 }
   }
 
   /// Locks the login keyring, as the desktop's lock screen or Seahorse would.
