@@ -48,6 +48,8 @@ final class AppDriver {
       // gettext ignores LANGUAGE in the "C" locale; C.UTF-8 is always there.
       "LC_ALL": language == nil ? nil : "C.UTF-8",
       "GSETTINGS_BACKEND": "keyfile", "GTK_A11Y": nil, "NO_AT_BRIDGE": nil,
+      // Should the app crash, its backtrace goes through GLib's frames too (they have no frame pointers).
+      "SWIFT_BACKTRACE": "unwind=precise,threads=crashed",
     ]
     for (name, value) in extra { environment[name] = value }
     self.environment = environment
