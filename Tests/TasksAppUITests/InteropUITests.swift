@@ -17,17 +17,9 @@ extension AppUI {
       let discovery = provider.issuer.appending(path: ".well-known/openid-configuration").absoluteString
       let api = try await PlaygroundForUI(options: ["--issuer-metadata", discovery, "--audience", clientID])
       let settings = Data(
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict>
-          <key>clientID</key><string>\(clientID)</string>
-          <key>authority</key><string>\(provider.issuer.absoluteString)</string>
-          <key>scopes</key><string>profile email</string>
-          <key>redirectURI</key><string>\(redirect)</string>
-          <key>keychain</key><string>\(api.keychainGroup)</string>
-          <key>taskAPI</key><string>http://127.0.0.1:\(api.port)</string>
-        </dict></plist>
-        """.utf8)
+        provider.settings(
+          clientID: clientID, redirect: redirect, keychain: api.keychainGroup, taskAPI: "http://127.0.0.1:\(api.port)"
+        ).utf8)
       let app = try AppDriver(settings: settings)
       let window = try await app.waitForWindow()
       try await app.waitFor(role: "push button", name: "Sign In")

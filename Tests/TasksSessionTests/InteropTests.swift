@@ -29,17 +29,8 @@ struct InteropTests {
     logger.logLevel = .critical
     let api = try await Playground(configuration: configuration, logger: logger).start()
     let group = "interop.\(UUID().uuidString)"
-    let plist = """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <plist version="1.0"><dict>
-        <key>clientID</key><string>\(clientID)</string>
-        <key>authority</key><string>\(provider.issuer.absoluteString)</string>
-        <key>scopes</key><string>profile email</string>
-        <key>redirectURI</key><string>\(redirect)</string>
-        <key>keychain</key><string>\(group)</string>
-        <key>taskAPI</key><string>\(api.baseURL.absoluteString)</string>
-      </dict></plist>
-      """
+    let plist = provider.settings(
+      clientID: clientID, redirect: redirect, keychain: group, taskAPI: api.baseURL.absoluteString)
     let settingsFile = folder.appending(path: "settings.plist")
     try Data(plist.utf8).write(to: settingsFile)
     let settings = try AppSettings.load(from: settingsFile)
