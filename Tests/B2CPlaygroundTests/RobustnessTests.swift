@@ -66,4 +66,30 @@ struct RobustnessTests {
       front.base.appending(path: "api/tasks"), headers: ["Authorization": "Bearer \(ownToken)"])
     #expect(refused.status == 401)
   }
+
+  @Test("fronting another tenant: a junk token naming PS256 with a real kid is refused, and valid ones still pass")
+  func externalTenantAlgorithmPinned() async throws {
+    let tenant = try await PlaygroundHarness.start()
+    defer { Task { await tenant.stop() } }
+    let metadata = tenant.base.appending(
+      path: "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/v2.0/.well-known/openid-configuration")
+    let front = try await PlaygroundHarness.start {
+      $0.externalTenant = .init(metadataURL: metadata, audience: PlaygroundHarness.clientID)
+    }
+    defer { Task { await front.stop() } }
+    let token = try #require(try await SignInDriver(tenant).tokens()["access_token"] as? String)
+    let parts = token.split(separator: ".").map(String.init)
+    var header = try TokenInspector.decodePart(Substring(parts[0]))
+    header["alg"] = "PS256"
+    let encoded = try JSONSerialization.data(withJSONObject: header).base64EncodedString()
+      .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_")
+    let junk = [encoded, parts[1], parts[2]].joined(separator: ".")
+    func status(_ bearer: String) async throws -> Int {
+      try await Browser().get(front.base.appending(path: "api/tasks"), headers: ["Authorization": "Bearer \(bearer)"])
+        .status
+    }
+    #expect(try await status(junk) == 401)
+    #expect(try await status(token) == 200, "the junk token did not change how the tenant's key verifies")
+  }
 }

@@ -136,11 +136,50 @@ struct IDTokenValidationTests {
     }
   }
 
+  @Test(
+    "one junk token naming PS256 and a real kid does not make later valid RS256 tokens fail (key sets carry no alg)")
+  func algorithmPinned() async throws {
+    let harness = try await SessionHarness.start()
+    defer { Task { await harness.stop() } }
+    let authority = harness.settings.authority
+    let metadata = OpenIDMetadata()  // one cache, as in a running app
+    let configuration = try await metadata.configuration(
+      authority.discovery(for: "B2C_1_SignUpOrSignIn"), for: authority)
+    let validator = IDTokenValidator(metadata: metadata, clientID: PlaygroundConfiguration.appClientID)
+    let genuine = try await sign(claims(harness), harness: harness)
+    let parts = genuine.split(separator: ".").map(String.init)
+    let header = try TokenParts.json(parts[0])
+    var junkHeader = header
+    junkHeader["alg"] = "PS256"
+    let junk = [TokenParts.encode(junkHeader), parts[1], parts[2]].joined(separator: ".")
+    await #expect(throws: IDTokenError.badSignature) {
+      _ = try await validator.validate(junk, configuration: configuration, nonce: "the-nonce")
+    }
+    let account = try await validator.validate(genuine, configuration: configuration, nonce: "the-nonce").account
+    #expect(account.objectID == "oid-1", "the valid RS256 token still verifies after the junk one")
+  }
+
   @Test("a refreshed id_token carries no nonce and is accepted when none is expected")
   func refreshedToken() async throws {
     let harness = try await SessionHarness.start()
     defer { Task { await harness.stop() } }
     let token = try await sign(claims(harness) { $0.nonce = nil }, harness: harness)
     #expect(try await validate(token, harness, nonce: nil).get().objectID == "oid-1")
+  }
+}
+
+/// A JWT's base64url JSON parts, for tests that change a header.
+enum TokenParts {
+  static func json(_ part: String) throws -> [String: Any] {
+    var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+    let data = try #require(Data(base64Encoded: base64))
+    return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+  }
+
+  static func encode(_ object: [String: Any]) -> String {
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    return data.base64EncodedString().replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_")
   }
 }

@@ -85,6 +85,9 @@ actor ExternalTenantKeys {
 
   private func check(_ token: String) async throws -> BearerClaims {
     guard let collection, let issuer else { throw JWTError.generic(identifier: "keys", reason: "no keys") }
+    guard Self.headerAlgorithm(token) == "RS256" else {
+      throw JWTError.generic(identifier: "alg", reason: "only RS256 is accepted")
+    }
     let claims = try await collection.verify(token, as: BearerClaims.self)
     guard claims.iss == issuer, claims.aud.value.contains(tenant.audience) else {
       throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "issuer or audience")
@@ -100,9 +103,28 @@ actor ExternalTenantKeys {
       let jwksURL = URL(string: jwksText)
     else { throw JWTError.generic(identifier: "metadata", reason: "not an OpenID Connect metadata document") }
     let (jwks, _) = try await URLSession.shared.data(from: jwksURL)
+    // B2C's key sets name no algorithm, and JWTKit would take it from the first token's header and keep it for the
+    // key: one junk token naming PS256 made every later RS256 token fail. Every key is pinned to RS256.
+    guard let set = try JSONSerialization.jsonObject(with: jwks) as? [String: Any],
+      let keys = set["keys"] as? [[String: Any]]
+    else { throw JWTError.generic(identifier: "jwks", reason: "not a key set") }
+    let pinned = keys.filter { $0["kty"] as? String == "RSA" && ($0["alg"] as? String ?? "RS256") == "RS256" }
+      .map { $0.merging(["alg": "RS256"]) { _, new in new } }
     let collection = JWTKeyCollection()
-    try await collection.add(jwksJSON: String(decoding: jwks, as: UTF8.self))
+    let json = try JSONSerialization.data(withJSONObject: ["keys": pinned])
+    try await collection.add(jwksJSON: String(decoding: json, as: UTF8.self))
     self.collection = collection
     self.issuer = issuer
+  }
+
+  /// The `alg` a JWT's header names, if it can be read.
+  private static func headerAlgorithm(_ token: String) -> String? {
+    guard let part = token.split(separator: ".", omittingEmptySubsequences: false).first else { return nil }
+    var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+    guard let data = Data(base64Encoded: base64),
+      let header = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    else { return nil }
+    return header["alg"] as? String
   }
 }

@@ -117,11 +117,12 @@ public struct IDTokenValidator: Sendable {
     throw .badSignature
   }
 
-  /// The `kid` of a JWT's header, if it has one.
+  /// The `kid` of a JWT's header, if it has one and the header names RS256, the only algorithm accepted.
   static func keyID(of token: String) -> String? {
     guard let header = token.split(separator: ".", omittingEmptySubsequences: false).first,
       let data = Data(base64URLEncoded: String(header)),
-      let fields = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+      let fields = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+      fields["alg"] as? String == "RS256"
     else { return nil }
     return fields["kid"] as? String
   }

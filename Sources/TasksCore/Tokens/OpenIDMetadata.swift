@@ -113,7 +113,12 @@ public actor OpenIDMetadata {
     else { throw .badDocument("not a key set") }
     // Keys for checking signatures are public. A key with private members is left out: JWTKit would build a
     // private key from it, and swift-crypto traps (a crash, not an error) on a malformed one — found by fuzzing.
+    // The signature algorithm is pinned to RS256 on every key: B2C's key sets name none, and JWTKit would take it
+    // from the first token's header and keep it for the key — one junk token naming PS256 with a real kid made every
+    // later valid RS256 token fail. Keys for another algorithm are left out.
     let publicKeys = entries.filter { Set($0.keys).isDisjoint(with: Self.privateMembers) }
+      .filter { ($0["kty"] as? String) == "RSA" && ($0["alg"] as? String ?? "RS256") == "RS256" }
+      .map { $0.merging(["alg": "RS256"]) { _, pinned in pinned } }
     let collection = JWTKeyCollection()
     do {
       let json = try JSONSerialization.data(withJSONObject: ["keys": publicKeys])
