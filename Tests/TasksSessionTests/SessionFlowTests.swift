@@ -50,6 +50,24 @@ struct SessionFlowTests {
     #expect(account.email == "bob@example.com")
   }
 
+  @Test("the same redirect delivered twice at once is redeemed once; the sign-in stands")
+  func redirectDeliveredTwice() async throws {
+    let harness = try await SessionHarness.start()
+    defer { Task { await harness.stop() } }
+    let session = harness.session()
+    let request = try await session.startSignIn()
+    let location = try await PageWalker().signIn(request.url, email: "ann@example.com", password: "Tasks-Demo-1")
+    async let first = session.handleRedirect(location)
+    async let second = session.handleRedirect(location)
+    let steps = await [first, second]
+    #expect(steps.filter { if case .signedIn = $0 { return true } else { return false } }.count == 1, "\(steps)")
+    #expect(steps.contains(.notOurs), "the second delivery finds the state consumed: \(steps)")
+    guard case .signedIn = await session.state else {
+      Issue.record("the second delivery undid the sign-in: \(await session.state)")
+      return
+    }
+  }
+
   @Test("forgot password: the reset policy runs in the same flow, then the sign-in policy again")
   func forgotPassword() async throws {
     let harness = try await SessionHarness.start()

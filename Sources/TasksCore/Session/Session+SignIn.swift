@@ -47,7 +47,7 @@ extension Session {
 
   /// Abandons the flow in progress (the user closed the web view).
   public func cancelFlow() {
-    guard pending != nil else { return }
+    guard pending != nil || state == .signingIn else { return }
     pending = nil
     state = stateBeforeFlow
   }
@@ -56,10 +56,10 @@ extension Session {
     _ purpose: Purpose, policy: String?, prompt: String?, loginHint: String?, redirectURI: RedirectURI?
   ) async throws(SessionError) -> AuthorizationRequest {
     let target = try await target(for: policy)
-    if pending == nil { stateBeforeFlow = state }
+    if pending == nil && state != .signingIn { stateBeforeFlow = state }
     let request = AuthorizationRequest(
       settings: settings, authorizeEndpoint: target.endpoints.authorize, tokenEndpoint: target.endpoints.token,
-      policy: policy, scopes: target.scopes, redirectURI: redirectURI ?? pending?.request.redirectURI, prompt: prompt,
+      policy: policy, scopes: target.scopes, redirectURI: redirectURI, prompt: prompt,
       loginHint: loginHint)
     pending = (request, purpose)
     state = .signingIn
@@ -69,7 +69,12 @@ extension Session {
   /// Takes a URL the web view is about to load (or the loopback listener received) and answers what to do next.
   public func handleRedirect(_ url: String) async -> SignInStep {
     guard let (request, purpose) = pending else { return .notOurs }
-    switch request.interpreter.interpret(url) {
+    let outcome = request.interpreter.interpret(url)
+    if outcome == .notOurs { return .notOurs }
+    // The state is consumed before anything is awaited: a second delivery of the same redirect (the web view and a
+    // reload, say) finds no flow and cannot redeem the code again and undo a sign-in that succeeded.
+    pending = nil
+    switch outcome {
     case .notOurs:
       return .notOurs
     case .code(let code):
@@ -78,14 +83,14 @@ extension Session {
       case .passwordReset:
         // The password is reset; sign in again with the sign-in policy (B2C's session cookie usually makes this
         // silent).
-        return await next(.signIn, policy: settings.signInPolicy)
+        return await next(.signIn, policy: settings.signInPolicy, after: request)
       case .editProfile: return await finishEditProfile(code, request)
       }
     case .failure(.forgotPassword) where purpose == .signIn:
       guard let reset = settings.policies?.passwordReset else { return fail(.policyNotConfigured("password-reset")) }
-      return await next(.passwordReset, policy: reset)
+      return await next(.passwordReset, policy: reset, after: request)
     case .failure(.cancelled) where purpose == .passwordReset:
-      return await next(.signIn, policy: settings.signInPolicy)
+      return await next(.signIn, policy: settings.signInPolicy, after: request)
     case .failure(.cancelled):
       cancelFlow()
       return .cancelled
@@ -94,10 +99,13 @@ extension Session {
     }
   }
 
-  /// The next policy of a B2C flow, in the same web view or browser.
-  private func next(_ purpose: Purpose, policy: String?) async -> SignInStep {
+  /// The next policy of a B2C flow, in the same web view or browser (so to the same redirect URI as `previous`).
+  private func next(_ purpose: Purpose, policy: String?, after previous: AuthorizationRequest) async -> SignInStep {
     do throws(SessionError) {
-      return .load(try await begin(purpose, policy: policy, prompt: nil, loginHint: nil, redirectURI: nil).url)
+      return .load(
+        try await begin(
+          purpose, policy: policy, prompt: nil, loginHint: nil, redirectURI: previous.redirectURI
+        ).url)
     } catch {
       return fail(error)
     }
