@@ -48,8 +48,9 @@ struct PlaygroundProcessTests {
 
   @Test("an acknowledged task and the signing key survive kill -9; the old token still works after the restart")
   func durability() async throws {
-    let data = try TestDesktop.temporaryFolder("playground-process")
-    defer { try? FileManager.default.removeItem(at: data) }
+    let parent = try TestDesktop.temporaryFolder("playground-process")
+    defer { try? FileManager.default.removeItem(at: parent) }
+    let data = parent.appending(path: "data")  // the playground makes it
     let first = try await PlaygroundProcess(data: data)
     let token = try await RemoteSession(base: first.base).accessToken()
     var add = URLRequest(url: first.base.appending(path: "api/tasks"))
@@ -71,6 +72,8 @@ struct PlaygroundProcessTests {
     let keyFile = data.appending(path: "signing-key.pem").path
     let permissions = try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int
     #expect(permissions == 0o600)
+    let folder = try FileManager.default.attributesOfItem(atPath: data.path)[.posixPermissions] as? Int
+    #expect(folder == 0o700, "the data folder is the user's alone")
   }
 
   @Test("the request log names each request but never a code, token, verifier or password")

@@ -129,6 +129,17 @@ struct TokenEndpointTests {
     }
   }
 
+  @Test("a code_verifier for a code asked without a challenge is refused (RFC 9700 §2.1.1: no PKCE downgrade)")
+  func verifierWithoutChallenge() async throws {
+    let harness = try await PlaygroundHarness.start()
+    defer { Task { await harness.stop() } }
+    let driver = SignInDriver(harness)
+    var parameters = AuthorizeParameters()
+    parameters.challengeMethod = nil
+    let code = try #require(try await driver.signIn("ann@example.com", "Tasks-Demo-1", parameters: parameters).code)
+    try expectError(try await driver.redeem(code, parameters: parameters), "invalid_grant", "AADB2C90183")
+  }
+
   @Test("PKCE plain works too")
   func pkcePlain() async throws {
     let harness = try await PlaygroundHarness.start()

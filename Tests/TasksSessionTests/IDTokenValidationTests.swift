@@ -25,7 +25,7 @@ struct ForgedIDClaims: JWTPayload {
 @Suite("Session: id_token validation")
 struct IDTokenValidationTests {
   /// Signs claims with the playground's own key (read from its data folder) under its published `kid`.
-  private func sign(_ claims: ForgedIDClaims, harness: SessionHarness, foreign: Bool = false, kid: String? = nil)
+  private func sign(_ claims: some JWTPayload, harness: SessionHarness, foreign: Bool = false, kid: String? = nil)
     async throws -> String
   {
     let jwks = try await Browser().get(
@@ -157,6 +157,33 @@ struct IDTokenValidationTests {
     }
     let account = try await validator.validate(genuine, configuration: configuration, nonce: "the-nonce").account
     #expect(account.objectID == "oid-1", "the valid RS256 token still verifies after the junk one")
+  }
+
+  @Test(
+    "several audiences: accepted only when azp names this app; an azp naming another app is refused",
+    arguments: [
+      ([PlaygroundConfiguration.appClientID, "other-api"], PlaygroundConfiguration.appClientID, true),
+      ([PlaygroundConfiguration.appClientID, "other-api"], nil, false),
+      ([PlaygroundConfiguration.appClientID, "other-api"], "other-api", false),
+      ([PlaygroundConfiguration.appClientID], "another-app", false),
+      ([PlaygroundConfiguration.appClientID], PlaygroundConfiguration.appClientID, true),
+    ] as [([String], String?, Bool)])
+  func authorizedParty(audiences: [String], azp: String?, accepted: Bool) async throws {
+    struct Claims: JWTPayload {
+      var iss: String, aud: [String], exp: Int, nbf: Int, nonce: String, oid: String, name: String, azp: String?
+      func verify(using algorithm: some JWTAlgorithm) throws {}
+    }
+    let harness = try await SessionHarness.start()
+    defer { Task { await harness.stop() } }
+    let base = claims(harness)
+    let token = try await sign(
+      Claims(
+        iss: base.iss, aud: audiences, exp: base.exp, nbf: base.nbf, nonce: "the-nonce", oid: "oid-1", name: "Ann",
+        azp: azp), harness: harness)
+    switch await validate(token, harness) {
+    case .success: #expect(accepted, "accepted aud \(audiences) azp \(azp ?? "none")")
+    case .failure(let error): #expect(!accepted && error == .wrongAudience, "\(error)")
+    }
   }
 
   @Test("a refreshed id_token carries no nonce and is accepted when none is expected")

@@ -312,6 +312,8 @@ struct IdentityRoutes: Sendable {
     guard redirect == grant.request.redirectURI else {
       throw B2CError.redirectNotRegistered(redirect, client: client.id)
     }
+    // RFC 9700 §2.1.1: a verifier for a code that was asked without a challenge is an attempted PKCE downgrade.
+    if grant.request.codeChallenge == nil, form.nonEmpty("code_verifier") != nil { throw B2CError.verifierInvalid }
     if let challenge = grant.request.codeChallenge {
       guard let verifier = form.nonEmpty("code_verifier"), PKCE.isWellFormed(verifier) else {
         throw B2CError.verifierInvalid

@@ -24,7 +24,8 @@ public struct SigningKeys: Sendable {
     let file = directory.appending(path: "signing-key.pem")
     let manager = FileManager.default
     if !manager.fileExists(atPath: file.path) {
-      try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+      try manager.createDirectory(
+        at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       let generated = try _RSA.Signing.PrivateKey(keySize: .bits2048)
       manager.createFile(
         atPath: file.path, contents: Data(generated.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])

@@ -17,6 +17,7 @@ struct IDTokenClaims: JWTPayload {
   var emails: [String]?
   var email: String?
   var preferred_username: String?
+  var azp: String?
   var tfp: String?
   var acr: String?
 
@@ -84,7 +85,13 @@ public struct IDTokenValidator: Sendable {
     _ claims: IDTokenClaims, issuer: String, nonce expectedNonce: String?, now: Date
   ) throws(IDTokenError) -> (account: Account, expiresOn: Date) {
     guard claims.iss == issuer else { throw .wrongIssuer }
-    guard claims.aud.value.contains(where: { $0.lowercased() == clientID.lowercased() }) else { throw .wrongAudience }
+    let client = clientID.lowercased()
+    guard claims.aud.value.contains(where: { $0.lowercased() == client }) else { throw .wrongAudience }
+    // OpenID Connect Core §3.1.3.7: with several audiences the authorized party must be this app, and an azp that
+    // names another app is refused in any case.
+    if claims.aud.value.count > 1 || claims.azp != nil {
+      guard claims.azp?.lowercased() == client else { throw .wrongAudience }
+    }
     let time = now.timeIntervalSince1970
     guard time <= Double(claims.exp) + Self.clockSkew, time >= Double(claims.nbf ?? 0) - Self.clockSkew else {
       throw .expired

@@ -13,7 +13,7 @@ struct IDTokenCheckTests {
   @Test(
     "each seed token gets its answer",
     arguments: [
-      ("valid", nil), ("audience-list", nil), ("wrong-issuer", IDTokenError.wrongIssuer),
+      ("valid", nil), ("audience-list", IDTokenError.wrongAudience), ("wrong-issuer", .wrongIssuer),
       ("expired", .expired), ("wrong-nonce", .wrongNonce), ("no-subject", .noSubject), ("alg-none", .badSignature),
       ("unknown-kid", .badSignature), ("bad-signature", .badSignature), ("not-a-jwt", .badSignature),
     ] as [(String, IDTokenError?)])
