@@ -4,6 +4,7 @@
 import B2CPlayground
 import Foundation
 import JWTKit
+import Synchronization
 import TasksCore
 import TasksTestSupport
 import Testing
@@ -183,6 +184,29 @@ struct IDTokenValidationTests {
     switch await validate(token, harness) {
     case .success: #expect(accepted, "accepted aud \(audiences) azp \(azp ?? "none")")
     case .failure(let error): #expect(!accepted && error == .wrongAudience, "\(error)")
+    }
+  }
+
+  @Test("a cached key set is used for a day, then fetched again (here: the tenant is gone, so validation says so)")
+  func keySetExpires() async throws {
+    let harness = try await SessionHarness.start()
+    let clock = Mutex(Date())
+    let metadata = OpenIDMetadata(now: { clock.withLock { $0 } })
+    let authority = harness.settings.authority
+    let configuration = try await metadata.configuration(
+      authority.discovery(for: "B2C_1_SignUpOrSignIn"), for: authority)
+    let validator = IDTokenValidator(metadata: metadata, clientID: PlaygroundConfiguration.appClientID)
+    let token = try await sign(claims(harness), harness: harness)
+    _ = try await validator.validate(token, configuration: configuration, nonce: "the-nonce")
+    await harness.stop()
+    clock.withLock { $0 += 23 * 3600 }
+    _ = try await validator.validate(token, configuration: configuration, nonce: "the-nonce")  // from the cache
+    clock.withLock { $0 += 2 * 3600 }
+    await #expect {
+      _ = try await validator.validate(token, configuration: configuration, nonce: "the-nonce")
+    } throws: { error in
+      guard case IDTokenError.metadata(.network) = error else { return false }
+      return true
     }
   }
 

@@ -65,42 +65,48 @@ public enum MetadataError: Error, Equatable, Sendable {
   case insecureEndpoint(String)
 }
 
-/// Fetches and caches discovery documents and key sets per policy. Keys are fetched again when a token names an
-/// unknown `kid` (key rollover), at most once a minute per key set.
+/// Fetches and caches discovery documents and key sets per policy. Both are fetched again once they are a day old;
+/// keys also when a token names an unknown `kid` (key rollover), at most once a minute per key set.
 public actor OpenIDMetadata {
+  /// How long a discovery document or key set is used before it is fetched again.
+  public static let lifetime: TimeInterval = 86400
   private let http: HTTPClient
-  private var configurations: [URL: OpenIDConfiguration] = [:]
+  private let now: @Sendable () -> Date
+  private var configurations: [URL: (configuration: OpenIDConfiguration, fetched: Date)] = [:]
   private var keySets: [URL: (keys: JWTKeyCollection, kids: Set<String>, fetched: Date)] = [:]
 
-  /// Creates an empty cache.
-  public init(http: HTTPClient = .shared) {
+  /// Creates an empty cache; `now` is the clock its ages are measured with.
+  public init(http: HTTPClient = .shared, now: @escaping @Sendable () -> Date = { Date() }) {
     self.http = http
+    self.now = now
   }
 
   /// The discovery document of `authority` at `url`.
   public func configuration(_ url: URL, for authority: Authority) async throws(MetadataError) -> OpenIDConfiguration {
-    if let cached = configurations[url] { return cached }
+    if let cached = configurations[url], now().timeIntervalSince(cached.fetched) < Self.lifetime {
+      return cached.configuration
+    }
     let answer: HTTPAnswer
     do { answer = try await http.get(url) } catch { throw .network(error) }
     guard answer.status == 200 else { throw .badDocument("discovery answered HTTP \(answer.status)") }
     let configuration = try OpenIDConfiguration.parse(answer.body, for: authority)
-    configurations[url] = configuration
+    configurations[url] = (configuration, now())
     return configuration
   }
 
-  /// The key set at `url` and the key ids it holds; `refresh` fetches it again unless it was fetched within the last
-  /// minute.
+  /// The key set at `url` and the key ids it holds: fetched again when it is a day old, or with `refresh` unless it
+  /// was fetched within the last minute.
   func keys(_ url: URL, refresh: Bool = false) async throws(MetadataError) -> (
     keys: JWTKeyCollection, kids: Set<String>
   ) {
-    if let cached = keySets[url], !refresh || Date().timeIntervalSince(cached.fetched) < 60 {
+    if let cached = keySets[url], now().timeIntervalSince(cached.fetched) < (refresh ? 60 : Self.lifetime) {
       return (cached.keys, cached.kids)
     }
     let answer: HTTPAnswer
     do { answer = try await http.get(url) } catch { throw .network(error) }
     guard answer.status == 200 else { throw .badDocument("key set answered \(answer.status)") }
     let set = try await Self.keySet(answer.body)
-    keySets[url] = (set.keys, set.kids, Date())
+    keySets[url] = (set.keys, set.kids, now())
     return set
   }
 
