@@ -47,16 +47,25 @@ struct RobustnessTests {
     #expect(try await browser.get(harness.base.appending(path: "health")).status == 200, "still serving")
   }
 
-  @Test("fronting another tenant: its tokens are accepted through its metadata; the playground's own are not")
-  func externalTenant() async throws {
+  /// A tenant, and a playground whose task API trusts that tenant's tokens (--issuer-metadata).
+  private func frontedTenant() async throws -> (tenant: PlaygroundHarness, front: PlaygroundHarness) {
     let tenant = try await PlaygroundHarness.start()
-    defer { Task { await tenant.stop() } }
     let metadata = tenant.base.appending(
       path: "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/v2.0/.well-known/openid-configuration")
     let front = try await PlaygroundHarness.start {
       $0.externalTenant = .init(metadataURL: metadata, audience: PlaygroundHarness.clientID)
     }
-    defer { Task { await front.stop() } }
+    return (tenant, front)
+  }
+
+  @Test("fronting another tenant: its tokens are accepted through its metadata; the playground's own are not")
+  func externalTenant() async throws {
+    let (tenant, front) = try await frontedTenant()
+    defer {
+      Task {
+        await tenant.stop(); await front.stop()
+      }
+    }
     let foreignToken = try #require(try await SignInDriver(tenant).tokens()["access_token"] as? String)
     let ownToken = try #require(try await SignInDriver(front).tokens()["access_token"] as? String)
     let accepted = try await Browser().get(
@@ -69,14 +78,12 @@ struct RobustnessTests {
 
   @Test("fronting another tenant: a junk token naming PS256 with a real kid is refused, and valid ones still pass")
   func externalTenantAlgorithmPinned() async throws {
-    let tenant = try await PlaygroundHarness.start()
-    defer { Task { await tenant.stop() } }
-    let metadata = tenant.base.appending(
-      path: "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/v2.0/.well-known/openid-configuration")
-    let front = try await PlaygroundHarness.start {
-      $0.externalTenant = .init(metadataURL: metadata, audience: PlaygroundHarness.clientID)
+    let (tenant, front) = try await frontedTenant()
+    defer {
+      Task {
+        await tenant.stop(); await front.stop()
+      }
     }
-    defer { Task { await front.stop() } }
     let token = try #require(try await SignInDriver(tenant).tokens()["access_token"] as? String)
     let parts = token.split(separator: ".").map(String.init)
     var header = try TokenInspector.decodePart(Substring(parts[0]))
