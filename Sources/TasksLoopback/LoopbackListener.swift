@@ -15,7 +15,7 @@ public enum LoopbackAnswer: Sendable {
   case notFound
 
   /// What the browser sees after a sign-in step: the next policy's page, or a short page saying how the flow ended
-  /// and, in `closing`, where to go back to; nil when the flow is over (the caller then stops listening).
+  /// and, in `closing`, where to go back to (`endsFlow` then tells the caller to stop listening).
   public init(_ step: SignInStep, closing: String) {
     switch step {
     case .notOurs: self = .notFound

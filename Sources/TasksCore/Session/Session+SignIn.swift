@@ -111,8 +111,8 @@ extension Session {
     }
   }
 
+  /// Ends the flow with `error`; its request was consumed when its redirect arrived (a flow begun since stays).
   private func fail(_ error: SessionError) -> SignInStep {
-    pending = nil
     state = stateBeforeFlow
     return .failed(error)
   }
@@ -123,7 +123,6 @@ extension Session {
       let set = try await tokenSet(from: response, policy: request.policy, nonce: request.nonce, previous: nil)
       do { try await store.save(set, under: key) } catch { throw .keyring(error) }
       tokens = set
-      pending = nil
       state = .signedIn(set.account)
       return .signedIn(set.account)
     } catch {
@@ -141,7 +140,6 @@ extension Session {
       current.account.displayName = edited.account.displayName
       do { try await store.save(current, under: key) } catch { throw .keyring(error) }
       tokens = current
-      pending = nil
       state = .signedIn(current.account)
       return .profileUpdated(current.account)
     } catch {
