@@ -34,6 +34,7 @@ struct CLIFailure: Error, CustomStringConvertible {
       return CLIFailure(status: 3, code: "not-signed-in", message: "You are not signed in. Run: b2c-tasks-cli sign-in")
     case .keyring: return CLIFailure(status: 4, code: "keyring", message: error.message)
     case .network: return CLIFailure(status: 5, code: "network", message: error.message)
+    case .lock: return CLIFailure(status: 4, code: "lock", message: error.message)
     default: return CLIFailure(status: error.needsSignIn ? 3 : 1, code: "sign-in", message: error.message)
     }
   }
@@ -63,7 +64,11 @@ struct Context {
     } catch {
       throw Context.report(CLIFailure(status: 6, code: "settings", message: error.description), json: options.json)
     }
-    session = Session(settings: settings, store: KeyringSessionStore())
+    session = Session(settings: settings, store: KeyringSessionStore()) {
+      // Said on the terminal so that a pause behind another app's refresh or sign-out does not look like a hang.
+      FileHandle.standardError.write(
+        Data((tr("Waiting for another B2C Tasks app to finish with your sign-in…") + "\n").utf8))
+    }
   }
 
   var tasks: TaskAPIClient { TaskAPIClient(session: session) }

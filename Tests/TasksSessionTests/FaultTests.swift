@@ -43,17 +43,8 @@ final class HostileServer: Sendable {
         return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "[]")))
       }
     }
-    var logger = Logger(label: "hostile-server")
-    logger.logLevel = .critical
-    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-    let app = Application(
-      router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-      onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-    let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-    var iterator = ports.makeAsyncIterator()
-    let port = try #require(await iterator.next())
-    return HostileServer(
-      base: try #require(URL(string: "http://127.0.0.1:\(port)")), slowRequests: slowRequests, task: task)
+    let (base, task) = try await serveOnLoopback(router, label: "hostile-server")
+    return HostileServer(base: base, slowRequests: slowRequests, task: task)
   }
 
   /// Stops the server at once, dropping the connections it has.

@@ -44,7 +44,7 @@ extension Session {
   }
 
   private func refreshUnderLock(rejecting rejected: String?) async throws -> TokenSet {
-    try await lock.withLock {
+    try await locked {
       // Another process may have refreshed while this one waited: use what it stored.
       let stored: TokenSet?
       do throws(KeyringError) { stored = try await store.load(key) } catch { throw SessionError.keyring(error) }
@@ -64,6 +64,17 @@ extension Session {
       let target = try await target(for: current.policy)
       let response = try await tokenEndpoint.refresh(refreshToken, at: target.endpoints.token, scopes: target.scopes)
       let renewed = try await tokenSet(from: response, policy: current.policy, nonce: nil, previous: current)
+      // Compare and swap: store only if the keyring still holds the refresh token just used. Every app of ours
+      // writes under this lock, but the keyring has other writers (Seahorse, an older version of ours): a session
+      // deleted meanwhile stays deleted, and one replaced meanwhile wins.
+      let now: TokenSet?
+      do throws(KeyringError) { now = try await store.load(key) } catch { throw SessionError.keyring(error) }
+      guard let now else { throw SessionError.notSignedIn }
+      guard now.refreshToken == current.refreshToken, now.account.objectID == current.account.objectID else {
+        tokens = now
+        state = .signedIn(now.account)
+        return now
+      }
       do throws(KeyringError) { try await store.save(renewed, under: key) } catch { throw SessionError.keyring(error) }
       tokens = renewed
       state = .signedIn(renewed.account)

@@ -121,7 +121,8 @@ extension Session {
     do throws(SessionError) {
       let response = try await tokenEndpoint.redeem(code, request: request)
       let set = try await tokenSet(from: response, policy: request.policy, nonce: request.nonce, previous: nil)
-      do { try await store.save(set, under: key) } catch { throw .keyring(error) }
+      // A new sign-in replaces whatever the group holds, but only once no other app is writing it.
+      try await locked { try await self.store.save(set, under: self.key) }
       tokens = set
       state = .signedIn(set.account)
       return .signedIn(set.account)
@@ -134,11 +135,28 @@ extension Session {
     do throws(SessionError) {
       let response = try await tokenEndpoint.redeem(code, request: request)
       let edited = try await tokenSet(from: response, policy: request.policy, nonce: request.nonce, previous: nil)
-      guard var current = tokens, edited.account.objectID == current.account.objectID else {
+      guard let signedIn = tokens, edited.account.objectID == signedIn.account.objectID else {
         return fail(.authorization(.malformed))
       }
-      current.account.displayName = edited.account.displayName
-      do { try await store.save(current, under: key) } catch { throw .keyring(error) }
+      // The new name goes onto what the keyring holds now (another app may have rotated the tokens meanwhile); if
+      // the group signed out or someone else signed in, the edit is not written back.
+      let current = try await locked { () async throws -> TokenSet? in
+        let stored: TokenSet?
+        do throws(KeyringError) { stored = try await self.store.load(self.key) } catch {
+          throw SessionError.keyring(error)
+        }
+        guard var stored, stored.account.objectID == edited.account.objectID else { return nil }
+        stored.account.displayName = edited.account.displayName
+        do throws(KeyringError) { try await self.store.save(stored, under: self.key) } catch {
+          throw SessionError.keyring(error)
+        }
+        return stored
+      }
+      guard let current else {
+        tokens = nil
+        state = .signedOut
+        return .failed(.notSignedIn)
+      }
       tokens = current
       state = .signedIn(current.account)
       return .profileUpdated(current.account)

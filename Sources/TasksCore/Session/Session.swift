@@ -36,6 +36,8 @@ public actor Session {
   let store: any SessionStore
   let key: SessionKey
   let lock: RefreshLock
+  /// Told when another process holds the session's lock and this one waits (a terminal can say so).
+  let onLockWait: (@Sendable () -> Void)?
   let tokenEndpoint: TokenEndpoint
   let validator: IDTokenValidator
   let metadata: OpenIDMetadata
@@ -53,8 +55,9 @@ public actor Session {
   /// Creates a session for `settings` over `store`.
   public init(
     settings: AppSettings, store: any SessionStore, http: HTTPClient = .shared, refreshMargin: TimeInterval = 300,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessInfo.processInfo.environment, onLockWait: (@Sendable () -> Void)? = nil
   ) {
+    self.onLockWait = onLockWait
     self.settings = settings
     self.store = store
     self.refreshMargin = refreshMargin
@@ -151,9 +154,14 @@ public actor Session {
     let idToken = tokens?.idToken
     let policy = tokens?.policy ?? settings.signInPolicy
     pending = nil
+    // Under the lock, so that a refresh in another app finishes first and cannot store the session again after it.
+    let removal = try await locked { () async -> KeyringError? in
+      do throws(KeyringError) { try await self.store.removeGroup(of: self.key) } catch { return error }
+      return nil
+    }
     tokens = nil
     state = .signedOut
-    do { try await store.removeGroup(of: key) } catch { throw .keyring(error) }
+    if let removal { throw .keyring(removal) }
     guard let logout = try? await target(for: policy).endpoints.logout else { return nil }
     var components = URLComponents(url: logout, resolvingAgainstBaseURL: false)
     var items = components?.queryItems ?? []
@@ -162,5 +170,23 @@ public actor Session {
       URLQueryItem(name: "post_logout_redirect_uri", value: postLogoutRedirect ?? settings.redirectURI.value))
     components?.queryItems = items
     return components?.url ?? logout
+  }
+
+  // MARK: Writing the shared session
+
+  /// Runs `body` under the cross-process lock that every write of the session takes; fails without running it when
+  /// the lock cannot be had.
+  func locked<Value>(_ body: () async throws -> Value) async throws(SessionError) -> Value {
+    do {
+      return try await lock.withLock(onWait: onLockWait, body)
+    } catch let error as SessionError {
+      throw error
+    } catch let error as RefreshLock.Failure {
+      throw .lock(error)
+    } catch let error as KeyringError {
+      throw .keyring(error)
+    } catch {
+      throw .lock(.timedOut)  // cancelled while waiting
+    }
   }
 }

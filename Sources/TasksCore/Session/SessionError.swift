@@ -20,6 +20,8 @@ public enum SessionError: Error, Equatable, Sendable {
   case policyNotConfigured(String)
   /// The provider's discovery document could not be had or used, so its endpoints are unknown.
   case discovery(MetadataError)
+  /// The cross-process lock that guards every write of the shared session could not be had, so nothing was written.
+  case lock(RefreshLock.Failure)
 
   /// One line for the user.
   public var message: String {
@@ -38,6 +40,7 @@ public enum SessionError: Error, Equatable, Sendable {
     case .policyNotConfigured(let policy):
       return String(format: tr("The %@ policy is not set up for this app."), policy)
     case .discovery(.network(let error)): return error.message
+    case .lock(let failure): return failure.message
     case .discovery:
       return tr(
         "The sign-in service describes itself in a way this app cannot trust or use. Check the authority in the settings."
