@@ -350,8 +350,9 @@ final class MainWindow {
     Task {
       await finishPendingWork()?.value  // the delete goes out while the session can still send it
       let cache = accountFiles?.cache
+      let logout: Session.Logout?
       do throws(SessionError) {
-        _ = try await session.signOut()
+        logout = try await session.signOut()
       } catch {
         showToast(error.message)
         return
@@ -359,6 +360,10 @@ final class MainWindow {
       accountFiles = nil
       await cache?.remove()
       signIn?.clearWebsiteData()
+      // A sign-in made in the browser left the provider's session there: end it there too.
+      if let logout, logout.inBrowser, let reason = signIn?.openInBrowser(logout.url, parent: window.window) {
+        showToast(String(format: tr("No web browser could be opened (%@)."), reason))
+      }
       taskList?.show([])
       if thenSignIn { startSignIn(prompt: "login") } else { show(.welcome) }
     }

@@ -84,23 +84,30 @@ final class SignInController {
     self.listener = listener
     let request: AuthorizationRequest
     do throws(SessionError) {
-      request = try await session.startSignIn(redirectURI: listener.redirectURI)
+      request = try await session.startSignIn(redirectURI: listener.redirectURI, inBrowser: true)
     } catch {
       await stopListening()
       return .failure(error)
     }
-    var error: UnsafeMutablePointer<GError>?
-    let context = gdk_display_get_app_launch_context(gtk_widget_get_display(parent.widget))
-    defer { if let context { g_object_unref(context.gpointer) } }
-    let launched = g_app_info_launch_default_for_uri(
-      request.url.absoluteString, context.map { UnsafeMutablePointer<GAppLaunchContext>($0) }, &error)
-    if launched == 0 {
-      let reason = error.map { String(cString: $0.pointee.message) } ?? ""
-      if let error { g_error_free(error) }
+    if let reason = openInBrowser(request.url, parent: parent) {
       await cancel()
       return .failure(.network(.unreachable(String(format: tr("No web browser could be opened (%@)."), reason))))
     }
     return .success(())
+  }
+
+  /// Opens `url` in the user's default browser; answers why not, or nil. The URL must hold no token (it becomes
+  /// part of the browser's command line and history).
+  func openInBrowser(_ url: URL, parent: UnsafeMutablePointer<GtkWindow>) -> String? {
+    var error: UnsafeMutablePointer<GError>?
+    let context = gdk_display_get_app_launch_context(gtk_widget_get_display(parent.widget))
+    defer { if let context { g_object_unref(context.gpointer) } }
+    let launched = g_app_info_launch_default_for_uri(
+      url.absoluteString, context.map { UnsafeMutablePointer<GAppLaunchContext>($0) }, &error)
+    guard launched == 0 else { return nil }
+    let reason = error.map { String(cString: $0.pointee.message) } ?? ""
+    if let error { g_error_free(error) }
+    return reason
   }
 
   /// Stops the flow at the user's request.

@@ -106,7 +106,7 @@ struct SignOut: AsyncParsableCommand {
     try await context.run {
       _ = try await context.session.restore()
       let logout = try await context.session.signOut()
-      if !noBrowser, let logout { try? Browser.open(logout) }
+      if !noBrowser, let logout { try? Browser.open(logout.url) }  // no token in it: argv and history are public
       context.output("Signed out.", json: ["signedIn": false])
     }
   }

@@ -34,7 +34,8 @@ struct SignIn: AsyncParsableCommand {
       }
       defer { Task { await listener.stop() } }
       let request = try await session.startSignIn(
-        prompt: promptLogin ? "login" : nil, loginHint: loginHint, redirectURI: listener.redirectURI)
+        prompt: promptLogin ? "login" : nil, loginHint: loginHint, redirectURI: listener.redirectURI,
+        inBrowser: true)
       if !options.json { print("Opening your browser to sign in… (waiting for it on \(listener.redirectURI.value))") }
       do { try Browser.open(request.url) } catch {
         throw CLIFailure(

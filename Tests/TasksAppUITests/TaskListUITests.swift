@@ -183,13 +183,24 @@ extension AppUI {
       let playground = try await PlaygroundForUI()
       let home = try TestDesktop.temporaryFolder("ui-browser")
       try installScriptedBrowser(home: home)
+      let log = home.appending(path: "browser.log")
       let app = try AppDriver(
         settings: playground.settings, home: home,
-        environment: ["B2C_TEST_EMAIL": "bob@example.com", "B2C_TEST_PASSWORD": "Tasks-Demo-2"])
-      try await app.openSignInPage()
+        environment: [
+          "B2C_TEST_EMAIL": "bob@example.com", "B2C_TEST_PASSWORD": "Tasks-Demo-2", "B2C_TEST_BROWSER_LOG": log.path,
+        ])
+      let window = try await app.openSignInPage()
       try await app.press(button: "Open in Browser Instead")
       try await app.waitFor(role: "label", name: "Bob Example")
       try await app.waitFor(role: "label", name: "No Tasks")
+      // Signed in in the browser, signed out there too: the browser is sent to the end-session page, with no token.
+      try await app.chooseFromMenu("Sign Out", window: window)
+      try await app.waitFor(role: "label", name: "Sign in to see your tasks")
+      let opened = await eventually(timeout: .seconds(30)) {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("/oauth2/v2.0/logout")
+      }
+      #expect(opened, "the browser was not sent to the end-session page")
+      #expect(!((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("id_token_hint"))
       await app.stop()
     }
 

@@ -96,6 +96,26 @@ struct CLITests {
     #expect(try await cli.run(["list"]).status == 0, "and the stored one still works")
   }
 
+  @Test("sign-out sends the browser to the end-session page with no token in its command line")
+  func signOutHandsNoToken() async throws {
+    let harness = try await SessionHarness.start(keyring: true)
+    defer { Task { await harness.stop() } }
+    let cli = try CLIRunner(harness)
+    let log = harness.data.appending(path: "browser.log")
+    #expect(try await cli.run(["sign-in"], environment: ["B2C_TEST_BROWSER_LOG": log.path]).status == 0)
+    let tokens = try #require(try await KeyringSessionStore().load(SessionKey(harness.settings)))
+    #expect(tokens.signedInWithBrowser == true)
+    let signOut = try await cli.run(["sign-out"], environment: ["B2C_TEST_BROWSER_LOG": log.path])
+    #expect(signOut.status == 0, "\(signOut.error)")
+    let opened = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+    let logout = try #require(opened.last)
+    #expect(opened.count == 2 && logout.contains("/oauth2/v2.0/logout") && logout.contains("client_id="))
+    for token in [tokens.idToken, tokens.accessToken, tokens.refreshToken].compactMap({ $0 }) {
+      #expect(!opened.contains { $0.contains(token) }, "a token was handed to the browser")
+    }
+    #expect(!logout.contains("id_token_hint"))
+  }
+
   @Test("without a keyring the CLI says so and keeps nothing anywhere else")
   func keyringUnavailable() async throws {
     let harness = try await SessionHarness.start(keyring: true)

@@ -59,7 +59,7 @@ struct ProviderFlowTests {
     #expect(try await TaskAPIClient(session: harness.session()).list().map(\.text) == ["from \(flavor.rawValue)"])
 
     let logout = try #require(try await session.signOut())
-    #expect(logout.absoluteString.hasPrefix(harness.base.absoluteString) && logout.path.hasSuffix("/logout"))
+    #expect(logout.url.absoluteString.hasPrefix(harness.base.absoluteString) && logout.url.path.hasSuffix("/logout"))
     #expect(try await harness.store.load(key) == nil)
   }
 

@@ -4,6 +4,8 @@
 # skips it), and follows the redirects to the app's loopback listener, as a person's browser would.
 set -eu
 url=$1
+# What a browser was given, for tests that check no token is ever handed to one (a temporary file of the test).
+if [ -n "${B2C_TEST_BROWSER_LOG:-}" ]; then printf '%s\n' "$url" >>"$B2C_TEST_BROWSER_LOG"; fi
 jar=${B2C_TEST_COOKIES:-$(mktemp)}
 origin=$(printf '%s' "$url" | sed 's|^\(https*://[^/]*\).*|\1|')
 body=$(curl -s -c "$jar" -b "$jar" -L --max-redirs 5 "$url")

@@ -21,14 +21,15 @@ public enum SignInStep: Equatable, Sendable {
 
 extension Session {
   /// Starts a sign-in (with B2C, the sign-in policy). `redirectURI` overrides the settings' (the loopback flow's
-  /// port).
+  /// port); `inBrowser` says the request goes to the system browser, so the sign-out goes there too.
   ///
   /// - Throws: `SessionError.discovery` when a provider without conventional endpoints cannot be asked for them.
   public func startSignIn(
-    prompt: String? = nil, loginHint: String? = nil, redirectURI: RedirectURI? = nil
+    prompt: String? = nil, loginHint: String? = nil, redirectURI: RedirectURI? = nil, inBrowser: Bool = false
   ) async throws(SessionError) -> AuthorizationRequest {
     try await begin(
-      .signIn, policy: settings.signInPolicy, prompt: prompt, loginHint: loginHint, redirectURI: redirectURI)
+      .signIn, policy: settings.signInPolicy, prompt: prompt, loginHint: loginHint, redirectURI: redirectURI,
+      inBrowser: inBrowser)
   }
 
   /// Whether the provider has an edit-profile flow (a B2C edit-profile policy in the settings).
@@ -53,14 +54,16 @@ extension Session {
   }
 
   private func begin(
-    _ purpose: Purpose, policy: String?, prompt: String?, loginHint: String?, redirectURI: RedirectURI?
+    _ purpose: Purpose, policy: String?, prompt: String?, loginHint: String?, redirectURI: RedirectURI?,
+    inBrowser: Bool = false
   ) async throws(SessionError) -> AuthorizationRequest {
     let target = try await target(for: policy)
     if pending == nil && state != .signingIn { stateBeforeFlow = state }
-    let request = AuthorizationRequest(
+    var request = AuthorizationRequest(
       settings: settings, authorizeEndpoint: target.endpoints.authorize, tokenEndpoint: target.endpoints.token,
       policy: policy, scopes: target.scopes, redirectURI: redirectURI, prompt: prompt,
       loginHint: loginHint)
+    request.inBrowser = inBrowser
     pending = (request, purpose)
     state = .signingIn
     return request
@@ -104,7 +107,8 @@ extension Session {
     do throws(SessionError) {
       return .load(
         try await begin(
-          purpose, policy: policy, prompt: nil, loginHint: nil, redirectURI: previous.redirectURI
+          purpose, policy: policy, prompt: nil, loginHint: nil, redirectURI: previous.redirectURI,
+          inBrowser: previous.inBrowser
         ).url)
     } catch {
       return fail(error)
@@ -120,7 +124,8 @@ extension Session {
   private func finishSignIn(_ code: String, _ request: AuthorizationRequest) async -> SignInStep {
     do throws(SessionError) {
       let response = try await tokenEndpoint.redeem(code, request: request)
-      let set = try await tokenSet(from: response, policy: request.policy, nonce: request.nonce, previous: nil)
+      var set = try await tokenSet(from: response, policy: request.policy, nonce: request.nonce, previous: nil)
+      set.signedInWithBrowser = request.inBrowser
       // A new sign-in replaces whatever the group holds, but only once no other app is writing it.
       try await locked { try await self.store.save(set, under: self.key) }
       tokens = set

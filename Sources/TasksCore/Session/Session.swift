@@ -147,14 +147,22 @@ public actor Session {
 
   // MARK: Sign-out
 
-  /// Signs out every app of the keychain group: removes the session from the keyring and answers the provider's
-  /// logout (end-session) URL, which the web view (or browser) should load so that the provider ends its own session
-  /// too; nil when the provider has none.
-  public func signOut(postLogoutRedirect: String? = nil) async throws(SessionError) -> URL? {
-    let idToken = tokens?.idToken
+  /// Where the provider's own session ends: its end-session URL, and whether the sign-in was in the system browser.
+  public struct Logout: Equatable, Sendable {
+    /// The end-session URL with `client_id` and `post_logout_redirect_uri`. It never carries the id_token
+    /// (`id_token_hint`): the URL goes to a browser, through its command line and into its history.
+    public var url: URL
+    /// Whether the session was signed in in the system browser, where the provider's cookie then is.
+    public var inBrowser: Bool
+  }
+
+  /// Signs out every app of the keychain group: removes the session from the keyring (under the lock, so that a
+  /// refresh in another app cannot store it again) and answers the provider's end-session URL, which the browser
+  /// should open when the sign-in was there; nil when the provider has none.
+  public func signOut(postLogoutRedirect: String? = nil) async throws(SessionError) -> Logout? {
     let policy = tokens?.policy ?? settings.signInPolicy
+    let inBrowser = tokens?.signedInWithBrowser ?? false
     pending = nil
-    // Under the lock, so that a refresh in another app finishes first and cannot store the session again after it.
     let removal = try await locked { () async -> KeyringError? in
       do throws(KeyringError) { try await self.store.removeGroup(of: self.key) } catch { return error }
       return nil
@@ -164,12 +172,14 @@ public actor Session {
     if let removal { throw .keyring(removal) }
     guard let logout = try? await target(for: policy).endpoints.logout else { return nil }
     var components = URLComponents(url: logout, resolvingAgainstBaseURL: false)
-    var items = components?.queryItems ?? []
-    if let idToken { items.append(URLQueryItem(name: "id_token_hint", value: idToken)) }
-    items.append(
-      URLQueryItem(name: "post_logout_redirect_uri", value: postLogoutRedirect ?? settings.redirectURI.value))
-    components?.queryItems = items
-    return components?.url ?? logout
+    // OpenID Connect RP-Initiated Logout §2: client_id names the app when no id_token_hint is sent.
+    let existing = components?.queryItems ?? []
+    components?.queryItems =
+      existing + [
+        URLQueryItem(name: "client_id", value: settings.clientID),
+        URLQueryItem(name: "post_logout_redirect_uri", value: postLogoutRedirect ?? settings.redirectURI.value),
+      ]
+    return Logout(url: components?.url ?? logout, inBrowser: inBrowser)
   }
 
   // MARK: Writing the shared session

@@ -26,6 +26,9 @@ public struct AuthorizationRequest: Sendable {
 
   /// The kind of provider asked (B2C's error codes mean something only from B2C).
   public let provider: Authority.Provider
+  /// Whether the request is shown in the system browser (not the app's web view): the provider's own session then
+  /// lives there, and so must its sign-out.
+  public internal(set) var inBrowser = false
 
   /// The interpreter that recognises this request's redirect.
   public var interpreter: RedirectInterpreter {

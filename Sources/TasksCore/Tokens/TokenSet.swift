@@ -37,6 +37,9 @@ public struct TokenSet: Codable, Equatable, Sendable {
   public var policy: String?
   /// Who signed in.
   public var account: Account
+  /// Whether the sign-in happened in the system browser (the provider's session lives there); nil in sessions
+  /// stored by earlier versions, which signed in in the app's web view.
+  public var signedInWithBrowser: Bool?
 
   /// Creates a token set.
   public init(
