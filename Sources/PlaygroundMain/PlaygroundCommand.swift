@@ -41,15 +41,36 @@ struct PlaygroundCommand: AsyncParsableCommand {
   var issuerMetadata: String?
   @Option(help: "With --issuer-metadata: the audience (client id) its tokens must carry.") var audience: String?
   @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+  @Option(help: "Serve https with this certificate chain (PEM); needs --tls-key.") var tlsCert: String?
+  @Option(help: "The private key (PEM) of --tls-cert.") var tlsKey: String?
+  @Option(help: "The URL the playground is reached at, if not http(s)://HOST:PORT (its issuer names it).")
+  var publicURL: String?
+  @Option(help: "A further Host name to answer (repeatable); others are refused (no DNS rebinding).")
+  var allowedHost: [String] = []
 
   func validate() throws {
     if (issuerMetadata == nil) != (audience == nil) {
       throw ValidationError("--issuer-metadata and --audience go together.")
     }
-    if let issuerMetadata, URL(string: issuerMetadata)?.scheme?.hasPrefix("http") != true {
-      throw ValidationError("--issuer-metadata must be an http(s) URL.")
+    if let issuerMetadata, !Self.isTrustworthy(issuerMetadata) {
+      throw ValidationError("--issuer-metadata must be an https URL (or http on a loopback address).")
+    }
+    if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together.") }
+    if let publicURL,
+      URLComponents(string: publicURL).map({
+        ["http", "https"].contains($0.scheme ?? "") && $0.host != nil && $0.path.isEmpty
+      }) != true
+    {
+      throw ValidationError("--public-url must be http(s)://HOST[:PORT] without a path.")
     }
     guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
+  }
+
+  /// An https URL, or http on a loopback address: where the keys that decide who may use the task API come from.
+  static func isTrustworthy(_ text: String) -> Bool {
+    guard let url = URLComponents(string: text), let host = url.host?.lowercased(), !host.isEmpty else { return false }
+    if url.scheme == "https" { return true }
+    return url.scheme == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
   }
 
   func run() async throws {
@@ -70,6 +91,11 @@ struct PlaygroundCommand: AsyncParsableCommand {
     configuration.clockSkew = clockSkew
     configuration.numbersAsStrings = numbersAsStrings
     configuration.seedDemoAccounts = !noDemoAccounts
+    configuration.allowedHosts = allowedHost
+    configuration.publicURL = publicURL.flatMap { URL(string: $0) }
+    if let tlsCert, let tlsKey {
+      configuration.tls = .init(certificate: URL(filePath: tlsCert), key: URL(filePath: tlsKey))
+    }
     if let issuerMetadata, let url = URL(string: issuerMetadata), let audience {
       configuration.externalTenant = .init(metadataURL: url, audience: audience)
     }
@@ -79,16 +105,16 @@ struct PlaygroundCommand: AsyncParsableCommand {
       return handler
     }
     let playground = try await Playground(configuration: configuration)
-    let (host, domain, tenantID) = (host, configuration.tenantDomain, configuration.tenantID)
-    try await playground.run { port in
+    let (domain, tenantID) = (configuration.tenantDomain, configuration.tenantID)
+    try await playground.run { origin in
       let what: String
       switch flavor {
       case .b2c: what = "B2C tenant \(domain)"
-      case .externalID: what = "External ID, authority http://\(host):\(port)/\(tenantID)"
-      case .openID: what = "OpenID Connect issuer http://\(host):\(port)"
+      case .externalID: what = "External ID, authority \(origin)/\(tenantID)"
+      case .openID: what = "OpenID Connect issuer \(origin)"
       }
       // Scripts wait for this line; it is written in one piece and flushed.
-      FileHandle.standardOutput.write(Data("b2c-playground listening on http://\(host):\(port) (\(what))\n".utf8))
+      FileHandle.standardOutput.write(Data("b2c-playground listening on \(origin) (\(what))\n".utf8))
     }
   }
 

@@ -234,18 +234,22 @@ struct TokenEndpointTests {
 
   @Test("password reset really resets the password and revokes the refresh tokens")
   func passwordReset() async throws {
-    let harness = try await PlaygroundHarness.start()
+    let mailbox = Mailbox()
+    let harness = try await PlaygroundHarness.start { $0.mailbox = mailbox.deliver }
     defer { Task { await harness.stop() } }
     let driver = SignInDriver(harness)
     let refresh = try #require(try await driver.tokens("bob@example.com", "Tasks-Demo-2")["refresh_token"] as? String)
     let parameters = AuthorizeParameters()
     let page = try await driver.open(parameters, policy: PlaygroundHarness.reset)
     #expect(page.text.contains("Reset your password"))
+    let codePage = try await driver.submit(page, [("email", "bob@example.com")])
+    let code = try #require(mailbox.latestCode(for: "bob@example.com"))
     let mismatch = try await driver.submit(
-      page, [("email", "bob@example.com"), ("newPassword", "N3w-password"), ("reenterPassword", "other")])
+      codePage, [("verificationCode", code), ("newPassword", "N3w-password"), ("reenterPassword", "other")])
     #expect(HTMLForm.error(in: mismatch.text)?.hasPrefix("The password entry fields do not match") == true)
     let done = try await driver.submit(
-      mismatch, [("email", "bob@example.com"), ("newPassword", "N3w-password"), ("reenterPassword", "N3w-password")])
+      mismatch,
+      [("verificationCode", code), ("newPassword", "N3w-password"), ("reenterPassword", "N3w-password")])
     let redirect = RedirectResult(try #require(done.location))
     let tokens = try await driver.redeem(
       try #require(redirect.code), parameters: parameters, policy: PlaygroundHarness.reset

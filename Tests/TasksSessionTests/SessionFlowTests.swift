@@ -70,7 +70,8 @@ struct SessionFlowTests {
 
   @Test("forgot password: the reset policy runs in the same flow, then the sign-in policy again")
   func forgotPassword() async throws {
-    let harness = try await SessionHarness.start()
+    let mailbox = Mailbox()
+    let harness = try await SessionHarness.start { $0.mailbox = mailbox.deliver }
     defer { Task { await harness.stop() } }
     let session = harness.session()
     let walker = PageWalker()
@@ -83,9 +84,11 @@ struct SessionFlowTests {
     }
     #expect(resetURL.absoluteString.contains("B2C_1_PasswordReset"))
     let resetPage = try await walker.open(resetURL)
+    let codePage = try await walker.submit(resetPage, at: resetURL, [("email", "ann@example.com")])
+    let code = try #require(mailbox.latestCode(for: "ann@example.com"), "the code was mailed")
     let reset = try await walker.submit(
-      resetPage, at: resetURL,
-      [("email", "ann@example.com"), ("newPassword", "Brand-n3w-pass"), ("reenterPassword", "Brand-n3w-pass")])
+      codePage, at: resetURL,
+      [("verificationCode", code), ("newPassword", "Brand-n3w-pass"), ("reenterPassword", "Brand-n3w-pass")])
     guard case .load(let signInURL) = await session.handleRedirect(try #require(reset.location)) else {
       Issue.record("no sign-in step after the reset")
       return
@@ -227,7 +230,11 @@ struct SessionRefreshTests {
 
   @Test("a revoked refresh token ends the session: needs sign-in, and the API client says unauthorized")
   func revoked() async throws {
-    let harness = try await SessionHarness.start { $0.lifetimes.accessToken = 60 }
+    let mailbox = Mailbox()
+    let harness = try await SessionHarness.start {
+      $0.lifetimes.accessToken = 60
+      $0.mailbox = mailbox.deliver
+    }
     defer { Task { await harness.stop() } }
     let session = harness.session()
     let account = try await harness.signIn(session)
@@ -237,9 +244,11 @@ struct SessionRefreshTests {
     var resetURL = URLComponents(url: reset.url, resolvingAgainstBaseURL: false)!
     resetURL.path = resetURL.path.replacingOccurrences(of: "B2C_1_SignUpOrSignIn", with: "B2C_1_PasswordReset")
     let page = try await walker.open(resetURL.url!)
+    let codePage = try await walker.submit(page, at: resetURL.url!, [("email", "ann@example.com")])
+    let code = try #require(mailbox.latestCode(for: "ann@example.com"))
     _ = try await walker.submit(
-      page, at: resetURL.url!,
-      [("email", "ann@example.com"), ("newPassword", "Other-pass-1"), ("reenterPassword", "Other-pass-1")])
+      codePage, at: resetURL.url!,
+      [("verificationCode", code), ("newPassword", "Other-pass-1"), ("reenterPassword", "Other-pass-1")])
     await #expect(throws: TaskAPIError.self) { try await TaskAPIClient(session: session).list() }
     #expect(await session.state == .needsSignIn(account))
   }

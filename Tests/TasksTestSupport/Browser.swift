@@ -125,6 +125,14 @@ public enum HTMLForm {
     }
   }
 
+  /// Every hidden input of the page's form, as a browser posts them (`tx`, `step`, and any other), in order.
+  public static func hiddenFields(in html: String) -> [(String, String)] {
+    html.components(separatedBy: "<input type=\"hidden\" name=\"").dropFirst().compactMap { rest in
+      let name = rest.prefix { $0 != "\"" }
+      return hidden(String(name), in: html).map { (String(name), $0) }
+    }
+  }
+
   /// The `href` of the link with `id`.
   public static func link(_ id: String, in html: String) -> String? {
     guard let range = html.range(of: "id=\"\(id)\" href=\"") else { return nil }
@@ -181,11 +189,10 @@ public struct PageWalker: Sendable {
 
   /// Submits the form on `page` (which came from `origin`) with `fields` besides its hidden `tx` and `step`.
   public func submit(_ page: HTTPAnswer, at origin: URL, _ fields: [(String, String)]) async throws -> HTTPAnswer {
-    let tx = try #require(HTMLForm.hidden("tx", in: page.text), "no form on the page: \(page.text.prefix(300))")
-    let step = try #require(HTMLForm.hidden("step", in: page.text))
+    try #require(HTMLForm.hidden("tx", in: page.text) != nil, "no form on the page: \(page.text.prefix(300))")
     let action = try #require(HTMLForm.action(in: page.text))
     let target = try #require(URL(string: action, relativeTo: origin)?.absoluteURL)
-    return try await browser.post(target, form: [("tx", tx), ("step", step)] + fields)
+    return try await browser.post(target, form: HTMLForm.hiddenFields(in: page.text) + fields)
   }
 
   /// Follows the link with `id` on `page` (which came from `origin`).

@@ -20,29 +20,16 @@ public enum Flavor: String, Sendable, CaseIterable {
   /// A plain OpenID Connect provider.
   case openID = "oidc"
 
-  /// The issuer of tokens minted for a request that reached the playground as `host` (`127.0.0.1:5995`).
-  public func issuer(host: String, tenantID: String) -> String {
+  /// The issuer of the playground at `origin` (`http://127.0.0.1:5995`): from its configuration, never from a
+  /// request's Host header.
+  public func issuer(origin: String, tenantID: String) -> String {
     switch self {
-    case .b2c: return "http://\(host)/\(tenantID)/v2.0/"
+    case .b2c: return "\(origin)/\(tenantID)/v2.0/"
     case .externalID:
-      let port = host.split(separator: ":").last.flatMap { Int($0) }.map { ":\($0)" } ?? ""
-      return "http://\(tenantID).localhost\(port)/\(tenantID)/v2.0"
-    case .openID: return "http://\(host)"
-    }
-  }
-
-  /// Whether `issuer` is one this flavor mints on its port: B2C's and the plain issuer on any loopback name of the
-  /// host (they follow the Host header), External ID's on `{tenant-id}.localhost`.
-  func isOwnIssuer(_ issuer: String, tenantID: String, port: Int) -> Bool {
-    guard let url = URLComponents(string: issuer), url.scheme == "http", let host = url.host?.lowercased(),
-      (url.port ?? 80) == port, url.query == nil, url.fragment == nil
-    else { return false }
-    let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
-    switch self {
-    case .b2c: return loopback && url.path.lowercased() == "/\(tenantID.lowercased())/v2.0/"
-    case .externalID:
-      return host == "\(tenantID.lowercased()).localhost" && url.path.lowercased() == "/\(tenantID.lowercased())/v2.0"
-    case .openID: return loopback && url.path.isEmpty
+      let parts = URLComponents(string: origin)
+      let port = parts?.port.map { ":\($0)" } ?? ""
+      return "\(parts?.scheme ?? "http")://\(tenantID).localhost\(port)/\(tenantID)/v2.0"
+    case .openID: return origin
     }
   }
 

@@ -125,6 +125,30 @@ public struct PlaygroundConfiguration: Sendable {
   public var externalTenant: ExternalTenant?
   /// The largest request body accepted, in bytes.
   public var maxRequestBytes = 64 * 1024
+  /// The URL the playground is reached at, when not `http(s)://HOST:PORT` (behind a proxy, or a name in a TLS
+  /// certificate): its issuer and endpoints name it.
+  public var publicURL: URL?
+  /// Further `Host` names to answer besides loopback names, the address listened on and `publicURL`'s host.
+  public var allowedHosts: [String] = []
+  /// A certificate chain and private key (PEM files) to serve https with; nil serves http.
+  public var tls: TLSFiles?
+  /// Delivers the mail B2C would send (the password-reset code to `to`); nil writes it to the log at notice level,
+  /// the playground's terminal being the mailbox.
+  public var mailbox: (@Sendable (_ to: String, _ code: String) -> Void)?
+
+  /// The PEM files of a TLS server identity.
+  public struct TLSFiles: Sendable, Equatable {
+    /// The certificate chain, leaf first.
+    public var certificate: URL
+    /// The private key.
+    public var key: URL
+
+    /// Names the two files.
+    public init(certificate: URL, key: URL) {
+      self.certificate = certificate
+      self.key = key
+    }
+  }
 
   /// Creates a configuration with defaults, keeping its files in `dataDirectory`.
   public init(dataDirectory: URL) {

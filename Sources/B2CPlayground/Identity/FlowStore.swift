@@ -41,6 +41,14 @@ actor FlowStore {
   private var transactions: [String: (request: AuthorizeRequest, expiresAt: Date)] = [:]
   private var codes: [String: CodeGrant] = [:]
   private var sessions: [String: WebSession] = [:]
+  private var resetCodes: [String: ResetCode] = [:]
+
+  private struct ResetCode {
+    var email: String
+    var code: String
+    var expiresAt: Date
+    var tries = 0
+  }
 
   /// A random, URL-safe identifier with 256 bits of entropy.
   static func randomToken() -> String {
@@ -65,6 +73,40 @@ actor FlowStore {
 
   func finish(_ id: String) {
     transactions[id] = nil
+    resetCodes[id] = nil
+  }
+
+  // MARK: Password-reset codes
+
+  /// A new six-digit code proving the mailbox of `email` for transaction `id` (10 minutes, 3 tries); it replaces
+  /// any earlier code of the transaction.
+  func issueResetCode(for id: String, email: String) -> String {
+    let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
+    resetCodes[id] = ResetCode(email: email.lowercased(), code: code, expiresAt: Date().addingTimeInterval(600))
+    return code
+  }
+
+  /// What a reset code given for a transaction proved.
+  enum ResetCheck { case valid, wrong, void }
+
+  /// Whether `code` is the transaction's live code for `email`. A wrong code uses up a try; the third voids it.
+  func checkResetCode(for id: String, email: String, code: String) -> ResetCheck {
+    guard var entry = resetCodes[id], entry.expiresAt > Date(), entry.email == email.lowercased() else {
+      resetCodes[id] = nil
+      return .void
+    }
+    // Compared in constant time: the code is a secret.
+    let given = Array(code.trimmingCharacters(in: .whitespaces).utf8)
+    let expected = Array(entry.code.utf8)
+    var difference = given.count ^ expected.count
+    for index in expected.indices { difference |= Int(expected[index] ^ (index < given.count ? given[index] : 0)) }
+    if difference == 0 {
+      resetCodes[id] = nil
+      return .valid
+    }
+    entry.tries += 1
+    resetCodes[id] = entry.tries >= 3 ? nil : entry
+    return entry.tries >= 3 ? .void : .wrong
   }
 
   // MARK: Codes

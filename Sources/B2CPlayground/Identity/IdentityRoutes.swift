@@ -65,20 +65,20 @@ struct IdentityRoutes: Sendable {
 
   private func discovery(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
     let (_, name) = try policy(request, context)
-    let host = Self.host(request)
+    let origin = service.origin.current
     let tenant = context.parameters.get("tenant") ?? configuration.tenantDomain
     func endpoint(_ path: String) -> String {
       switch configuration.flavor {
       case .b2c:
         return context.parameters.get("policy") != nil
-          ? "http://\(host)/\(tenant)/\(name)/\(path)" : "http://\(host)/\(tenant)/\(path)?p=\(name)"
-      case .externalID: return "http://\(host)/\(tenant)/\(path)"
-      case .openID: return "http://\(host)/\(path)"
+          ? "\(origin)/\(tenant)/\(name)/\(path)" : "\(origin)/\(tenant)/\(path)?p=\(name)"
+      case .externalID: return "\(origin)/\(tenant)/\(path)"
+      case .openID: return "\(origin)/\(path)"
       }
     }
     let paths = paths
     let document: [String: Any] = [
-      "issuer": service.issuer(host: host),
+      "issuer": service.issuer,
       "authorization_endpoint": endpoint(paths.authorize),
       "token_endpoint": endpoint(paths.token),
       "end_session_endpoint": endpoint(paths.logout),
@@ -170,7 +170,30 @@ struct IdentityRoutes: Sendable {
       case .failure(let problem):
         return html(.signUp(form, email: email, displayName: name, error: message(problem, text)))
       }
+    case "reset-email" where auth.policy == .passwordReset:
+      // B2C proves the mailbox before a reset: a code goes to the address, and only that code lets a password be
+      // chosen. An unknown address is said, as B2C's page says it.
+      guard try await service.store.user(email: email.trimmingCharacters(in: .whitespaces)) != nil else {
+        return html(.resetPassword(form, email: email, error: text.unknownAccount))
+      }
+      let code = await flows.issueResetCode(for: tx, email: email)
+      if let mailbox = configuration.mailbox {
+        mailbox(email, code)
+      } else {
+        context.logger.notice("Mail to \(email): your password reset code is \(code)")
+      }
+      return html(.resetCode(form, email: email, error: nil))
     case "reset" where auth.policy == .passwordReset:
+      let (password, confirmation) = (fields["newPassword"] ?? "", fields["reenterPassword"] ?? "")
+      if password != confirmation || !IdentityService.isStrong(password) {  // said before the code is used up
+        let problem: IdentityService.AccountProblem = password != confirmation ? .passwordsDiffer : .weakPassword
+        return html(.resetCode(form, email: email, error: message(problem, text)))
+      }
+      switch await flows.checkResetCode(for: tx, email: email, code: fields["verificationCode"] ?? "") {
+      case .valid: break
+      case .wrong: return html(.resetCode(form, email: email, error: text.wrongCode))
+      case .void: return html(.resetPassword(form, email: email, error: text.wrongCode))
+      }
       let result = try await service.resetPassword(
         email: email, password: fields["newPassword"] ?? "", confirmation: fields["reenterPassword"] ?? "")
       switch result {
@@ -271,12 +294,11 @@ struct IdentityRoutes: Sendable {
       guard let client = configuration.client(clientID) else {
         throw B2CError.unknownClient(clientID, tenant: configuration.tenantDomain)
       }
-      let host = Self.host(request)
       switch grantType {
       case "authorization_code":
-        return try json(try await redeemCode(form, client: client, policyName: name, host: host))
+        return try json(try await redeemCode(form, client: client, policyName: name))
       case "refresh_token":
-        return try json(try await redeemRefreshToken(form, client: client, policyName: name, host: host))
+        return try json(try await redeemRefreshToken(form, client: client, policyName: name))
       default:
         throw B2CError.unsupportedGrantType(grantType)
       }
@@ -294,7 +316,7 @@ struct IdentityRoutes: Sendable {
   }
 
   private func redeemCode(
-    _ form: FormFields, client: PlaygroundConfiguration.Client, policyName: String, host: String
+    _ form: FormFields, client: PlaygroundConfiguration.Client, policyName: String
   ) async throws -> [String: Any] {
     guard let code = form.nonEmpty("code") else { throw B2CError.missingParameter("code") }
     guard let grant = await flows.redeem(code) else { throw B2CError.unknownGrant }
@@ -324,11 +346,11 @@ struct IdentityRoutes: Sendable {
     }
     guard let user = try await service.store.user(oid: grant.oid) else { throw B2CError.accountGone }
     return try await service.tokenResponse(
-      user: user, request: grant.request, authTime: grant.authTime, host: host, family: nil)
+      user: user, request: grant.request, authTime: grant.authTime, family: nil)
   }
 
   private func redeemRefreshToken(
-    _ form: FormFields, client: PlaygroundConfiguration.Client, policyName: String, host: String
+    _ form: FormFields, client: PlaygroundConfiguration.Client, policyName: String
   ) async throws -> [String: Any] {
     guard let token = form.nonEmpty("refresh_token") else { throw B2CError.missingParameter("refresh_token") }
     let hash = IdentityService.hash(token)
@@ -353,7 +375,7 @@ struct IdentityRoutes: Sendable {
       clientID: record.clientID, redirectURI: form["redirect_uri"] ?? "", scopes: scopes, state: nil, nonce: nil,
       codeChallenge: nil, codeChallengeMethod: nil, prompt: nil, loginHint: nil, locale: .english)
     return try await service.tokenResponse(
-      user: user, request: auth, authTime: record.authTime, host: host, family: (record.family, record.familyExpiresAt))
+      user: user, request: auth, authTime: record.authTime, family: (record.family, record.familyExpiresAt))
   }
 
   // MARK: Logout
@@ -430,11 +452,6 @@ struct IdentityRoutes: Sendable {
         .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .init("X-Frame-Options")!: "DENY",
       ],
       body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
-  }
-
-  /// The `Host` the request came to, which B2C's issuer and discovery URLs depend on.
-  static func host(_ request: Request) -> String {
-    request.head.authority ?? "127.0.0.1"
   }
 
   /// A 302 to the app's redirect URI carrying `error`, as B2C's pages send one.

@@ -12,11 +12,10 @@ struct IdentityService: Sendable {
   let keys: SigningKeys
   let store: PlaygroundStore
   let flows: FlowStore
+  let origin: ServerOrigin
 
-  /// The issuer of tokens minted for requests that reached us as `host` (B2C's issuer depends on the host name).
-  func issuer(host: String) -> String {
-    configuration.flavor.issuer(host: host, tenantID: configuration.tenantID)
-  }
+  /// The issuer of the tokens it mints.
+  var issuer: String { configuration.flavor.issuer(origin: origin.current, tenantID: configuration.tenantID) }
 
   // MARK: Authorize
 
@@ -167,7 +166,7 @@ struct IdentityService: Sendable {
   /// The token response for `user` under `request`, with a new refresh token of `family` when offline access was
   /// asked for.
   func tokenResponse(
-    user: User, request: AuthorizeRequest, authTime: Int, host: String, family: (id: String, expiresAt: Date)?
+    user: User, request: AuthorizeRequest, authTime: Int, family: (id: String, expiresAt: Date)?
   ) async throws -> [String: Any] {
     let now = Int(Date().timeIntervalSince1970)
     let lifetimes = configuration.lifetimes
@@ -179,7 +178,7 @@ struct IdentityService: Sendable {
     let flavor = configuration.flavor
     func claims(lifetime: Int, nonce: String?, scp: String?) -> B2CClaims {
       var claims = B2CClaims(
-        iss: issuer(host: host), sub: user.oid, aud: request.clientID, exp: now + lifetime, nbf: now, iat: now,
+        iss: issuer, sub: user.oid, aud: request.clientID, exp: now + lifetime, nbf: now, iat: now,
         auth_time: authTime, name: user.displayName, nonce: nonce, scp: scp,
         azp: scp == nil ? nil : request.clientID)
       switch flavor {

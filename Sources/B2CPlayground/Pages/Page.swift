@@ -81,8 +81,26 @@ struct Page: Sendable {
         <h1>\(escape(t.resetTitle))</h1>
         <p class="lead">\(escape(t.resetHeading))</p>
         \(errorBlock(error))
-        \(formHead(form, id: "attributeVerification", step: "reset"))
+        \(formHead(form, id: "attributeVerification", step: "reset-email"))
         \(field("email", t.email, type: "email", autocomplete: "username", value: email, autofocus: true))
+        <button id="sendCode" type="submit">\(escape(t.sendCode))</button>
+        </form>
+        \(cancelLink(form))
+        """, locale: form.locale)
+  }
+
+  /// The second page of the reset: the code "mailed" to `email`, and the new password.
+  static func resetCode(_ form: FormContext, email: String, error: String?) -> Page {
+    let t = form.text
+    return Page(
+      title: t.verificationCode,
+      body: """
+        <h1>\(escape(t.resetTitle))</h1>
+        <p class="lead">\(escape(t.codeSent.replacingOccurrences(of: "%@", with: email)))</p>
+        \(errorBlock(error))
+        \(formHead(form, id: "attributeVerification", step: "reset"))
+        <input type="hidden" name="email" value="\(escape(email))">
+        \(field("verificationCode", t.verificationCode, type: "text", autocomplete: "one-time-code", autofocus: true))
         \(newPasswordFields(t))
         <button id="continue" type="submit">\(escape(t.resetButton))</button>
         </form>

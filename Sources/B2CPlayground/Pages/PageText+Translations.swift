@@ -7,7 +7,7 @@ extension PageText {
     noAccount: "Sie haben noch kein Konto?", signUpNow: "Jetzt registrieren", cancel: "Abbrechen",
     signUpTitle: "Konto erstellen", displayName: "Anzeigename", newPassword: "Neues Passwort",
     confirmPassword: "Neues Passwort bestätigen", create: "Erstellen", resetTitle: "Passwort zurücksetzen",
-    resetHeading: "Geben Sie Ihre E-Mail-Adresse ein und wählen Sie ein neues Passwort.",
+    resetHeading: "Geben Sie Ihre E-Mail-Adresse ein. Wir senden einen Bestätigungscode dorthin.",
     resetButton: "Passwort ändern", profileTitle: "Profil bearbeiten", save: "Speichern",
     wrongPassword: "Ihr Passwort ist falsch.", unknownAccount: "Ihr Konto wurde nicht gefunden.",
     emailTaken: "Ein Benutzer mit dieser ID ist bereits vorhanden. Bitte wählen Sie eine andere.",
@@ -17,7 +17,10 @@ extension PageText {
     passwordsDiffer: "Die Passwörter stimmen nicht überein. Bitte geben Sie in beiden Feldern dasselbe Passwort ein.",
     nameRequired: "Bitte geben Sie einen Anzeigenamen ein.", signedOutTitle: "Abgemeldet",
     signedOut: "Sie haben sich abgemeldet. Sie können dieses Fenster schließen.",
-    errorTitle: "Leider gibt es ein Problem bei Ihrer Anmeldung.")
+    errorTitle: "Leider gibt es ein Problem bei Ihrer Anmeldung.", sendCode: "Bestätigungscode senden",
+    codeSent: "Ein Bestätigungscode wurde an %@ gesendet. Geben Sie ihn ein und wählen Sie ein neues Passwort.",
+    verificationCode: "Bestätigungscode",
+    wrongCode: "Dieser Code ist falsch oder abgelaufen. Bitte fordern Sie einen neuen an.")
 
   static let dutch = PageText(
     signInTitle: "Aanmelden", signInHeading: "Aanmelden met uw e-mailadres", email: "E-mailadres",
@@ -25,7 +28,7 @@ extension PageText {
     noAccount: "Hebt u nog geen account?", signUpNow: "Nu registreren", cancel: "Annuleren",
     signUpTitle: "Uw account maken", displayName: "Weergavenaam", newPassword: "Nieuw wachtwoord",
     confirmPassword: "Nieuw wachtwoord bevestigen", create: "Maken", resetTitle: "Uw wachtwoord herstellen",
-    resetHeading: "Voer uw e-mailadres in en kies een nieuw wachtwoord.",
+    resetHeading: "Voer uw e-mailadres in. We sturen er een verificatiecode naartoe.",
     resetButton: "Wachtwoord wijzigen", profileTitle: "Uw profiel bewerken", save: "Opslaan",
     wrongPassword: "Uw wachtwoord is onjuist.", unknownAccount: "We kunnen uw account niet vinden.",
     emailTaken: "Er bestaat al een gebruiker met deze ID. Kies een andere.",
@@ -35,7 +38,9 @@ extension PageText {
     passwordsDiffer: "De wachtwoorden komen niet overeen. Voer in beide velden hetzelfde wachtwoord in.",
     nameRequired: "Voer een weergavenaam in.", signedOutTitle: "Afgemeld",
     signedOut: "U bent afgemeld. U kunt dit venster sluiten.",
-    errorTitle: "Er is helaas een probleem bij het aanmelden.")
+    errorTitle: "Er is helaas een probleem bij het aanmelden.", sendCode: "Verificatiecode verzenden",
+    codeSent: "Er is een verificatiecode naar %@ gestuurd. Voer die in en kies een nieuw wachtwoord.",
+    verificationCode: "Verificatiecode", wrongCode: "Deze code is onjuist of verlopen. Vraag een nieuwe aan.")
 
   static let finnish = PageText(
     signInTitle: "Kirjaudu sisään", signInHeading: "Kirjaudu sähköpostiosoitteellasi", email: "Sähköpostiosoite",
@@ -43,7 +48,7 @@ extension PageText {
     noAccount: "Eikö sinulla ole tiliä?", signUpNow: "Rekisteröidy nyt", cancel: "Peruuta",
     signUpTitle: "Luo tili", displayName: "Näyttönimi", newPassword: "Uusi salasana",
     confirmPassword: "Vahvista uusi salasana", create: "Luo", resetTitle: "Palauta salasana",
-    resetHeading: "Anna sähköpostiosoitteesi ja valitse uusi salasana.",
+    resetHeading: "Anna sähköpostiosoitteesi. Lähetämme siihen vahvistuskoodin.",
     resetButton: "Vaihda salasana", profileTitle: "Muokkaa profiilia", save: "Tallenna",
     wrongPassword: "Salasana on väärä.", unknownAccount: "Tiliäsi ei löydy.",
     emailTaken: "Käyttäjä tällä tunnuksella on jo olemassa. Valitse toinen.",
@@ -53,7 +58,9 @@ extension PageText {
     passwordsDiffer: "Salasanat eivät täsmää. Kirjoita sama salasana molempiin kenttiin.",
     nameRequired: "Anna näyttönimi.", signedOutTitle: "Kirjauduttu ulos",
     signedOut: "Olet kirjautunut ulos. Voit sulkea tämän ikkunan.",
-    errorTitle: "Valitettavasti kirjautumisessasi on ongelma.")
+    errorTitle: "Valitettavasti kirjautumisessasi on ongelma.", sendCode: "Lähetä vahvistuskoodi",
+    codeSent: "Vahvistuskoodi lähetettiin osoitteeseen %@. Anna se ja valitse uusi salasana.",
+    verificationCode: "Vahvistuskoodi", wrongCode: "Koodi on väärä tai vanhentunut. Pyydä uusi koodi.")
 
   static let italian = PageText(
     signInTitle: "Accedi", signInHeading: "Accedi con il tuo indirizzo email", email: "Indirizzo email",
@@ -61,7 +68,7 @@ extension PageText {
     noAccount: "Non hai un account?", signUpNow: "Registrati ora", cancel: "Annulla",
     signUpTitle: "Crea il tuo account", displayName: "Nome visualizzato", newPassword: "Nuova password",
     confirmPassword: "Conferma la nuova password", create: "Crea", resetTitle: "Reimposta la password",
-    resetHeading: "Inserisci il tuo indirizzo email e scegli una nuova password.",
+    resetHeading: "Inserisci il tuo indirizzo email. Ti invieremo un codice di verifica.",
     resetButton: "Cambia password", profileTitle: "Modifica il tuo profilo", save: "Salva",
     wrongPassword: "La password non è corretta.", unknownAccount: "Non riusciamo a trovare il tuo account.",
     emailTaken: "Esiste già un utente con questo ID. Scegline un altro.",
@@ -71,7 +78,9 @@ extension PageText {
     passwordsDiffer: "Le password non corrispondono. Inserisci la stessa password in entrambi i campi.",
     nameRequired: "Inserisci un nome visualizzato.", signedOutTitle: "Disconnesso",
     signedOut: "Ti sei disconnesso. Puoi chiudere questa finestra.",
-    errorTitle: "Purtroppo si è verificato un problema durante l'accesso.")
+    errorTitle: "Purtroppo si è verificato un problema durante l'accesso.", sendCode: "Invia codice di verifica",
+    codeSent: "Un codice di verifica è stato inviato a %@. Inseriscilo e scegli una nuova password.",
+    verificationCode: "Codice di verifica", wrongCode: "Il codice è errato o scaduto. Richiedine uno nuovo.")
 
   static let chinese = PageText(
     signInTitle: "登录", signInHeading: "使用电子邮件地址登录", email: "电子邮件地址",
@@ -79,7 +88,7 @@ extension PageText {
     noAccount: "还没有账户？", signUpNow: "立即注册", cancel: "取消",
     signUpTitle: "创建账户", displayName: "显示名称", newPassword: "新密码",
     confirmPassword: "确认新密码", create: "创建", resetTitle: "重置密码",
-    resetHeading: "请输入您的电子邮件地址并选择新密码。",
+    resetHeading: "请输入您的电子邮件地址。我们会向其发送验证码。",
     resetButton: "更改密码", profileTitle: "编辑个人资料", save: "保存",
     wrongPassword: "密码不正确。", unknownAccount: "找不到您的账户。",
     emailTaken: "已存在具有此 ID 的用户。请选择其他 ID。",
@@ -88,5 +97,6 @@ extension PageText {
     passwordsDiffer: "两次输入的密码不一致。请在两个字段中输入相同的密码。",
     nameRequired: "请输入显示名称。", signedOutTitle: "已退出登录",
     signedOut: "您已退出登录。您可以关闭此窗口。",
-    errorTitle: "抱歉，登录时出现问题。")
+    errorTitle: "抱歉，登录时出现问题。", sendCode: "发送验证码", codeSent: "验证码已发送至 %@。请输入验证码并选择新密码。",
+    verificationCode: "验证码", wrongCode: "验证码错误或已过期。请重新获取。")
 }

@@ -31,6 +31,11 @@ struct PageText: Sendable {
   var signedOutTitle: String
   var signedOut: String
   var errorTitle: String
+  var sendCode: String
+  /// `%@` is the email address.
+  var codeSent: String
+  var verificationCode: String
+  var wrongCode: String
 
   static func forLocale(_ locale: PageLocale) -> PageText {
     switch locale {
@@ -49,7 +54,8 @@ struct PageText: Sendable {
     noAccount: "Don't have an account?",
     signUpNow: "Sign up now", cancel: "Cancel", signUpTitle: "Create your account", displayName: "Display Name",
     newPassword: "New Password", confirmPassword: "Confirm New Password", create: "Create",
-    resetTitle: "Reset your password", resetHeading: "Enter your email address and choose a new password.",
+    resetTitle: "Reset your password",
+    resetHeading: "Enter your email address. We will send a verification code to it.",
     resetButton: "Change password", profileTitle: "Edit your profile", save: "Save",
     wrongPassword: "Your password is incorrect.", unknownAccount: "We can't seem to find your account.",
     emailTaken: "A user with the specified ID already exists. Please choose a different one.",
@@ -59,5 +65,7 @@ struct PageText: Sendable {
     passwordsDiffer: "The password entry fields do not match. Please enter the same password in both fields.",
     nameRequired: "Please enter a display name.", signedOutTitle: "Signed out",
     signedOut: "You have signed out. You can close this window.",
-    errorTitle: "Sorry, but we're having trouble signing you in.")
+    errorTitle: "Sorry, but we're having trouble signing you in.", sendCode: "Send verification code",
+    codeSent: "A verification code was sent to %@. Enter it and choose a new password.",
+    verificationCode: "Verification code", wrongCode: "That code is wrong or has expired. Please ask for a new one.")
 }

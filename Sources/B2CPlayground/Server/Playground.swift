@@ -2,8 +2,11 @@
 
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOSSL
 
 /// The b2c-playground server: a local Azure AD B2C tenant and the sample's task API on one port.
 public struct Playground: Sendable {
@@ -11,6 +14,8 @@ public struct Playground: Sendable {
   public let configuration: PlaygroundConfiguration
   private let responder: RouterResponder<BasicRequestContext>
   private let logger: Logger
+  private let origin: ServerOrigin
+  private let server: HTTPServerBuilder
 
   /// Prepares the server: loads (or creates) the signing key, opens the database and seeds the demo accounts.
   public init(configuration: PlaygroundConfiguration, logger: Logger = Logger(label: "b2c-playground")) async throws {
@@ -18,15 +23,18 @@ public struct Playground: Sendable {
     self.logger = logger
     let keys = try await SigningKeys.load(from: configuration.dataDirectory)
     let store = try PlaygroundStore(file: configuration.dataDirectory.appending(path: "playground.sqlite"))
-    let identity = IdentityService(configuration: configuration, keys: keys, store: store, flows: FlowStore())
+    let origin = ServerOrigin(configuration)
+    self.origin = origin
+    server = try Self.server(configuration.tls)
+    let identity = IdentityService(
+      configuration: configuration, keys: keys, store: store, flows: FlowStore(), origin: origin)
     if configuration.seedDemoAccounts { try await DemoAccounts.seed(identity) }
     let validatorKeys: BearerValidator.Keys =
       configuration.externalTenant.map { .external(ExternalTenantKeys($0)) }
-      ?? .own(
-        keys, flavor: configuration.flavor, tenantID: configuration.tenantID,
-        audiences: configuration.clients.map(\.id))
+      ?? .own(keys, issuer: { identity.issuer }, audiences: configuration.clients.map(\.id))
     let router = Router(context: BasicRequestContext.self)
     router.middlewares.add(RequestLog())
+    router.middlewares.add(HostCheck(origin: origin))
     router.middlewares.add(ErrorShield())
     router.get("/health") { _, _ in "ok" }
     IdentityRoutes(service: identity).register(on: router)
@@ -37,9 +45,18 @@ public struct Playground: Sendable {
     self.responder = router.buildResponder()
   }
 
-  /// Runs until SIGINT or SIGTERM; `onListening` is told the bound port (useful with port 0).
-  public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-    try await application(onListening: onListening).runService()
+  /// Runs until SIGINT or SIGTERM; `onListening` is told the origin it serves (with the bound port, for port 0).
+  public func run(onListening: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
+    try await application { [origin] _ in await onListening(origin.current) }.runService()
+  }
+
+  /// HTTP/1.1, over TLS when the configuration names a certificate and key.
+  private static func server(_ tls: PlaygroundConfiguration.TLSFiles?) throws -> HTTPServerBuilder {
+    guard let tls else { return .http1() }
+    let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate.path).map { NIOSSLCertificateSource.certificate($0) }
+    let key = try NIOSSLPrivateKey(file: tls.key.path, format: .pem)
+    return try .tls(
+      .http1(), tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
   }
 
   /// Starts the server in the background and returns once it listens.
@@ -49,15 +66,18 @@ public struct Playground: Sendable {
     let task = Task { try await app.runService(gracefulShutdownSignals: []) }
     var iterator = ports.makeAsyncIterator()
     guard let port = await iterator.next() else { throw CancellationError() }
-    return RunningPlayground(port: port, host: configuration.host, task: task)
+    return RunningPlayground(port: port, origin: origin.current, task: task)
   }
 
   private func application(onListening: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
     Application(
-      responder: responder,
+      responder: responder, server: server,
       configuration: .init(
         address: .hostname(configuration.host, port: configuration.port), serverName: "b2c-playground"),
-      onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+      onServerRunning: { [origin] channel in
+        origin.bound(port: channel.localAddress?.port ?? 0)
+        await onListening(channel.localAddress?.port ?? 0)
+      },
       logger: logger)
   }
 }
@@ -66,13 +86,13 @@ public struct Playground: Sendable {
 public final class RunningPlayground: Sendable {
   /// The port it listens on.
   public let port: Int
-  /// `http://127.0.0.1:PORT`.
+  /// Its origin, `http://127.0.0.1:PORT` by default.
   public let baseURL: URL
   private let task: Task<Void, any Error>
 
-  init(port: Int, host: String, task: Task<Void, any Error>) {
+  init(port: Int, origin: String, task: Task<Void, any Error>) {
     self.port = port
-    self.baseURL = URL(string: "http://\(host):\(port)")!
+    self.baseURL = URL(string: origin)!
     self.task = task
   }
 

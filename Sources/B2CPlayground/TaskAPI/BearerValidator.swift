@@ -23,8 +23,8 @@ struct BearerClaims: JWTPayload {
 /// `aud`, and lifetime with clock skew. Either the playground's own tokens, or a real tenant's.
 struct BearerValidator: Sendable {
   enum Keys: Sendable {
-    /// The playground's own key; issuers are the playground's (of its flavor), on a loopback host and its port.
-    case own(SigningKeys, flavor: Flavor, tenantID: String, audiences: [String])
+    /// The playground's own key and issuer (of its flavor, at its configured origin).
+    case own(SigningKeys, issuer: @Sendable () -> String, audiences: [String])
     /// A real tenant's published keys, issuer and the app's audience.
     case external(ExternalTenantKeys)
   }
@@ -33,7 +33,7 @@ struct BearerValidator: Sendable {
   let clockSkew: Int
 
   /// The owner (`oid`, else `sub`) of a valid bearer token in an `Authorization` header, or nil.
-  func owner(authorization: String?, port: Int) async -> String? {
+  func owner(authorization: String?) async -> String? {
     guard let authorization, authorization.count < 16_384 else { return nil }
     let parts = authorization.split(separator: " ", maxSplits: 1)
     guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
@@ -41,9 +41,9 @@ struct BearerValidator: Sendable {
     do {
       let claims: BearerClaims
       switch keys {
-      case .own(let signing, let flavor, let tenantID, let audiences):
+      case .own(let signing, let issuer, let audiences):
         claims = try await signing.collection.verify(token, as: BearerClaims.self)
-        guard flavor.isOwnIssuer(claims.iss, tenantID: tenantID, port: port),
+        guard claims.iss == issuer(),
           claims.aud.value.contains(where: { audience in audiences.contains { $0.lowercased() == audience.lowercased() }
           })
         else { return nil }

@@ -88,8 +88,7 @@ struct TaskRoutes: Sendable {
   private func authorized(
     _ request: Request, _ context: BasicRequestContext, _ body: (String) async throws -> Response
   ) async throws -> Response {
-    let port = request.head.authority.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } } ?? 80
-    guard let owner = await validator.owner(authorization: request.headers[.authorization], port: port) else {
+    guard let owner = await validator.owner(authorization: request.headers[.authorization]) else {
       var response = try json(["Message": "Authorization has been denied for this request."], status: .unauthorized)
       response.headers[.wwwAuthenticate] = "Bearer"
       return response

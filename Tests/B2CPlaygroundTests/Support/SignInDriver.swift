@@ -63,10 +63,10 @@ struct SignInDriver {
 
   /// Submits the form on `page` with `fields` (besides `tx` and `step`).
   func submit(_ page: HTTPAnswer, _ fields: [(String, String)]) async throws -> HTTPAnswer {
-    let tx = try #require(HTMLForm.hidden("tx", in: page.text), "no form on page: \(page.text.prefix(300))")
-    let step = try #require(HTMLForm.hidden("step", in: page.text))
+    try #require(HTMLForm.hidden("tx", in: page.text) != nil, "no form on page: \(page.text.prefix(300))")
     let action = try #require(HTMLForm.action(in: page.text))
-    return try await browser.post(harness.base.appending(path: action), form: [("tx", tx), ("step", step)] + fields)
+    return try await browser.post(
+      harness.base.appending(path: action), form: HTMLForm.hiddenFields(in: page.text) + fields)
   }
 
   /// Follows the page's link with `id` (sign up, forgot password, cancel).
