@@ -355,6 +355,7 @@ struct IdentityRoutes: Sendable {
     guard let token = form.nonEmpty("refresh_token") else { throw B2CError.missingParameter("refresh_token") }
     let hash = IdentityService.hash(token)
     guard let record = try await service.store.refreshToken(hash: hash) else { throw B2CError.unknownGrant }
+    if record.status == .used { try await service.store.revokeFamily(record.family) }  // replayed: it leaked
     guard record.status == .active else { throw B2CError.revokedGrant }
     guard record.clientID == client.id else { throw B2CError.clientMismatch(client.id, expected: record.clientID) }
     guard record.policy.lowercased() == policyName.lowercased() else {
@@ -366,6 +367,7 @@ struct IdentityRoutes: Sendable {
     }
     // Rotate: only one of two concurrent uses of the same token gets through.
     guard let consumed = try await service.store.consume(tokenHash: hash), consumed.status == .active else {
+      try await service.store.revokeFamily(record.family)
       throw B2CError.revokedGrant
     }
     guard let user = try await service.store.user(oid: record.oid) else { throw B2CError.accountGone }

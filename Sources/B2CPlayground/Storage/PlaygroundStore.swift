@@ -208,6 +208,15 @@ final class PlaygroundStore: Sendable {
     }
   }
 
+  /// Revokes every refresh token descended from the same sign-in (`family`): a rotated token used again means it
+  /// leaked, so the whole chain ends (RFC 9700 §4.14.2).
+  func revokeFamily(_ family: String) async throws {
+    try await database.write { db in
+      try db.execute(
+        sql: "UPDATE refreshTokens SET status = 'revoked' WHERE family = ? AND status = 'active'", arguments: [family])
+    }
+  }
+
   /// Revokes every refresh token of `oid` (sign-out everywhere, password reset).
   func revokeRefreshTokens(oid: String) async throws {
     try await database.write { db in
