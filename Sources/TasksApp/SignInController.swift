@@ -134,6 +134,7 @@ final class SignInController {
 
   /// B2C's redirect arrived at the loopback listener: the session decides, the browser sees a short page.
   private func browserRedirect(_ url: String) async -> LoopbackAnswer {
+    guard await session.acceptsRedirect(url) else { return .rejected }
     let step = await session.handleRedirect(url)
     let answer = LoopbackAnswer(step, closing: tr("You can close this tab and go back to B2C Tasks."))
     guard answer.endsFlow else { return answer }

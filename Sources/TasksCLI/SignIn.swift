@@ -23,6 +23,7 @@ struct SignIn: AsyncParsableCommand {
     try await context.run {
       let (outcomes, finish) = AsyncStream.makeStream(of: Result<Account, SessionError>.self)
       let listener = try await LoopbackListener.start(registered: session.settings.redirectURI) { url in
+        guard await session.acceptsRedirect(url) else { return .rejected }
         let step = await session.handleRedirect(url)
         switch step {
         case .signedIn(let account), .profileUpdated(let account): finish.yield(.success(account))

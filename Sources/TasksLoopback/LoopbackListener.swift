@@ -13,6 +13,8 @@ public enum LoopbackAnswer: Sendable {
   case page(title: String, message: String)
   /// Not the redirect: 404.
   case notFound
+  /// A redirect that is not the flow's (wrong or missing `state`): 400, and the flow goes on.
+  case rejected
 
   /// What the browser sees after a sign-in step: the next policy's page, or a short page saying how the flow ended
   /// and, in `closing`, where to go back to (`endsFlow` then tells the caller to stop listening).
@@ -71,6 +73,12 @@ public final class LoopbackListener: Sendable {
         return Self.page(title: title, message: message)
       case .notFound:
         return Response(status: .notFound)
+      case .rejected:
+        var response = Self.page(
+          title: tr("Not this sign-in"),
+          message: tr("This answer does not belong to the sign-in in progress, so it was ignored."))
+        response.status = .badRequest
+        return response
       }
     }
     var logger = Logger(label: "b2c-tasks-loopback")

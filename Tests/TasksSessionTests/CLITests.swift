@@ -96,6 +96,31 @@ struct CLITests {
     #expect(try await cli.run(["list"]).status == 0, "and the stored one still works")
   }
 
+  @Test("a local process sending the loopback listener a wrong or no state gets 400; the sign-in goes on")
+  func forgedLoopbackRequests() async throws {
+    let harness = try await SessionHarness.start(keyring: true)
+    defer { Task { await harness.stop() } }
+    let cli = try CLIRunner(harness)
+    let log = harness.data.appending(path: "meddler.log")
+    // A "browser" that first lets a neighbour hit the listener with forged answers, then signs in as a person would.
+    let meddler = harness.data.appending(path: "meddler.sh")
+    try Data(
+      """
+      #!/bin/sh
+      redirect=$(python3 -c 'import sys, urllib.parse as u; print(u.parse_qs(u.urlsplit(sys.argv[1]).query)["redirect_uri"][0])' "$1")
+      curl -s -o /dev/null -w '%{http_code}\\n' "${redirect}?code=forged&state=wrong" >>"\(log.path)"
+      curl -s -o /dev/null -w '%{http_code}\\n' "${redirect}?error=access_denied" >>"\(log.path)"
+      exec /bin/sh "\(CLIRunner.scriptedBrowser)" "$1"
+
+      """.utf8
+    ).write(to: meddler)
+    chmod(meddler.path, 0o755)
+    let signIn = try await cli.run(["sign-in"], environment: ["BROWSER": meddler.path])
+    #expect(signIn.status == 0, "\(signIn.output) \(signIn.error)")
+    #expect(signIn.output.contains("Signed in as Ann Example"))
+    #expect(try String(contentsOf: log, encoding: .utf8) == "400\n400\n")
+  }
+
   @Test("sign-out sends the browser to the end-session page with no token in its command line")
   func signOutHandsNoToken() async throws {
     let harness = try await SessionHarness.start(keyring: true)

@@ -69,6 +69,15 @@ extension Session {
     return request
   }
 
+  /// Whether the loopback listener should hand `url` to `handleRedirect`: false for a redirect of ours whose `state`
+  /// is missing or not the flow's, and when no flow is in progress. Any local process can reach the listener's port,
+  /// so such a request is refused and the flow goes on (RFC 8252 §8.1); the web view has no such neighbours.
+  public func acceptsRedirect(_ url: String) -> Bool {
+    guard let request = pending?.request else { return false }
+    if case .failure(.stateMismatch) = request.interpreter.interpret(url) { return false }
+    return true
+  }
+
   /// Takes a URL the web view is about to load (or the loopback listener received) and answers what to do next.
   public func handleRedirect(_ url: String) async -> SignInStep {
     guard let (request, purpose) = pending else { return .notOurs }
