@@ -194,7 +194,7 @@ extension AppUI {
 
     @Test("'Forgot your password?' on B2C's page runs the reset policy in the same view, then signs in")
     func forgotPassword() async throws {
-      let playground = try await PlaygroundForUI(logLevel: "notice")  // its log is the mailbox
+      let playground = try await PlaygroundForUI()  // its terminal (standard output) is the mailbox
       let app = try AppDriver(settings: playground.settings)
       let window = try await app.openSignInPage()
       // From the email field: Tab to the password, Tab to the link, Enter.
@@ -205,16 +205,16 @@ extension AppUI {
       try await app.checkScreen("reset-password-page")
       try await app.type("ann@example.com", window: window)
       try await app.key("Return", window: window)
-      // The code arrives in the playground's log, as a mail would; the page (its title in the header) asks for it
+      // The code arrives on the playground's terminal, as a mail would; the page (its title in the header) asks for it
       // and the new password.
       try await app.waitFor(role: "label", name: "Verification code")
       try await app.checkScreen("reset-code-page")
       var code: String?
       _ = await eventually(timeout: .seconds(30)) {
         code =
-          playground.process.standardError.components(separatedBy: "password reset code is ").last?.prefix(6)
+          playground.process.standardOutput.components(separatedBy: "password reset code is ").last?.prefix(6)
           .description
-        return playground.process.standardError.contains("password reset code is ")
+        return playground.process.standardOutput.contains("password reset code is ")
       }
       try await app.type(try #require(code), window: window)
       try await app.key("Tab", window: window)

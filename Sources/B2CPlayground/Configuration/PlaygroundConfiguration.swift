@@ -132,9 +132,11 @@ public struct PlaygroundConfiguration: Sendable {
   public var allowedHosts: [String] = []
   /// A certificate chain and private key (PEM files) to serve https with; nil serves http.
   public var tls: TLSFiles?
-  /// Delivers the mail B2C would send (the password-reset code to `to`); nil writes it to the log at notice level,
-  /// the playground's terminal being the mailbox.
-  public var mailbox: (@Sendable (_ to: String, _ code: String) -> Void)?
+  /// Delivers the mail B2C would send (the password-reset code to `to`). By default it is written to standard output,
+  /// the playground's terminal being the mailbox — never to the log, which keeps no secret.
+  public var mailbox: @Sendable (_ to: String, _ code: String) -> Void = { to, code in
+    FileHandle.standardOutput.write(Data("Mail to \(to): your password reset code is \(code)\n".utf8))
+  }
 
   /// The PEM files of a TLS server identity.
   public struct TLSFiles: Sendable, Equatable {

@@ -177,11 +177,7 @@ struct IdentityRoutes: Sendable {
         return html(.resetPassword(form, email: email, error: text.unknownAccount))
       }
       let code = await flows.issueResetCode(for: tx, email: email)
-      if let mailbox = configuration.mailbox {
-        mailbox(email, code)
-      } else {
-        context.logger.notice("Mail to \(email): your password reset code is \(code)")
-      }
+      configuration.mailbox(email, code)
       return html(.resetCode(form, email: email, error: nil))
     case "reset" where auth.policy == .passwordReset:
       let (password, confirmation) = (fields["newPassword"] ?? "", fields["reenterPassword"] ?? "")
