@@ -31,6 +31,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+    // X.509 (already built for JWTKit): the tests' throwaway certificate authority.
+    .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+    .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
   ],
   targets: [
     // MARK: C libraries
@@ -101,8 +104,13 @@ let package = Package(
     // A test-only program that runs a GApplication main loop and reports what the main-queue bridge did;
     // it is never installed.
     .executableTarget(name: "GtkSupportProbe", dependencies: ["GtkSupport", "CGtk"]),
-    // Helpers shared by the test suites: child processes, deadlines, what the test desktop provides.
-    .target(name: "TasksTestSupport", path: "Tests/TasksTestSupport", exclude: ["scripted-browser.sh"]),
+    // Helpers shared by the test suites: child processes, deadlines, what the test desktop provides, certificates.
+    .target(
+      name: "TasksTestSupport",
+      dependencies: [
+        .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ], path: "Tests/TasksTestSupport", exclude: ["scripted-browser.sh"]),
     .testTarget(
       name: "TasksCoreTests", dependencies: ["TasksCore", .product(name: "Crypto", package: "swift-crypto")],
       resources: [.copy("Fixtures")]),

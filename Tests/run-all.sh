@@ -20,7 +20,16 @@ Tests/Benchmarks/sign-in.sh --quick
 
 # A private home for the keyring, settings and caches, so tests never touch the user's own.
 sandbox=$(mktemp -d /tmp/b2c-tasks-tests.XXXXXX)
-trap '"$repo/Tests/remove-tree.sh" "$sandbox"' EXIT
+# The TLS tests trust a throwaway certificate authority for their run and remove it as they exit; should the test
+# process die first, this puts the system's trust store back.
+untrust() {
+  if ls /usr/local/share/ca-certificates/b2c-tasks-test-*.crt >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo -n"; fi
+    $sudo rm -f /usr/local/share/ca-certificates/b2c-tasks-test-*.crt
+    $sudo update-ca-certificates --fresh >/dev/null
+  fi
+}
+trap 'untrust; "$repo/Tests/remove-tree.sh" "$sandbox"' EXIT
 mkdir -p "$sandbox/data" "$sandbox/config" "$sandbox/cache" "$sandbox/runtime"
 chmod 700 "$sandbox/runtime"
 

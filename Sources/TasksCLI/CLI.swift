@@ -33,7 +33,7 @@ struct CLIFailure: Error, CustomStringConvertible {
     case .notSignedIn:
       return CLIFailure(status: 3, code: "not-signed-in", message: "You are not signed in. Run: b2c-tasks-cli sign-in")
     case .keyring: return CLIFailure(status: 4, code: "keyring", message: error.message)
-    case .network: return CLIFailure(status: 5, code: "network", message: error.message)
+    case .network, .discovery(.network): return CLIFailure(status: 5, code: "network", message: error.message)
     case .lock: return CLIFailure(status: 4, code: "lock", message: error.message)
     default: return CLIFailure(status: error.needsSignIn ? 3 : 1, code: "sign-in", message: error.message)
     }

@@ -12,10 +12,18 @@ struct CLIRunner {
   let harness: SessionHarness
   let settingsFile: URL
 
-  init(_ harness: SessionHarness) throws {
+  /// Settings for `harness`'s playground (B2C's, or OpenID Connect's `.openID`); `taskAPI` puts the task API
+  /// elsewhere.
+  init(_ harness: SessionHarness, openID: Bool = false, taskAPI: URL? = nil) throws {
     self.harness = harness
     settingsFile = harness.data.appending(path: "settings.plist")
-    let plist = SessionHarness.plist(base: harness.base, group: harness.group, redirect: "urn:ietf:wg:oauth:2.0:oob")
+    var plist = SessionHarness.plist(
+      base: harness.base, flavor: openID ? .openID : .b2c, group: harness.group, redirect: "urn:ietf:wg:oauth:2.0:oob")
+    if let taskAPI {
+      plist = plist.replacingOccurrences(
+        of: "<key>taskAPI</key><string>\(harness.base.absoluteString)</string>",
+        with: "<key>taskAPI</key><string>\(taskAPI.absoluteString)</string>")
+    }
     try Data(plist.utf8).write(to: settingsFile)
   }
 

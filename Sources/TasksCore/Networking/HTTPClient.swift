@@ -12,6 +12,9 @@ public enum NetworkError: Error, Equatable, Sendable {
   case timedOut
   /// The host could not be reached (refused, no route, DNS).
   case unreachable(String)
+  /// The server's identity could not be verified (a certificate that is not trusted, has expired or names another
+  /// host, or a failed TLS handshake): nothing was sent. The host (with its port, when given) is named.
+  case untrusted(host: String, CertificateProblem)
   /// Anything else the transport reported.
   case failed(String)
 
@@ -20,7 +23,75 @@ public enum NetworkError: Error, Equatable, Sendable {
     switch self {
     case .timedOut: return tr("The server did not answer in time.")
     case .unreachable: return tr("The server cannot be reached. Check your connection.")
+    case .untrusted(let host, let problem): return problem.message(host: host)
     case .failed: return tr("The connection to the server failed.")
+    }
+  }
+}
+
+/// What is wrong with a server's certificate, as far as the TLS library said.
+public enum CertificateProblem: Equatable, Sendable {
+  /// No authority this computer trusts vouches for it (self-signed, unknown authority, revoked, weak).
+  case notTrusted
+  /// It has expired or is not valid yet.
+  case expired
+  /// It was made out for another host name.
+  case otherName
+  /// The secure connection failed otherwise (no common protocol or cipher, a broken handshake).
+  case handshake
+
+  /// Reads libcurl's TLS error text (which swift-corelibs-foundation passes on as the error's description, with the
+  /// code `URLError.unknown`); nil when it is not about TLS.
+  public init?(transportMessage text: String) {
+    let lowered = text.lowercased()
+    guard
+      lowered.hasPrefix("ssl") || lowered.hasPrefix("openssl") || lowered.contains("certificate")
+        || lowered.contains("tls")
+    else { return nil }
+    if lowered.contains("expired") || lowered.contains("not yet valid") {
+      self = .expired
+    } else if lowered.contains("name") && (lowered.contains("match") || lowered.contains("subject")) {
+      self = .otherName
+    } else if lowered.contains("certificate") || lowered.contains("issuer") {
+      self = .notTrusted
+    } else {
+      self = .handshake
+    }
+  }
+
+  /// Reads `GTlsCertificateFlags` (GIO's, as WebKitGTK and libsoup report them).
+  public init(tlsFlags flags: UInt32) {
+    if flags & (4 | 8) != 0 {  // G_TLS_CERTIFICATE_NOT_ACTIVATED, _EXPIRED
+      self = .expired
+    } else if flags & 2 != 0 {  // G_TLS_CERTIFICATE_BAD_IDENTITY
+      self = .otherName
+    } else if flags & (1 | 16 | 32) != 0 {  // _UNKNOWN_CA, _REVOKED, _INSECURE
+      self = .notTrusted
+    } else {
+      self = .handshake
+    }
+  }
+
+  /// One line for the user, naming `host`.
+  public func message(host: String) -> String {
+    switch self {
+    case .notTrusted:
+      return String(
+        format: tr(
+          "The identity of %@ cannot be verified: its certificate is not from an authority this computer trusts. Nothing was sent to it."
+        ), host)
+    case .expired:
+      return String(
+        format: tr(
+          "The identity of %@ cannot be verified: its certificate has expired or is not valid yet. Nothing was sent to it."
+        ), host)
+    case .otherName:
+      return String(
+        format: tr(
+          "The identity of %@ cannot be verified: its certificate was made out for another name. Nothing was sent to it."
+        ), host)
+    case .handshake:
+      return String(format: tr("A secure connection to %@ could not be made. Nothing was sent to it."), host)
     }
   }
 }
@@ -76,11 +147,28 @@ public final class HTTPClient: Sendable {
       case .timedOut: throw .timedOut
       case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .networkConnectionLost, .notConnectedToInternet:
         throw .unreachable(error.code.rawValue.description)
-      default: throw .failed("URL error \(error.code.rawValue)")
+      case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+        .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+        .clientCertificateRequired:
+        throw .untrusted(
+          host: Self.hostName(request.url),
+          CertificateProblem(transportMessage: error.localizedDescription) ?? .handshake)
+      default:
+        if let problem = CertificateProblem(transportMessage: error.localizedDescription) {
+          throw .untrusted(host: Self.hostName(request.url), problem)
+        }
+        throw .failed("URL error \(error.code.rawValue)")
       }
     } catch {
       throw .failed("\(type(of: error))")
     }
+  }
+
+  /// `host` or `host:port` of `url`, as a user would recognise it.
+  static func hostName(_ url: URL?) -> String {
+    guard let host = url?.host(percentEncoded: false) else { return "?" }
+    let shown = host.contains(":") ? "[\(host)]" : host
+    return url?.port.map { "\(shown):\($0)" } ?? shown
   }
 
   /// POSTs `fields` form-encoded to `url`.

@@ -1,0 +1,136 @@
+// TLS end to end for the core and b2c-tasks-cli: the playground serves https with a certificate from the run's
+// throwaway authority (trusted by the system for the run), and with certificates nobody should accept.
+
+import B2CPlayground
+import Foundation
+import TasksCore
+import TasksKeyring
+import TasksTestSupport
+import Testing
+
+/// The certificates nobody should accept, by what is wrong with them.
+enum BadCertificate: String, CaseIterable, CustomTestStringConvertible {
+  case untrusted, expired, otherName
+
+  var testDescription: String {
+    switch self {
+    case .untrusted: return "signed by an authority nobody trusts"
+    case .expired: return "expired yesterday"
+    case .otherName: return "for another host name"
+    }
+  }
+
+  /// What the app should say is wrong.
+  var problem: CertificateProblem {
+    switch self {
+    case .untrusted: return .notTrusted
+    case .expired: return .expired
+    case .otherName: return .otherName
+    }
+  }
+
+  /// An OpenID Connect provider serving https with this certificate (a sign-in starts by fetching its discovery
+  /// document).
+  func server() async throws -> SessionHarness {
+    try await SessionHarness.start(tls: try identity(TestAuthority.trusted()), flavor: .openID)
+  }
+
+  func identity(_ authority: TestAuthority) throws -> ServerIdentity {
+    switch self {
+    case .untrusted: return try TestAuthority.selfSigned()
+    case .expired:
+      return try authority.issue(from: Date().addingTimeInterval(-10 * 86400), until: Date().addingTimeInterval(-86400))
+    case .otherName: return try authority.issue(["tasks.example.org"])
+    }
+  }
+}
+
+extension SessionHarness {
+  /// A harness whose playground serves https with `identity`.
+  static func start(tls identity: ServerIdentity, flavor: Flavor = .b2c, keyring: Bool = false) async throws
+    -> SessionHarness
+  {
+    try await start(flavor: flavor, keyring: keyring) {
+      $0.tls = .init(certificate: identity.certificate, key: identity.key)
+    }
+  }
+}
+
+@Suite("TLS: https with a trusted authority, and certificates that must be refused", .serialized)
+struct TLSTests {
+  @Test("with a certificate the system trusts, the session signs in, lists and adds over https")
+  func trusted() async throws {
+    let authority = try await TestAuthority.trusted()
+    let harness = try await SessionHarness.start(tls: try authority.issue())
+    defer { Task { await harness.stop() } }
+    #expect(harness.base.scheme == "https")
+    let session = harness.session()
+    #expect(try await harness.signIn(session).email == "ann@example.com")
+    let api = TaskAPIClient(session: session)
+    _ = try await api.add("pay the electricity bill")
+    #expect(try await api.list().map(\.text) == ["pay the electricity bill"])
+  }
+
+  @Test(
+    "the session refuses a server whose certificate is bad, naming its host, and sends nothing",
+    arguments: BadCertificate.allCases)
+  func refused(_ bad: BadCertificate) async throws {
+    let harness = try await bad.server()
+    defer { Task { await harness.stop() } }
+    let started = ContinuousClock.now
+    do {
+      _ = try await harness.session().startSignIn()
+      Issue.record("the sign-in started against a server with a bad certificate")
+    } catch {
+      guard case .discovery(.network(.untrusted(let host, let problem))) = error else {
+        Issue.record("expected an untrusted-certificate error, got \(error)")
+        return
+      }
+      #expect(host == "127.0.0.1:\(harness.base.port ?? 0)")
+      #expect(problem == bad.problem)
+      #expect(error.message.contains(host), "\(error.message)")
+    }
+    #expect(ContinuousClock.now - started < .seconds(20), "nothing hangs")
+  }
+
+  @Test("over https, b2c-tasks-cli signs in with the browser, adds and lists")
+  func cliTrusted() async throws {
+    let authority = try await TestAuthority.trusted()
+    let harness = try await SessionHarness.start(tls: try authority.issue(), keyring: true)
+    defer { Task { await harness.stop() } }
+    let cli = try CLIRunner(harness)
+    let signIn = try await cli.run(["sign-in"])
+    #expect(signIn.status == 0, "\(signIn.output) \(signIn.error)")
+    #expect(signIn.output.contains("Signed in as Ann Example"))
+    #expect(try await cli.run(["add", "renew", "the", "certificate"]).status == 0)
+    let list = try await cli.run(["list"])
+    #expect(list.status == 0, "\(list.error)")
+    #expect(list.output.contains("renew the certificate"))
+  }
+
+  @Test(
+    "with a bad certificate, b2c-tasks-cli names the host it cannot verify and opens no browser",
+    arguments: BadCertificate.allCases)
+  func cliRefused(_ bad: BadCertificate) async throws {
+    let authority = try await TestAuthority.trusted()
+    let badServer = try await bad.server()
+    defer { Task { await badServer.stop() } }
+    let host = "127.0.0.1:\(badServer.base.port ?? 0)"
+    let browserLog = badServer.data.appending(path: "browser.log")
+    // (An OpenID Connect provider: the CLI reads its discovery document before it opens the browser.)
+    let signIn = try await CLIRunner(badServer, openID: true).run(
+      ["sign-in"], environment: ["B2C_TEST_BROWSER_LOG": browserLog.path])
+    #expect(signIn.status == 5, "exit 5 (network), not a hang: \(signIn.output) \(signIn.error)")
+    #expect(signIn.error.contains(bad.problem.message(host: host)), "\(signIn.error)")
+    #expect(!FileManager.default.fileExists(atPath: browserLog.path), "no browser was opened")
+
+    // Signed in with a good provider, a task API with a bad certificate is refused the same way.
+    let good = try await SessionHarness.start(tls: try authority.issue(), keyring: true)
+    defer { Task { await good.stop() } }
+    _ = try await good.signIn(good.session())
+    let cli = try CLIRunner(good, taskAPI: badServer.base)
+    let list = try await cli.run(["list"], environment: ["BROWSER": "false"])
+    #expect(list.status == 5, "\(list.output) \(list.error)")
+    #expect(list.error.contains(bad.problem.message(host: host)), "\(list.error)")
+  }
+}
