@@ -69,13 +69,18 @@ extension MainWindow {
       taskList.show(copy?.tasks ?? [], waiting: await files.outbox.pending)
     }
     showTasksPage()
-    if case .network = error {
+    if case .network(let network) = error {
       let label = builder.opaqueObject("offline_label", gtk_label_get_type())
       let when = copy.map { $0.savedAt.formatted(date: .abbreviated, time: .shortened) }
-      gtk_label_set_text(
-        label,
-        when.map { String(format: tr("You are offline. These are your tasks as of %@."), $0) }
-          ?? tr("You are offline. Tasks you add are sent when the task service can be reached."))
+      if case .untrusted = network {
+        // Not "offline": the service answered with a certificate that cannot be trusted. Tasks still wait.
+        gtk_label_set_text(label, network.message)
+      } else {
+        gtk_label_set_text(
+          label,
+          when.map { String(format: tr("You are offline. These are your tasks as of %@."), $0) }
+            ?? tr("You are offline. Tasks you add are sent when the task service can be reached."))
+      }
       showOfflineBanner(true)
     } else {
       showToast(error.message) { Task { await self.reload() } }

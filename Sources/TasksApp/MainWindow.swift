@@ -64,8 +64,9 @@ final class MainWindow {
         session: session, installation: installation, slot: slot,
         progressBar: builder.opaqueObject("sign_in_progress", gtk_progress_bar_get_type()))
       controller.onFinished = { [unowned self] step in self.signInFinished(step) }
-      // As a browser shows a page's title: the B2C page's own title under the window's.
+      // As a browser shows a page: its host, secure or not, and its own title under it.
       controller.onPageLoaded = { [unowned self] title in adw_window_title_set_subtitle(self.windowTitle, title) }
+      controller.onPageCommitted = { [unowned self] host, secure in self.showPageOrigin(host: host, secure: secure) }
       signIn = controller
       let tasks = TaskListController(listView: builder.opaqueObject("task_list", gtk_list_view_get_type()))
       tasks.onToggle = { [unowned self] task, done in self.setCompleted(task, done) }
@@ -102,6 +103,7 @@ final class MainWindow {
   /// screen (a GtkStack keeps its other pages visible, merely unmapped).
   func show(_ page: Page) {
     self.page = page
+    if page != .signIn { showPageOrigin(host: nil, secure: false) }
     if page != .loading { presentIfWaiting() }
     for other in Page.allCases where other != page {
       gtk_widget_set_visible(gtk_stack_get_child_by_name(contentStack, other.rawValue), 0)
@@ -114,6 +116,27 @@ final class MainWindow {
       actions[name].map { Actions.setEnabled($0, signedIn) }
     }
     if !signedIn { showOfflineBanner(false) }
+  }
+
+  /// Shows in the header the host of the sign-in page on screen, with GNOME Web's secure or insecure sign (a person
+  /// sees whose page asks for the password); nil puts the app's own title back.
+  private func showPageOrigin(host: String?, secure: Bool) {
+    let icon = builder.object("page_security_icon", gtk_widget_get_type(), as: GtkWidget.self)
+    guard let host else {
+      gtk_widget_set_visible(icon, 0)
+      adw_window_title_set_title(windowTitle, tr("B2C Tasks"))
+      return
+    }
+    adw_window_title_set_title(windowTitle, host)
+    gtk_image_set_from_icon_name(
+      OpaquePointer(icon), secure ? "channel-secure-symbolic" : "channel-insecure-symbolic")
+    let explanation =
+      secure
+      ? String(format: tr("Secure connection: the identity of %@ is verified and the page is encrypted"), host)
+      : String(format: tr("Not secure: the page from %@ is not encrypted"), host)
+    gtk_widget_set_tooltip_text(icon, explanation)
+    b2c_accessible_set_label(icon, explanation)
+    gtk_widget_set_visible(icon, 1)
   }
 
   /// Shows or hides the banner saying the task service cannot be reached. (Hidden, it is also invisible: a

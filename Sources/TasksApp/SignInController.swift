@@ -27,6 +27,9 @@ final class SignInController {
   var onFinished: (SignInStep) -> Void = { _ in }
   /// Called with the title of each page of the sign-in once it has loaded.
   var onPageLoaded: (String) -> Void = { _ in }
+  /// Called as each page of the sign-in starts to arrive: its host (with the port, if any), and whether it came over
+  /// a verified TLS connection.
+  var onPageCommitted: (_ host: String, _ secure: Bool) -> Void = { _, _ in }
 
   init(session: Session, installation: Installation, slot: UnsafeMutablePointer<GtkWidget>, progressBar: OpaquePointer)
   {
@@ -177,9 +180,21 @@ final class SignInController {
           title.map { String(cString: $0) } ?? "")
       }
     }
+    let committed: WebViewPlugin.Committed = { context, uri, secure in
+      MainActor.assumeIsolated {
+        Unmanaged<SignInController>.fromOpaque(context!).takeUnretainedValue().onPageCommitted(
+          HTTPClient.hostName(uri.flatMap { URL(string: String(cString: $0)) }), secure != 0)
+      }
+    }
+    let tlsFailed: WebViewPlugin.TLSFailed = { context, uri, flags in
+      MainActor.assumeIsolated {
+        Unmanaged<SignInController>.fromOpaque(context!).takeUnretainedValue().certificateRefused(
+          uri.map { String(cString: $0) } ?? "", flags: flags)
+      }
+    }
     let folders = persistent ? Self.persistentFolders : nil
     let view = plugin.new(
-      context, decide, failed, progress, loaded, folders?.data.path(percentEncoded: false),
+      context, decide, failed, progress, loaded, committed, tlsFailed, folders?.data.path(percentEncoded: false),
       folders?.cache.path(percentEncoded: false))
     guard let view else { return nil }
     gtk_widget_set_vexpand(view.widget, 1)
@@ -221,11 +236,21 @@ final class SignInController {
   }
 
   private func loadFailed(_ message: String) {
+    end(with: .network(.unreachable(message)))
+  }
+
+  /// WebKit refused a page's certificate (no exception is ever offered): the flow ends naming the host.
+  private func certificateRefused(_ uri: String, flags: UInt32) {
+    b2c_debug("sign-in: a page's TLS certificate was refused")
+    end(with: .network(.untrusted(host: HTTPClient.hostName(URL(string: uri)), CertificateProblem(tlsFlags: flags))))
+  }
+
+  private func end(with error: SessionError) {
     interpreter = nil
     dropWebView()
     Task {
       await session.cancelFlow()
-      onFinished(.failed(.network(.unreachable(message))))
+      onFinished(.failed(error))
     }
   }
 

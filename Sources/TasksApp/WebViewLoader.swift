@@ -12,9 +12,12 @@ struct WebViewPlugin {
   typealias Failed = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void
   typealias Progress = @convention(c) (UnsafeMutableRawPointer?, Double) -> Void
   typealias Loaded = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
+  typealias Committed = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32) -> Void
+  typealias TLSFailed = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UInt32) -> Void
   typealias New =
     @convention(c) (
-      UnsafeMutableRawPointer?, Decide, Failed, Progress, Loaded, UnsafePointer<CChar>?, UnsafePointer<CChar>?
+      UnsafeMutableRawPointer?, Decide, Failed, Progress, Loaded, Committed, TLSFailed, UnsafePointer<CChar>?,
+      UnsafePointer<CChar>?
     ) -> UnsafeMutableRawPointer?
   typealias Load = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
   typealias Stop = @convention(c) (UnsafeMutableRawPointer?) -> Void

@@ -17,6 +17,8 @@ private final class WebViewHooks {
   let loadFailed: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void
   let progress: @convention(c) (UnsafeMutableRawPointer?, Double) -> Void
   let loaded: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
+  let committed: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32) -> Void
+  let tlsFailed: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UInt32) -> Void
 
   init(
     context: UnsafeMutableRawPointer?,
@@ -24,13 +26,17 @@ private final class WebViewHooks {
     loadFailed:
       @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void,
     progress: @escaping @convention(c) (UnsafeMutableRawPointer?, Double) -> Void,
-    loaded: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
+    loaded: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void,
+    committed: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32) -> Void,
+    tlsFailed: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UInt32) -> Void
   ) {
     self.context = context
     self.decide = decide
     self.loadFailed = loadFailed
     self.progress = progress
     self.loaded = loaded
+    self.committed = committed
+    self.tlsFailed = tlsFailed
   }
 }
 
@@ -77,6 +83,30 @@ private let loadFailed:
       return 1  // the app shows its own page
     }
 
+/// `gboolean load-failed-with-tls-errors(WebKitWebView*, gchar*, GTlsCertificate*, GTlsCertificateFlags, gpointer)`:
+/// the page's certificate was refused (WebKit's policy is to fail). The app is told the URI and
+/// `GTlsCertificateFlags`; no exception is ever made, and nothing from that host is shown.
+private let loadFailedWithTLSErrors:
+  @convention(c) (gpointer?, UnsafePointer<CChar>?, gpointer?, UInt32, gpointer?) -> gboolean = {
+    _, uri, _, flags, data in
+    let hooks = hooks(data)
+    hooks.tlsFailed(hooks.context, uri, flags)
+    return 1  // handled: no load-failed, no WebKit error page
+  }
+
+/// `void load-changed(WebKitWebView*, WebKitLoadEvent, gpointer)`: once a page is committed (its first bytes came
+/// from the server), the app is told its URI and whether it came over a verified TLS connection (1) or not (0), as
+/// a browser shows it beside the address.
+private let loadChanged: @convention(c) (gpointer?, UInt32, gpointer?) -> Void = { view, event, data in
+  guard let view, event == WEBKIT_LOAD_COMMITTED.rawValue else { return }
+  let webView = view.assumingMemoryBound(to: WebKitWebView.self)
+  var certificate: UnsafeMutablePointer<GTlsCertificate>?
+  var errors = GTlsCertificateFlags(0)
+  let secure = webkit_web_view_get_tls_info(webView, &certificate, &errors) != 0 && errors.rawValue == 0
+  let hooks = hooks(data)
+  hooks.committed(hooks.context, webkit_web_view_get_uri(webView), secure ? 1 : 0)
+}
+
 /// `void notify::estimated-load-progress(GObject*, GParamSpec*, gpointer)`.
 private let progressChanged: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { view, _, data in
   guard let view else { return }
@@ -113,6 +143,8 @@ public func b2cWebViewNew(
   _ failed: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void,
   _ progress: @escaping @convention(c) (UnsafeMutableRawPointer?, Double) -> Void,
   _ loaded: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void,
+  _ committed: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32) -> Void,
+  _ tlsFailed: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UInt32) -> Void,
   _ dataDirectory: UnsafePointer<CChar>?, _ cacheDirectory: UnsafePointer<CChar>?
 ) -> UnsafeMutableRawPointer? {
   let session: OpaquePointer? =
@@ -138,12 +170,16 @@ public func b2cWebViewNew(
   guard let object else { return nil }
   let view = UnsafeMutableRawPointer(object)
   let box = Unmanaged.passRetained(
-    WebViewHooks(context: context, decide: decide, loadFailed: failed, progress: progress, loaded: loaded))
+    WebViewHooks(
+      context: context, decide: decide, loadFailed: failed, progress: progress, loaded: loaded, committed: committed,
+      tlsFailed: tlsFailed))
   let release: GClosureNotify = { data, _ in Unmanaged<WebViewHooks>.fromOpaque(data!).release() }
   // Each connection holds the hooks once more; the last disconnection (the view's finalisation) frees them.
   for (signal, handler) in [
     ("decide-policy", unsafeBitCast(decidePolicy, to: UnsafeRawPointer.self)),
     ("load-failed", unsafeBitCast(loadFailed, to: UnsafeRawPointer.self)),
+    ("load-failed-with-tls-errors", unsafeBitCast(loadFailedWithTLSErrors, to: UnsafeRawPointer.self)),
+    ("load-changed", unsafeBitCast(loadChanged, to: UnsafeRawPointer.self)),
     ("notify::estimated-load-progress", unsafeBitCast(progressChanged, to: UnsafeRawPointer.self)),
     ("notify::title", unsafeBitCast(titleChanged, to: UnsafeRawPointer.self)),
     ("notify::is-loading", unsafeBitCast(loadingChanged, to: UnsafeRawPointer.self)),

@@ -15,13 +15,17 @@ final class PlaygroundForUI {
   private let arguments: [String]
 
   /// Starts a playground of `flavor` (b2c, external-id or oidc: the identity provider it plays) with further
-  /// `options`; `logLevel` "info" logs every request (redacted). The settings name the provider as a user would:
-  /// B2C's tenant and policies, or the `authority` the playground says it serves.
-  init(flavor: String = "b2c", options: [String] = [], logLevel: String = "warning") async throws {
+  /// `options`; `logLevel` "info" logs every request (redacted); `tls` serves https with that certificate. The
+  /// settings name the provider as a user would: B2C's tenant and policies, or the `authority` the playground says
+  /// it serves.
+  init(
+    flavor: String = "b2c", options: [String] = [], logLevel: String = "warning", tls: ServerIdentity? = nil
+  ) async throws {
     data = try TestDesktop.temporaryFolder("ui-playground")
-    arguments = ["--flavor", flavor, "--log-level", logLevel] + options
+    let tlsOptions = tls.map { ["--tls-cert", $0.certificate.path, "--tls-key", $0.key.path] } ?? []
+    arguments = ["--flavor", flavor, "--log-level", logLevel] + tlsOptions + options
     (process, port) = try await Self.launch(data: data, port: 0, arguments: arguments)
-    let base = "http://127.0.0.1:\(self.port)"
+    let base = "\(tls == nil ? "http" : "https")://127.0.0.1:\(self.port)"
     let provider: String
     switch flavor {
     case "external-id":
@@ -102,11 +106,18 @@ extension AppDriver {
   /// Signs in by typing the demo account into B2C's page in the window; returns the window.
   func signInByTyping(_ email: String = "ann@example.com", _ password: String = "Tasks-Demo-1") async throws -> String {
     let window = try await openSignInPage()
+    try await typeSignIn(window: window, email, password)
+    return window
+  }
+
+  /// Types `email`, Tab, `password` and Return into the sign-in page on screen in `window`.
+  func typeSignIn(window: String, _ email: String = "ann@example.com", _ password: String = "Tasks-Demo-1")
+    async throws
+  {
     try await type(email, window: window)
     try await key("Tab", window: window)
     try await type(password, window: window)
     try await key("Return", window: window)
-    return window
   }
 
   /// Opens the add-task window with Ctrl+N and waits for its entry. The entry is filled and Add pressed through
@@ -133,11 +144,12 @@ extension AppUI {
       let playground = try await PlaygroundForUI()
       let app = try AppDriver(settings: playground.settings)
       let window = try await app.openSignInPage()
+      // The header names the page's host and, as GNOME Web does, that plain http is not secure.
+      try await app.waitFor(role: "label", name: "127.0.0.1:\(playground.port)")
+      try await app.waitFor(
+        role: "image", name: "Not secure: the page from 127.0.0.1:\(playground.port) is not encrypted")
       try await app.checkScreen("sign-in-page")
-      try await app.type("ann@example.com", window: window)
-      try await app.key("Tab", window: window)
-      try await app.type("Tasks-Demo-1", window: window)
-      try await app.key("Return", window: window)
+      try await app.typeSignIn(window: window)
       try await app.waitFor(role: "label", name: "No Tasks")
       try await app.waitFor(role: "label", name: "Ann Example")
       try await app.checkScreen("signed-in")

@@ -165,7 +165,7 @@ public final class HTTPClient: Sendable {
   }
 
   /// `host` or `host:port` of `url`, as a user would recognise it.
-  static func hostName(_ url: URL?) -> String {
+  public static func hostName(_ url: URL?) -> String {
     guard let host = url?.host(percentEncoded: false) else { return "?" }
     let shown = host.contains(":") ? "[\(host)]" : host
     return url?.port.map { "\(shown):\($0)" } ?? shown
