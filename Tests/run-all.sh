@@ -20,13 +20,19 @@ Tests/Benchmarks/sign-in.sh --quick
 
 # A private home for the keyring, settings and caches, so tests never touch the user's own.
 sandbox=$(mktemp -d /tmp/b2c-tasks-tests.XXXXXX)
-# The TLS tests trust a throwaway certificate authority for their run and remove it as they exit; should the test
-# process die first, this puts the system's trust store back.
+# The TLS tests trust a throwaway certificate authority for their run (b2c-tasks-test-PID.crt) and remove it as they
+# exit; should a test process have died first, this puts the system's trust store back (another run's stays).
 untrust() {
-  if ls /usr/local/share/ca-certificates/b2c-tasks-test-*.crt >/dev/null 2>&1; then
-    if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo -n"; fi
-    $sudo rm -f /usr/local/share/ca-certificates/b2c-tasks-test-*.crt
-    $sudo update-ca-certificates --fresh >/dev/null
+  if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo -n"; fi
+  removed=""
+  for file in /usr/local/share/ca-certificates/b2c-tasks-test-*.crt; do
+    [ -e "$file" ] || continue
+    pid=${file##*-test-}
+    pid=${pid%.crt}
+    if [ ! -d "/proc/$pid" ]; then $sudo rm -f "$file" && removed=1; fi
+  done
+  if [ -n "$removed" ]; then
+    $sudo flock /run/lock/b2c-tasks-test-ca.lock update-ca-certificates --fresh >/dev/null
   fi
 }
 trap 'untrust; "$repo/Tests/remove-tree.sh" "$sandbox"' EXIT

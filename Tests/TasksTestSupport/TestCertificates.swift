@@ -83,10 +83,16 @@ public final class TestAuthority: Sendable {
       // The process is ending: put the system's trust store back as it was.
       guard let file = TestAuthority.installedFile else { return }
       _ = try? TestAuthority.privileged(["/bin/rm", "-f", file])
-      _ = try? TestAuthority.privileged(["/usr/sbin/update-ca-certificates", "--fresh"])  // drops its links too
+      _ = try? TestAuthority.privileged(TestAuthority.updateTrust + ["--fresh"])  // drops its links too
     }
-    try Self.privileged(["/usr/sbin/update-ca-certificates"])
+    try Self.privileged(Self.updateTrust)
   }
+
+  /// `update-ca-certificates`, one at a time: it writes its bundle through a fixed temporary name, and another test
+  /// run may be trusting or removing its own authority at the same moment.
+  private static let updateTrust = [
+    "/usr/bin/flock", "/run/lock/b2c-tasks-test-ca.lock", "/usr/sbin/update-ca-certificates",
+  ]
 
   /// Runs `command` as root (through `sudo -n` unless the tests run as root) and waits for it; synchronous, so that
   /// it also works while the process exits. Its standard output is dropped, its errors go to the test's.
