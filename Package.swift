@@ -126,7 +126,7 @@ let package = Package(
     .testTarget(
       name: "TasksSessionTests",
       dependencies: [
-        "TasksCore", "TasksCoreTesting", "TasksKeyring", "B2CPlayground", "TasksTestSupport",
+        "TasksCore", "TasksCoreTesting", "TasksKeyring", "TasksLoopback", "B2CPlayground", "TasksTestSupport",
         .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Logging", package: "swift-log"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),

@@ -4,6 +4,7 @@ import CGtk
 import Foundation
 import GtkSupport
 import TasksCore
+import TasksLoopback
 
 /// The main window, built from `ui/main-window.ui`.
 ///
@@ -329,7 +330,10 @@ final class MainWindow {
     guard let signIn else { return }
     show(.browser)
     Task {
-      if case .failure(let error) = await signIn.startInBrowser(parent: window.window) { showFailure(error) }
+      let timeout = windowState?.uint("browser-sign-in-timeout") ?? LoopbackListener.defaultTimeout
+      if case .failure(let error) = await signIn.startInBrowser(parent: window.window, timeout: timeout) {
+        showFailure(error)
+      }
     }
   }
 

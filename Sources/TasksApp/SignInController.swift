@@ -23,6 +23,8 @@ final class SignInController {
   private var plugin: WebViewPlugin?
   private var interpreter: RedirectInterpreter?
   private var listener: LoopbackListener?
+  /// Ends a sign-in in the system browser that takes too long.
+  private var browserTimer: Task<Void, any Error>?
   /// Called when a flow ends: signed in, cancelled, profile edited or failed.
   var onFinished: (SignInStep) -> Void = { _ in }
   /// Called with the title of each page of the sign-in once it has loaded.
@@ -74,7 +76,8 @@ final class SignInController {
 
   /// Starts the sign-in in the system browser instead: listens on loopback for B2C's redirect and opens the
   /// authorize URL with the desktop's default browser. The web view's flow, if any, ends.
-  func startInBrowser(parent: UnsafeMutablePointer<GtkWindow>) async -> Result<Void, SessionError> {
+  /// After `timeout` seconds without the browser's answer, the listener stops and the flow fails.
+  func startInBrowser(parent: UnsafeMutablePointer<GtkWindow>, timeout: Int) async -> Result<Void, SessionError> {
     await cancel()
     let listener: LoopbackListener
     do {
@@ -82,9 +85,13 @@ final class SignInController {
         await self?.browserRedirect(url) ?? .notFound
       }
     } catch {
-      return .failure(.network(.unreachable("could not listen on 127.0.0.1")))
+      return .failure(.listener(address: (error as? LoopbackListener.StartError)?.address ?? "127.0.0.1"))
     }
     self.listener = listener
+    browserTimer = Task { [weak self] in
+      try await Task.sleep(for: .seconds(timeout))
+      await self?.browserTimedOut()
+    }
     let request: AuthorizationRequest
     do throws(SessionError) {
       request = try await session.startSignIn(redirectURI: listener.redirectURI, inBrowser: true)
@@ -131,8 +138,19 @@ final class SignInController {
   }
 
   private func stopListening() async {
+    browserTimer?.cancel()
+    browserTimer = nil
     await listener?.stop()
     listener = nil
+  }
+
+  /// No answer from the browser in time: stop listening (a late answer finds no one) and say so.
+  private func browserTimedOut() async {
+    guard listener != nil else { return }
+    b2c_debug("sign-in: no answer from the browser in time; the loopback listener stops")
+    await session.cancelFlow()
+    await stopListening()
+    onFinished(.failed(.authorization(.timedOut)))
   }
 
   /// B2C's redirect arrived at the loopback listener: the session decides, the browser sees a short page.
@@ -144,6 +162,8 @@ final class SignInController {
     // The flow is over: the listener stops once this answer has had time to reach the browser.
     let finished = listener
     listener = nil
+    browserTimer?.cancel()
+    browserTimer = nil
     Task {
       try? await Task.sleep(for: .seconds(2))
       await finished?.stop()

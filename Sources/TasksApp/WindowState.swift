@@ -55,6 +55,11 @@ final class WindowState {
     g_settings_bind(settings, key, object.gpointer, property, G_SETTINGS_BIND_DEFAULT)
   }
 
+  /// The unsigned integer `key`.
+  func uint(_ key: String) -> Int {
+    Int(g_settings_get_uint(settings, key))
+  }
+
   /// The boolean `key`.
   func bool(_ key: String) -> Bool {
     g_settings_get_boolean(settings, key) != 0

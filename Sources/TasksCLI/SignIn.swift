@@ -9,20 +9,21 @@ struct SignIn: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Sign in with your browser.",
     discussion: """
-      Opens the sign-in page in your browser ($BROWSER, else xdg-open) and listens on 127.0.0.1 for the answer. \
+      Opens the sign-in page in your browser ($BROWSER, else xdg-open) and listens on the loopback interface for \
+      the answer (127.0.0.1, and also ::1 for a localhost redirect URI). \
       The sign-in is kept in the keyring and shared with the B2C Tasks app.
       """)
   @OptionGroup var options: CommonOptions
   @Flag(help: "Ask for the password even if the browser is still signed in.") var promptLogin = false
   @Option(help: "Fill in this email address.") var loginHint: String?
-  @Option(help: "Give up after this many seconds.") var timeout = 300
+  @Option(help: "Give up after this many seconds.") var timeout = LoopbackListener.defaultTimeout
 
   func run() async throws {
     let context = try await Context(options)
     let session = context.session
     try await context.run {
       let (outcomes, finish) = AsyncStream.makeStream(of: Result<Account, SessionError>.self)
-      let listener = try await LoopbackListener.start(registered: session.settings.redirectURI) { url in
+      let listener = try await Self.listen(session.settings.redirectURI) { url in
         guard await session.acceptsRedirect(url) else { return .rejected }
         let step = await session.handleRedirect(url)
         switch step {
@@ -46,7 +47,7 @@ struct SignIn: AsyncParsableCommand {
       let seconds = timeout
       let timer = Task {
         try await Task.sleep(for: .seconds(seconds))
-        finish.yield(.failure(.network(.timedOut)))
+        finish.yield(.failure(.authorization(.timedOut)))
       }
       defer { timer.cancel() }
       var iterator = outcomes.makeAsyncIterator()
@@ -60,6 +61,19 @@ struct SignIn: AsyncParsableCommand {
       case nil:
         throw CLIFailure(status: 1, code: "sign-in", message: "Sign-in did not finish.")
       }
+    }
+  }
+}
+
+extension SignIn {
+  /// Starts the loopback listener; an address that cannot be had is a failure that names it.
+  static func listen(
+    _ registered: RedirectURI, handler: @escaping @Sendable (String) async -> LoopbackAnswer
+  ) async throws -> LoopbackListener {
+    do {
+      return try await LoopbackListener.start(registered: registered, handler: handler)
+    } catch let error as LoopbackListener.StartError {
+      throw CLIFailure(status: 1, code: "listener", message: SessionError.listener(address: error.address).message)
     }
   }
 }

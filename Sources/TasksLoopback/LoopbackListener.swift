@@ -35,20 +35,35 @@ public enum LoopbackAnswer: Sendable {
   }
 }
 
-/// Listens on `127.0.0.1` on a free port for B2C's redirect (RFC 8252 §7.3) and hands each request's URL to a handler
-/// that decides what the browser sees next. Only loopback connections are possible; requests to other paths get 404.
+/// Listens on the loopback interface on a free port for B2C's redirect (RFC 8252 §7.3) and hands each request's URL
+/// to a handler that decides what the browser sees next. Only loopback connections are possible; requests to other
+/// paths get 404. A `localhost` redirect URI is served on 127.0.0.1 and ::1 on the same port (RFC 8252 §8.3): the
+/// browser may resolve the name to either, and another program must not be able to take the other one.
 public final class LoopbackListener: Sendable {
+  /// How long a sign-in in the system browser may take before the app stops waiting for it (the CLI's
+  /// `--timeout`, the app's `browser-sign-in-timeout` default).
+  public static let defaultTimeout = 300
   /// The port the listener got.
   public let port: Int
   /// The redirect URI to send in authorize requests: the settings' loopback URI with this port, or
   /// `http://127.0.0.1:PORT/`.
   public let redirectURI: RedirectURI
-  private let task: Task<Void, any Error>
+  /// The addresses listened on (`127.0.0.1`, and `::1` for `localhost`).
+  public let addresses: [String]
+  private let tasks: [Task<Void, any Error>]
 
-  private init(port: Int, redirectURI: RedirectURI, task: Task<Void, any Error>) {
+  private init(port: Int, redirectURI: RedirectURI, addresses: [String], tasks: [Task<Void, any Error>]) {
     self.port = port
     self.redirectURI = redirectURI
-    self.task = task
+    self.addresses = addresses
+    self.tasks = tasks
+  }
+
+  /// Why the listener could not start.
+  public struct StartError: Error, CustomStringConvertible {
+    /// The address and port that could not be had.
+    public let address: String
+    public var description: String { "could not listen on \(address)" }
   }
 
   /// Starts listening. `registered` is the settings' redirect URI: when it is a loopback URI its host and path are
@@ -61,38 +76,20 @@ public final class LoopbackListener: Sendable {
     let template = registered.kind == .loopback ? URLComponents(string: registered.value) : nil
     let host = template?.host ?? "127.0.0.1"
     let path = (template?.path).flatMap { $0.isEmpty ? nil : $0 } ?? "/"
-    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let router = Router()
     router.get(RouterPath(path)) { request, _ -> Response in
       let query = request.uri.query.map { "?" + $0 } ?? ""
       let port = request.head.authority?.split(separator: ":").last.map(String.init) ?? ""
-      switch await handler("http://\(host):\(port)\(request.uri.path)\(query)") {
-      case .redirect(let url):
-        return Response(status: .found, headers: [.location: url.absoluteString, .cacheControl: "no-store"])
-      case .page(let title, let message):
-        return Self.page(title: title, message: message)
-      case .notFound:
-        return Response(status: .notFound)
-      case .rejected:
-        var response = Self.page(
-          title: tr("Not this sign-in"),
-          message: tr("This answer does not belong to the sign-in in progress, so it was ignored."))
-        response.status = .badRequest
-        return response
-      }
+      return Self.response(to: await handler("http://\(host):\(port)\(request.uri.path)\(query)"))
     }
-    var logger = Logger(label: "b2c-tasks-loopback")
-    logger.logLevel = .critical
-    let bindHost = host == "localhost" ? "127.0.0.1" : host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-    let app = Application(
-      router: router,
-      configuration: .init(address: .hostname(bindHost, port: template?.port ?? 0), serverName: "b2c-tasks"),
-      onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-    let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-    var iterator = ports.makeAsyncIterator()
-    guard let port = await iterator.next(), port > 0 else {
-      task.cancel()
-      throw CancellationError()
+    let fixedPort = template?.port
+    let (tasks, port, addresses): ([Task<Void, any Error>], Int, [String])
+    if host == "localhost" {
+      (tasks, port, addresses) = try await serveBothLoopbacks(router, port: fixedPort)
+    } else {
+      let address = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+      let served = try await serve(router, on: address, port: fixedPort ?? 0)
+      (tasks, port, addresses) = ([served.task], served.port, [address])
     }
     var components = URLComponents()
     components.scheme = "http"
@@ -100,16 +97,85 @@ public final class LoopbackListener: Sendable {
     components.port = port
     components.path = path
     guard let string = components.string, let uri = RedirectURI(string) else {
-      task.cancel()
-      throw CancellationError()
+      tasks.forEach { $0.cancel() }
+      throw StartError(address: host)
     }
-    return LoopbackListener(port: port, redirectURI: uri, task: task)
+    return LoopbackListener(port: port, redirectURI: uri, addresses: addresses, tasks: tasks)
+  }
+
+  /// Listens on 127.0.0.1 and ::1 on one port. With a free port, a port whose ::1 side is taken is given up for
+  /// another (a few times); a machine without IPv6 loopback has nothing to take ::1, so 127.0.0.1 alone is safe.
+  private static func serveBothLoopbacks(_ router: Router<BasicRequestContext>, port fixed: Int?) async throws
+    -> ([Task<Void, any Error>], Int, [String])
+  {
+    for _ in 0..<5 {
+      let v4 = try await serve(router, on: "127.0.0.1", port: fixed ?? 0)
+      do {
+        let v6 = try await serve(router, on: "::1", port: v4.port)
+        return ([v4.task, v6.task], v4.port, ["127.0.0.1", "::1"])
+      } catch {
+        if let probe = try? await serve(router, on: "::1", port: 0) {
+          // IPv6 loopback works, so that port's ::1 side belongs to someone else.
+          probe.task.cancel()
+          _ = await probe.task.result
+          v4.task.cancel()
+          _ = await v4.task.result
+          if fixed != nil { throw StartError(address: "[::1]:\(v4.port)") }
+          continue
+        }
+        return ([v4.task], v4.port, ["127.0.0.1"])
+      }
+    }
+    throw StartError(address: "[::1]")
+  }
+
+  /// Serves `router` on `address`:`port` (0: a free one); throws when the address cannot be had.
+  private static func serve(_ router: Router<BasicRequestContext>, on address: String, port: Int) async throws
+    -> (task: Task<Void, any Error>, port: Int)
+  {
+    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+    var logger = Logger(label: "b2c-tasks-loopback")
+    logger.logLevel = .critical
+    let app = Application(
+      router: router,
+      configuration: .init(address: .hostname(address, port: port), serverName: "b2c-tasks"),
+      onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+    let task = Task {
+      defer { continuation.finish() }  // a failed bind ends the wait below
+      try await app.runService(gracefulShutdownSignals: [])
+    }
+    var iterator = ports.makeAsyncIterator()
+    guard let bound = await iterator.next(), bound > 0 else {
+      task.cancel()
+      _ = await task.result
+      throw StartError(address: address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)")
+    }
+    return (task, bound)
+  }
+
+  private static func response(to answer: LoopbackAnswer) -> Response {
+    switch answer {
+    case .redirect(let url):
+      return Response(status: .found, headers: [.location: url.absoluteString, .cacheControl: "no-store"])
+    case .page(let title, let message):
+      return page(title: title, message: message)
+    case .notFound:
+      return Response(status: .notFound)
+    case .rejected:
+      var response = page(
+        title: tr("Not this sign-in"),
+        message: tr("This answer does not belong to the sign-in in progress, so it was ignored."))
+      response.status = .badRequest
+      return response
+    }
   }
 
   /// Stops listening.
   public func stop() async {
-    task.cancel()
-    _ = await task.result
+    for task in tasks {
+      task.cancel()
+      _ = await task.result
+    }
   }
 
   private static func page(title: String, message: String) -> Response {

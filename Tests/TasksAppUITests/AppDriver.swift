@@ -90,9 +90,11 @@ final class AppDriver {
 
   /// The accessible objects of the app, once the app is on the accessibility bus and shows `until`.
   @discardableResult
-  func accessibleTree(until condition: ([AccessibleNode]) -> Bool) async throws -> [AccessibleNode] {
+  func accessibleTree(timeout: Duration = .seconds(30), until condition: ([AccessibleNode]) -> Bool) async throws
+    -> [AccessibleNode]
+  {
     var nodes: [AccessibleNode] = []
-    let found = try await eventually(timeout: .seconds(30), every: .milliseconds(200)) {
+    let found = try await eventually(timeout: timeout, every: .milliseconds(200)) {
       let dump = try await ChildProcess.run(Tools.python, [Tools.atspiDriver, "dump", "\(process.pid)"])
       guard dump.status == 0 else { return false }
       nodes = dump.output.split(separator: "\n").compactMap {
@@ -111,9 +113,9 @@ final class AppDriver {
 
   /// Waits for an accessible object with `role` and `name` to be on screen.
   @discardableResult
-  func waitFor(role: String, name: String) async throws -> AccessibleNode {
+  func waitFor(role: String, name: String, timeout: Duration = .seconds(30)) async throws -> AccessibleNode {
     let matches = { (node: AccessibleNode) in node.role == role && node.name == name && node.isShowing }
-    let nodes = try await accessibleTree { $0.contains(where: matches) }
+    let nodes = try await accessibleTree(timeout: timeout) { $0.contains(where: matches) }
     return try #require(nodes.first(where: matches))
   }
 

@@ -204,10 +204,47 @@ extension AppUI {
       await app.stop()
     }
 
-    /// Makes `scripted-browser.sh` the desktop's default web browser in `home`'s XDG folders, as a person's
-    /// browser is: a desktop entry for http(s) URLs and the default in `mimeapps.list`.
-    private func installScriptedBrowser(home: URL) throws {
-      let script = TestDesktop.scriptedBrowser
+    @Test("'Open in Browser Instead' with a browser that never answers: the app stops waiting and listening")
+    func browserSignInTimesOut() async throws {
+      let playground = try await PlaygroundForUI()
+      let home = try TestDesktop.temporaryFolder("ui-browser-idle")
+      let log = home.appending(path: "browser.log")
+      // A browser that opens nothing; the shortest timeout the settings allow.
+      let idle = home.appending(path: "idle-browser.sh")
+      try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >>\"\(log.path)\"\n".utf8).write(to: idle)
+      try installScriptedBrowser(home: home, script: idle)
+      let keyfile = home.appending(path: "config/glib-2.0/settings/keyfile")
+      try FileManager.default.createDirectory(
+        at: keyfile.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data("[io/github/b2ctasks/B2CTasks]\nbrowser-sign-in-timeout=uint32 30\n".utf8).write(to: keyfile)
+      let app = try AppDriver(settings: playground.settings, home: home)
+      try await app.openSignInPage()
+      try await app.press(button: "Open in Browser Instead")
+      try await app.waitFor(role: "label", name: "Continue in Your Browser")
+      var redirect: URLComponents?
+      _ = await eventually(timeout: .seconds(30)) {
+        let opened = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let authorize = URLComponents(string: opened.trimmingCharacters(in: .whitespacesAndNewlines))
+        redirect = (authorize?.queryItems?.first { $0.name == "redirect_uri" }?.value).flatMap(URLComponents.init)
+        return redirect?.port != nil
+      }
+      let port = try #require(redirect?.port, "the browser was given no loopback redirect")
+      try await app.waitFor(
+        role: "label",
+        name:
+          "The sign-in in your browser was not finished in time, so B2C Tasks stopped waiting for it. Please try again.",
+        timeout: .seconds(120))
+      try await app.waitFor(role: "push button", name: "Try Again")
+      let late = try await ChildProcess.run(
+        URL(filePath: "/usr/bin/curl"), ["-s", "--noproxy", "*", "-o", "/dev/null", "http://127.0.0.1:\(port)/"])
+      #expect(late.status != 0, "a late answer finds no listener")
+      try await app.checkScreen("browser-sign-in-timed-out")
+      await app.stop()
+    }
+
+    /// Makes `script` (by default `scripted-browser.sh`) the desktop's default web browser in `home`'s XDG folders,
+    /// as a person's browser is: a desktop entry for http(s) URLs and the default in `mimeapps.list`.
+    private func installScriptedBrowser(home: URL, script: URL = TestDesktop.scriptedBrowser) throws {
       let applications = home.appending(path: "data/applications")
       try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
       try Data(

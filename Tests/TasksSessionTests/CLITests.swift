@@ -149,6 +149,15 @@ struct CLITests {
     #expect(!logout.contains("id_token_hint"))
   }
 
+  @Test("a browser that never answers: sign-in stops waiting after --timeout and says so")
+  func signInTimesOut() async throws {
+    let harness = try await SessionHarness.start(keyring: true)
+    defer { Task { await harness.stop() } }
+    let run = try await CLIRunner(harness).run(["sign-in", "--timeout", "5"], environment: ["BROWSER": "true"])
+    #expect(run.status == 1, "\(run.output) \(run.error)")
+    #expect(run.error.contains("was not finished in time"), "\(run.error)")
+  }
+
   @Test("without a keyring the CLI says so and keeps nothing anywhere else")
   func keyringUnavailable() async throws {
     let harness = try await SessionHarness.start(keyring: true)

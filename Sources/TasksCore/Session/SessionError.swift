@@ -22,6 +22,8 @@ public enum SessionError: Error, Equatable, Sendable {
   case discovery(MetadataError)
   /// The cross-process lock that guards every write of the shared session could not be had, so nothing was written.
   case lock(RefreshLock.Failure)
+  /// The app could not listen on the loopback `address` for the system browser's answer.
+  case listener(address: String)
 
   /// One line for the user.
   public var message: String {
@@ -32,6 +34,9 @@ public enum SessionError: Error, Equatable, Sendable {
     case .authorization(.malformed): return tr("The sign-in service answered something unexpected. Please try again.")
     case .authorization(.cancelled): return tr("Sign-in was cancelled.")
     case .authorization(.forgotPassword): return tr("Password reset is not available.")
+    case .authorization(.timedOut):
+      return tr(
+        "The sign-in in your browser was not finished in time, so B2C Tasks stopped waiting for it. Please try again.")
     case .authorization(.service(let error)), .service(let error): return error.message
     case .badResponse: return tr("The sign-in service answered something unexpected. Please try again.")
     case .idToken: return tr("The sign-in could not be verified, so it was refused. Please try again.")
@@ -41,6 +46,11 @@ public enum SessionError: Error, Equatable, Sendable {
       return String(format: tr("The %@ policy is not set up for this app."), policy)
     case .discovery(.network(let error)): return error.message
     case .lock(let failure): return failure.message
+    case .listener(let address):
+      return String(
+        format: tr(
+          "B2C Tasks could not listen on %@ for your browser's answer; another program may be using it. Please try again."
+        ), address)
     case .discovery:
       return tr(
         "The sign-in service describes itself in a way this app cannot trust or use. Check the authority in the settings."

@@ -26,6 +26,8 @@ public enum AuthorizationFailure: Error, Equatable, Sendable {
   case malformed
   /// Any other error B2C reported.
   case service(ServiceError)
+  /// No answer came back from the system browser in time (the app stopped listening for it).
+  case timedOut
 }
 
 /// Interprets URLs against the redirect URI and state of one authorize request.
