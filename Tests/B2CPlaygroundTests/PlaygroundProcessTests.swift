@@ -46,6 +46,31 @@ struct PlaygroundProcessTests {
     #expect(bad.status != 0)
   }
 
+  @Test("the data folder (0700) and the signing key (0600) are created with their modes, never chmod-ed after")
+  func createdPrivate() async throws {
+    let parent = try TestDesktop.temporaryFolder("playground-modes")
+    defer { try? FileManager.default.removeItem(at: parent) }
+    let data = parent.appending(path: "data")
+    let trace = parent.appending(path: "syscalls.log")
+    // strace shows the modes the files are made with: a chmod after creation leaves them open to others meanwhile.
+    let process = try ChildProcess(
+      URL(filePath: "/usr/bin/strace"),
+      [
+        "-f", "-e", "trace=openat,mkdir,mkdirat,chmod,fchmod,fchmodat", "-o", trace.path,
+        TestDesktop.binaryFolder.appending(path: "b2c-playground").path, "--port", "0", "--data", data.path,
+      ])
+    defer { process.terminate() }
+    let started = await eventually(timeout: .seconds(60)) {
+      listeningPort(in: process.standardOutput) != nil || !process.isRunning
+    }
+    try #require(started && process.isRunning, "b2c-playground under strace did not start: \(process.standardError)")
+    let calls = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains(data.path) }
+    #expect(calls.contains { $0.contains("mkdir(\"\(data.path)") && $0.contains(", 0700)") }, "\(calls)")
+    #expect(
+      calls.contains { $0.contains("signing-key.pem") && $0.contains("O_CREAT") && $0.contains(", 0600)") }, "\(calls)")
+    #expect(!calls.contains { $0.contains("chmod") }, "\(calls)")
+  }
+
   @Test("an acknowledged task and the signing key survive kill -9; the old token still works after the restart")
   func durability() async throws {
     let parent = try TestDesktop.temporaryFolder("playground-process")

@@ -24,11 +24,9 @@ public struct SigningKeys: Sendable {
     let file = directory.appending(path: "signing-key.pem")
     let manager = FileManager.default
     if !manager.fileExists(atPath: file.path) {
-      try manager.createDirectory(
-        at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      try PrivateFiles.createFolder(directory)
       let generated = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-      manager.createFile(
-        atPath: file.path, contents: Data(generated.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
+      try PrivateFiles.write(Data(generated.pemRepresentation.utf8), to: file)
     }
     let pem = try String(contentsOf: file, encoding: .utf8)
     let key = try Insecure.RSA.PrivateKey(pem: pem)

@@ -50,8 +50,7 @@ final class PlaygroundStore: Sendable {
 
   /// Opens (creating and migrating) the database at `file`.
   init(file: URL) throws {
-    try FileManager.default.createDirectory(
-      at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try PrivateFiles.createFolder(file.deletingLastPathComponent())
     var configuration = Configuration()
     configuration.prepareDatabase { db in
       // Durable on commit: an acknowledged task survives kill -9 and power loss.
