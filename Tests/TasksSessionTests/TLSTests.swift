@@ -29,10 +29,10 @@ enum BadCertificate: String, CaseIterable, CustomTestStringConvertible {
     }
   }
 
-  /// An OpenID Connect provider serving https with this certificate (a sign-in starts by fetching its discovery
-  /// document).
-  func server() async throws -> SessionHarness {
-    try await SessionHarness.start(tls: try identity(TestAuthority.trusted()), flavor: .openID)
+  /// A provider (by default OpenID Connect) serving https with this certificate; a sign-in starts by fetching its
+  /// discovery document (B2C's: the policy's).
+  func server(_ flavor: Flavor = .openID) async throws -> SessionHarness {
+    try await SessionHarness.start(tls: try identity(TestAuthority.trusted()), flavor: flavor)
   }
 
   func identity(_ authority: TestAuthority) throws -> ServerIdentity {
@@ -117,11 +117,19 @@ struct TLSTests {
     defer { Task { await badServer.stop() } }
     let host = "127.0.0.1:\(badServer.base.port ?? 0)"
     let browserLog = badServer.data.appending(path: "browser.log")
-    // (An OpenID Connect provider: the CLI reads its discovery document before it opens the browser.)
+    // The CLI reads the provider's discovery document before it opens the browser.
     let signIn = try await CLIRunner(badServer, openID: true).run(
       ["sign-in"], environment: ["B2C_TEST_BROWSER_LOG": browserLog.path])
     #expect(signIn.status == 5, "exit 5 (network), not a hang: \(signIn.output) \(signIn.error)")
     #expect(signIn.error.contains(bad.problem.message(host: host)), "\(signIn.error)")
+    #expect(!FileManager.default.fileExists(atPath: browserLog.path), "no browser was opened")
+    // B2C's too (its policy's document), though B2C's URL conventions would let it go on without the document.
+    let b2c = try await bad.server(.b2c)
+    defer { Task { await b2c.stop() } }
+    let b2cSignIn = try await CLIRunner(b2c).run(["sign-in"], environment: ["B2C_TEST_BROWSER_LOG": browserLog.path])
+    #expect(b2cSignIn.status == 5, "\(b2cSignIn.output) \(b2cSignIn.error)")
+    #expect(
+      b2cSignIn.error.contains(bad.problem.message(host: "127.0.0.1:\(b2c.base.port ?? 0)")), "\(b2cSignIn.error)")
     #expect(!FileManager.default.fileExists(atPath: browserLog.path), "no browser was opened")
 
     // Signed in with a good provider, a task API with a bad certificate is refused the same way.

@@ -122,7 +122,8 @@ public actor Session {
   /// The sample's explicit B2C URLs are used as configured; otherwise the discovery document's endpoints win
   /// (custom domains differ from the convention). When the document cannot be read, B2C and External ID fall back
   /// to their documented URL forms (the web view then shows the network error); a plain OpenID Connect provider has
-  /// no such convention, so the sign-in cannot start.
+  /// no such convention, so the sign-in cannot start. A certificate that is refused ends it for all: the pages are
+  /// on that host too, and a browser would be sent there to fail (the CLI's would wait for an answer for nothing).
   func target(for policy: String?) async throws(SessionError) -> (endpoints: Authority.Endpoints, scopes: [String]) {
     let conventional = settings.authority.conventionalEndpoints(for: policy)
     if case .endpoints = settings.authority, let conventional {
@@ -132,6 +133,7 @@ public actor Session {
     do {
       configuration = try await self.configuration(for: policy)
     } catch {
+      if case .network(.untrusted) = error { throw .discovery(error) }
       guard let conventional else { throw .discovery(error) }
       return (conventional, settings.scopes(offlineAccess: true))
     }
