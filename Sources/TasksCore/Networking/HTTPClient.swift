@@ -46,7 +46,7 @@ public enum CertificateProblem: Equatable, Sendable {
     let lowered = text.lowercased()
     guard
       lowered.hasPrefix("ssl") || lowered.hasPrefix("openssl") || lowered.contains("certificate")
-        || lowered.contains("tls")
+        || lowered.hasPrefix("tls")
     else { return nil }
     if lowered.contains("expired") || lowered.contains("not yet valid") {
       self = .expired

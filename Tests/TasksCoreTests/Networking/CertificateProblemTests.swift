@@ -23,7 +23,10 @@ struct CertificateProblemTests {
 
   @Test("messages that are not about TLS are no certificate problem")
   func otherMessages() {
-    for text in ["Could not connect to server", "", "Operation timed out after 20000 milliseconds", "\u{0}garbage"] {
+    for text in [
+      "Could not connect to server", "", "Operation timed out after 20000 milliseconds", "\u{0}garbage",
+      "Could not resolve host: tls.example.org",
+    ] {
       #expect(CertificateProblem(transportMessage: text) == nil, "\(text)")
     }
   }
