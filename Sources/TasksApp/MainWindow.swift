@@ -28,6 +28,8 @@ final class MainWindow {
   private var failureDetails = ""
   private var actions: [String: OpaquePointer] = [:]
   private var accountFiles: AccountFiles?
+  /// The signed-in user's name, as the header shows it under the title on the list.
+  private var accountName = ""
   var addTaskWindow: AddTaskWindow?
   var pendingDeletion: PendingDeletion?
   private var requestsRunning = 0
@@ -66,8 +68,13 @@ final class MainWindow {
         progressBar: builder.opaqueObject("sign_in_progress", gtk_progress_bar_get_type()))
       controller.onFinished = { [unowned self] step in self.signInFinished(step) }
       // As a browser shows a page: its host, secure or not, and its own title under it.
-      controller.onPageLoaded = { [unowned self] title in adw_window_title_set_subtitle(self.windowTitle, title) }
-      controller.onPageCommitted = { [unowned self] host, secure in self.showPageOrigin(host: host, secure: secure) }
+      // (WebKit can report a page after the flow has left it: only the sign-in page shows such news.)
+      controller.onPageLoaded = { [unowned self] title in
+        if self.page == .signIn { adw_window_title_set_subtitle(self.windowTitle, title) }
+      }
+      controller.onPageCommitted = { [unowned self] host, secure in
+        if self.page == .signIn { self.showPageOrigin(host: host, secure: secure) }
+      }
       signIn = controller
       let tasks = TaskListController(listView: builder.opaqueObject("task_list", gtk_list_view_get_type()))
       tasks.onToggle = { [unowned self] task, done in self.setCompleted(task, done) }
@@ -104,7 +111,11 @@ final class MainWindow {
   /// screen (a GtkStack keeps its other pages visible, merely unmapped).
   func show(_ page: Page) {
     self.page = page
-    if page != .signIn { showPageOrigin(host: nil, secure: false) }
+    if page != .signIn {
+      // The header is the app's again, whatever the sign-in page left in it (a page's title, its host).
+      showPageOrigin(host: nil, secure: false)
+      adw_window_title_set_subtitle(windowTitle, page == .tasks || page == .noTasks ? accountName : "")
+    }
     if page != .loading { presentIfWaiting() }
     for other in Page.allCases where other != page {
       gtk_widget_set_visible(gtk_stack_get_child_by_name(contentStack, other.rawValue), 0)
@@ -235,9 +246,7 @@ final class MainWindow {
         self.startSignIn(editProfile: true)
       }
     }
-    actions["switch-account"] = Actions.add("switch-account", to: window) { [unowned self] in
-      self.signOut(thenSignIn: true)
-    }
+    actions["switch-account"] = Actions.add("switch-account", to: window) { [unowned self] in self.switchAccount() }
     actions["sign-out"] = Actions.add("sign-out", to: window) { [unowned self] in self.signOut() }
     actions["refresh"] = Actions.add("refresh", to: window) { [unowned self] in Task { await self.reload() } }
     actions["add-task"] = Actions.add("add-task", to: window) { [unowned self] in self.openAddTask() }
@@ -299,13 +308,19 @@ final class MainWindow {
   private func stateChanged(_ state: Session.State) {
     switch state {
     case .signedIn(let account), .refreshing(let account):
-      adw_window_title_set_subtitle(windowTitle, account.displayName)
+      accountName = account.displayName
+      // On the sign-in page (Switch Account, Edit Profile) the subtitle is the page's own title.
+      if page != .signIn { adw_window_title_set_subtitle(windowTitle, account.displayName) }
     case .needsSignIn(let account):
+      accountName = ""
       adw_window_title_set_subtitle(windowTitle, "")
       // While the list is shown: its session could not be refreshed. (At start, `start` handles it.)
       if page == .tasks || page == .noTasks { sessionEnded(account) }
-    case .signedOut, .signingIn:
+    case .signedOut:
+      accountName = ""
       adw_window_title_set_subtitle(windowTitle, "")
+    case .signingIn:
+      break  // the current user (if any) stays until a new sign-in succeeds
     }
   }
 
@@ -339,8 +354,14 @@ final class MainWindow {
 
   private func signInFinished(_ step: SignInStep) {
     switch step {
-    case .signedIn, .profileUpdated:
+    case .signedIn(let account), .profileUpdated(let account):
       b2c_debug("sign-in: the tokens are checked and in the keyring")
+      if let previous = accountFiles, previous.objectID != account.objectID {
+        // Switched to another account: the previous one's offline copy goes, as at sign-out (its outbox stays).
+        accountFiles = nil
+        taskList?.show([])
+        Task { await previous.cache.remove() }
+      }
       present()
       show(.loading)
       Task { await reload() }
@@ -369,10 +390,18 @@ final class MainWindow {
     show(.signInFailed)
   }
 
+  /// Switch Account: a sign-in that asks for a password even if B2C remembers someone. The current session stays
+  /// (and Cancel goes back to its list) until the new sign-in succeeds and replaces it.
+  private func switchAccount() {
+    Task {
+      await finishPendingWork()?.value  // a pending delete goes out under the current account
+      startSignIn(prompt: "login")
+    }
+  }
+
   /// Signs out every app of the keychain group, forgets B2C's cookies and the offline copy; the outbox stays on
-  /// disk for when this user signs in again. With `thenSignIn` (Switch Account) the sign-in page follows, asking
-  /// for a password even if B2C remembers someone.
-  private func signOut(thenSignIn: Bool = false) {
+  /// disk for when this user signs in again.
+  private func signOut() {
     guard let session else { return }
     Task {
       await finishPendingWork()?.value  // the delete goes out while the session can still send it
@@ -392,7 +421,7 @@ final class MainWindow {
         showToast(String(format: tr("No web browser could be opened (%@)."), reason))
       }
       taskList?.show([])
-      if thenSignIn { startSignIn(prompt: "login") } else { show(.welcome) }
+      show(.welcome)
     }
   }
 

@@ -29,6 +29,18 @@ extension AppDriver {
     try await press(role: "menu item", name: item)
   }
 
+  /// Ticks "Keep me signed in" on the welcome page by keyboard (Tab to Sign In, Tab to the check box, Space);
+  /// returns the window.
+  func tickKeepMeSignedIn() async throws -> String {
+    let window = try await waitForWindow()
+    try await waitFor(role: "check box", name: "Keep me signed in")
+    try await key("Tab", window: window)
+    try await key("Tab", window: window)
+    try await key("space", window: window)
+    try await waitForCheck("Keep me signed in", checked: true)
+    return window
+  }
+
   /// The names of the task check boxes on screen.
   func taskNames() async throws -> [String] {
     try await accessibleTree { _ in true }.filter { $0.role == "check box" && $0.isShowing }.map(\.name)
@@ -151,13 +163,7 @@ extension AppUI {
     func keepMeSignedIn() async throws {
       let playground = try await PlaygroundForUI()
       let app = try AppDriver(settings: playground.settings)
-      let window = try await app.waitForWindow()
-      try await app.waitFor(role: "check box", name: "Keep me signed in")
-      // By keyboard: Sign In, then the check box.
-      try await app.key("Tab", window: window)
-      try await app.key("Tab", window: window)
-      try await app.key("space", window: window)
-      try await app.waitForCheck("Keep me signed in", checked: true)
+      let window = try await app.tickKeepMeSignedIn()
       try await app.checkScreen("welcome-keep-signed-in")
       _ = try await app.signInByTyping()
       try await app.waitFor(role: "label", name: "Ann Example")

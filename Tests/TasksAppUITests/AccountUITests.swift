@@ -1,0 +1,71 @@
+// The account's flows from the menu, as a person uses them: Switch Account keeps the current session until a new
+// sign-in succeeds; leaving Edit Profile by the page's own Cancel link puts the user's name back under the title.
+
+import Foundation
+import TasksTestSupport
+import Testing
+
+extension AppUI {
+  @Suite("Accounts")
+  struct AccountUITests {
+    @Test("Switch Account, then Cancel: still signed in as before, list and name kept; then switching to Bob works")
+    func switchAccountCancel() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "Ann Example")
+      try await app.addTask("Ann's task", window: window)
+      try await app.waitFor(role: "check box", name: "Ann's task")
+
+      try await app.chooseFromMenu("Switch Account…", window: window)
+      try await app.waitFor(role: "label", name: "Sign in")
+      try await app.waitForPaintedPage()
+      try await app.press(button: "Cancel")
+      try await app.waitFor(role: "check box", name: "Ann's task")
+      try await app.waitFor(role: "label", name: "Ann Example")
+      try await app.checkScreen("switch-account-cancelled")
+      // The keyring still holds Ann's session: a new start needs no password.
+      try await app.key("ctrl+q", window: window)
+      #expect(await app.process.waitForExit(timeout: .seconds(15)) == 0)
+      await app.stop(keepHome: true)
+      let again = try AppDriver(settings: playground.settings, home: app.home)
+      let window2 = try await again.waitForWindow()
+      try await again.waitFor(role: "check box", name: "Ann's task")
+
+      // Switching for real: Bob's list replaces Ann's.
+      try await again.chooseFromMenu("Switch Account…", window: window2)
+      try await again.waitFor(role: "label", name: "Sign in")
+      try await again.waitForPaintedPage()
+      try await again.typeSignIn(window: window2, "bob@example.com", "Tasks-Demo-2")
+      try await again.waitFor(role: "label", name: "Bob Example")
+      try await again.waitFor(role: "label", name: "No Tasks")
+      #expect(try await again.taskNames().isEmpty)
+      await again.stop()
+    }
+
+    @Test("Edit Profile left by the page's own Cancel link: the list is subtitled with the user's name again")
+    func editProfileCancelLink() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      // Keep me signed in: B2C then shows the profile page without asking for the password.
+      let window = try await app.tickKeepMeSignedIn()
+      _ = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "Ann Example")
+
+      try await app.chooseFromMenu("Edit Profile", window: window)
+      try await app.waitFor(role: "label", name: "Edit your profile")
+      try await app.waitForPaintedPage()
+      // The page's own links: from the name field, Save, then Cancel.
+      try await app.key("Tab", window: window)
+      try await app.key("Tab", window: window)
+      try await app.key("Return", window: window)
+      try await app.waitFor(role: "label", name: "No Tasks")
+      try await app.waitFor(role: "label", name: "Ann Example")
+      try await app.waitUntilGone(role: "label", name: "Edit your profile")
+      try await app.key("F5", window: window)
+      try await app.waitFor(role: "label", name: "Ann Example")
+      try await app.checkScreen("edit-profile-cancel-link")
+      await app.stop()
+    }
+  }
+}
