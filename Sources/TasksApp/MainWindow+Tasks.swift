@@ -55,9 +55,12 @@ extension MainWindow {
     Task { try? await files.cache.save(tasks) }
     if announcingSent && flushed.sent > 0 {
       showToast(
-        String(format: trn("%d waiting task was sent", "%d waiting tasks were sent", flushed.sent), flushed.sent))
+        String(format: trn("%d waiting task was sent", "%d waiting tasks were sent", flushed.sent), flushed.sent),
+        aboutList: true)
     }
-    if let stopped = flushed.stoppedBy { showToast(stopped.message) { Task { await self.reload() } } }
+    if let stopped = flushed.stoppedBy {
+      showToast(stopped.message, aboutList: true) { Task { await self.reload() } }
+    }
   }
 
   private func listFailed(_ error: TaskAPIError, _ files: AccountFiles) async {
@@ -83,7 +86,7 @@ extension MainWindow {
       }
       showOfflineBanner(true)
     } else {
-      showToast(error.message) { Task { await self.reload() } }
+      showToast(error.message, aboutList: true) { Task { await self.reload() } }
     }
   }
 
@@ -151,7 +154,7 @@ extension MainWindow {
         saveOfflineCopy()
       } catch {
         taskList?.update(task)
-        showToast(error.message) { [unowned self] in self.change(from: task, to: changed, send) }
+        showToast(error.message, aboutList: true) { [unowned self] in self.change(from: task, to: changed, send) }
       }
     }
   }
@@ -215,7 +218,8 @@ extension MainWindow {
       } catch {
         taskList.insert(deletion.key, at: deletion.index)
         showTasksPage()
-        showToast(String(format: tr("The task could not be deleted: %@"), error.message)) { [unowned self] in
+        showToast(String(format: tr("The task could not be deleted: %@"), error.message), aboutList: true) {
+          [unowned self] in
           _ = self.taskList?.remove(deletion.key)
           self.showTasksPage()
           self.commit(deletion)

@@ -30,6 +30,8 @@ final class MainWindow {
   private var accountFiles: AccountFiles?
   /// The signed-in user's name, as the header shows it under the title on the list.
   private var accountName = ""
+  /// The toasts about the list on screen (dismissed when another page replaces the list).
+  private var listToasts: [OpaquePointer] = []
   var addTaskWindow: AddTaskWindow?
   var pendingDeletion: PendingDeletion?
   private var requestsRunning = 0
@@ -111,6 +113,9 @@ final class MainWindow {
   /// screen (a GtkStack keeps its other pages visible, merely unmapped).
   func show(_ page: Page) {
     self.page = page
+    if page != .tasks && page != .noTasks {
+      for toast in listToasts { adw_toast_dismiss(toast) }
+    }
     if page != .signIn {
       // The header is the app's again, whatever the sign-in page left in it (a page's title, its host).
       showPageOrigin(host: nil, secure: false)
@@ -154,6 +159,16 @@ final class MainWindow {
   /// Shows or hides the banner saying the task service cannot be reached. (Hidden, it is also invisible: a
   /// revealer's folded child still counts as visible to assistive technologies.)
   func showOfflineBanner(_ shown: Bool) {
+    if !shown, let focus = gtk_window_get_focus(window.window),
+      focus == offlineBanner.widget || gtk_widget_is_ancestor(focus, offlineBanner.widget) != 0
+    {
+      // Its Retry button has the focus (it was just pressed): hand it to the page rather than drop it, which left
+      // it on whatever GTK found next (a toast's close button, whose focus kept the toast from timing out).
+      let content = gtk_stack_get_visible_child(contentStack)
+      if content == nil || gtk_widget_child_focus(content, GTK_DIR_TAB_FORWARD) == 0 {
+        gtk_widget_grab_focus(window.widget)
+      }
+    }
     gtk_widget_set_visible(offlineBanner.widget, shown ? 1 : 0)
     gtk_revealer_set_reveal_child(offlineBanner, shown ? 1 : 0)
   }
@@ -195,21 +210,54 @@ final class MainWindow {
     windowState?.save(window.window)
   }
 
-  /// Shows a short message at the bottom of the window; with `retry`, a Retry button that runs it.
+  /// Shows a short message at the bottom of the window; with `retry`, a Retry button that runs it. A toast
+  /// `aboutList` goes when the list does (a sign-in page has no use for "1 waiting task was sent").
   @discardableResult
-  func showToast(_ title: String, retry: (@MainActor () -> Void)? = nil) -> OpaquePointer {
+  func showToast(_ title: String, aboutList: Bool = false, retry: (@MainActor () -> Void)? = nil) -> OpaquePointer {
     let toast = adw_toast_new(title)!
     if let retry {
       adw_toast_set_button_label(toast, tr("Retry"))
       Signal.connect(toast, "button-clicked") { retry() }
     }
-    adw_toast_overlay_add_toast(toastOverlay, toast)
+    if aboutList {
+      listToasts.append(toast)
+      g_object_ref(toast.gpointer)
+      Signal.connect(toast, "dismissed") { [unowned self] in
+        self.listToasts.removeAll { $0 == toast }
+        g_object_unref(toast.gpointer)
+      }
+    }
+    present(toast)
     return toast
   }
 
   /// Adds `toast` (built by the caller) to the window.
   func present(_ toast: OpaquePointer) {
     adw_toast_overlay_add_toast(toastOverlay, toast)
+    nameToastCloseButtons()
+    // A toast waiting behind another is drawn when that one goes.
+    Signal.connect(toast, "dismissed") { [unowned self] in Task { self.nameToastCloseButtons() } }
+  }
+
+  /// libadwaita 1.2 leaves a toast's close button without an accessible name (a screen reader says "GtkImage"):
+  /// it gets one. The button is found by its icon, as the library's own template sets it.
+  private func nameToastCloseButtons() {
+    func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
+      if g_type_check_instance_is_a(widget.gpointer.assumingMemoryBound(to: GTypeInstance.self), gtk_button_get_type())
+        != 0
+      {
+        let button = widget.cast(to: gtk_button_get_type(), as: GtkButton.self)
+        if let icon = gtk_button_get_icon_name(button), String(cString: icon) == "window-close-symbolic" {
+          b2c_accessible_set_label(widget, tr("Dismiss"))
+        }
+      }
+      var child = gtk_widget_get_first_child(widget)
+      while let current = child {
+        visit(current)
+        child = gtk_widget_get_next_sibling(current)
+      }
+    }
+    visit(toastOverlay.widget)
   }
 
   /// Runs `body` with the header's spinner turning; it stops when the last such request has ended.
