@@ -128,11 +128,24 @@ final class MainWindow {
     let child = gtk_stack_get_child_by_name(contentStack, page.rawValue)
     gtk_widget_set_visible(child, 1)
     gtk_stack_set_visible_child(contentStack, child)
+    keepFocusInWindow(page: child)
     let signedIn = page == .tasks || page == .noTasks
     for name in ["refresh", "add-task", "sign-out", "edit-profile", "switch-account"] {
       actions[name].map { Actions.setEnabled($0, signedIn) }
     }
     if !signedIn { showOfflineBanner(false) }
+  }
+
+  /// Puts the keyboard focus into `page` when it is nowhere, or on a widget that is no longer on screen (the web
+  /// view a sign-in just dropped): GTK would otherwise leave Tab with nowhere to start, a keyboard trap.
+  private func keepFocusInWindow(page: UnsafeMutablePointer<GtkWidget>?) {
+    if let focus = gtk_window_get_focus(window.window), gtk_widget_get_mapped(focus) != 0,
+      gtk_widget_get_root(focus) != nil
+    {
+      return
+    }
+    if let page, gtk_widget_child_focus(page, GTK_DIR_TAB_FORWARD) != 0 { return }
+    gtk_widget_grab_focus(window.widget)
   }
 
   /// Shows in the header the host of the sign-in page on screen, with GNOME Web's secure or insecure sign (a person

@@ -67,5 +67,36 @@ extension AppUI {
       try await app.checkScreen("edit-profile-cancel-link")
       await app.stop()
     }
+
+    @Test("Edit Profile, Escape in the page, then its Cancel link: Tab reaches the list again (no keyboard trap)")
+    func noKeyboardTrapAfterEditProfile() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.tickKeepMeSignedIn()
+      _ = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "Ann Example")
+      try await app.addTask("reach me by keyboard", window: window)
+      try await app.waitFor(role: "check box", name: "reach me by keyboard")
+
+      try await app.chooseFromMenu("Edit Profile", window: window)
+      try await app.waitFor(role: "label", name: "Edit your profile")
+      try await app.waitForPaintedPage()
+      try await app.key("Escape", window: nil)
+      try await app.key("Tab", window: nil)
+      try await app.key("Tab", window: nil)
+      try await app.key("Return", window: nil)
+      try await app.waitFor(role: "check box", name: "reach me by keyboard")
+      // Tab through the window until the list's row has the focus (the header has a handful of stops).
+      var reached = false
+      for _ in 0..<12 where !reached {
+        try await app.key("Tab", window: nil)
+        let tree = try await app.accessibleTree { _ in true }
+        reached = tree.contains {
+          $0.states.contains("focused") && ($0.role == "check box" || $0.role == "list" || $0.role == "list item")
+        }
+      }
+      #expect(reached, "Tab never reached the list")
+      await app.stop()
+    }
   }
 }
