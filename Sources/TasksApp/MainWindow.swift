@@ -133,6 +133,12 @@ final class MainWindow {
     for name in ["refresh", "add-task", "sign-out", "edit-profile", "switch-account"] {
       actions[name].map { Actions.setEnabled($0, signedIn) }
     }
+    // Header buttons that can do nothing on this page are hidden, not greyed (GNOME HIG).
+    for name in ["add_task_button", "refresh_button"] {
+      gtk_widget_set_visible(builder.object(name, gtk_widget_get_type(), as: GtkWidget.self), signedIn ? 1 : 0)
+    }
+    // Escape cancels a sign-in, in the window or in the browser (before the page sees the key).
+    actions["cancel-sign-in"].map { Actions.setEnabled($0, page == .signIn || page == .browser) }
     if !signedIn { showOfflineBanner(false) }
   }
 
@@ -318,6 +324,7 @@ final class MainWindow {
     if let application = gtk_window_get_application(window.window) {
       Actions.setAccelerators(application, for: "win.refresh", ["F5", "<Primary>r"])
       Actions.setAccelerators(application, for: "win.add-task", ["<Primary>n"])
+      Actions.setAccelerators(application, for: "win.cancel-sign-in", ["Escape"])
     }
   }
 

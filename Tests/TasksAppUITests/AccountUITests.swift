@@ -98,5 +98,36 @@ extension AppUI {
       #expect(reached, "Tab never reached the list")
       await app.stop()
     }
+
+    @Test(
+      "header buttons that can do nothing are hidden; Escape cancels the sign-in page; the empty list offers Add Task")
+    func pagesAndHeader() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.waitForWindow()
+      try await app.waitFor(role: "push button", name: "Sign In")
+      var tree = try await app.accessibleTree { _ in true }
+      #expect(
+        !tree.contains { $0.isShowing && ["Add Task", "Refresh"].contains($0.name) }, "hidden on the welcome page")
+      // Escape, with B2C's page focused, goes back.
+      try await app.openSignInPage()
+      try await app.key("Escape", window: nil)
+      try await app.waitFor(role: "label", name: "Sign in to see your tasks")
+      _ = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "No Tasks")
+      tree = try await app.accessibleTree { _ in true }
+      #expect(tree.contains { $0.isShowing && $0.role == "push button" && $0.name == "Refresh" })
+      try await app.checkScreen("empty-list")
+      // An Add Task button (the header's or the empty page's) opens the add-task window.
+      let buttons = tree.filter { $0.isShowing && $0.role == "push button" && $0.name == "Add Task" }
+      #expect(buttons.count == 2, "the header's and the empty page's: \(buttons)")
+      try await app.press(button: "Add Task")
+      _ = try await app.waitForWindow(titled: "Add Task")
+      try await app.setText("from the empty page", name: "New task")
+      try await app.press(button: "Add")
+      try await app.waitFor(role: "check box", name: "from the empty page")
+      _ = window
+      await app.stop()
+    }
   }
 }
