@@ -432,7 +432,10 @@ final class MainWindow {
       }
       present()
       show(.loading)
-      Task { await reload() }
+      Task {
+        await reload()
+        if case .profileUpdated = step { showToast(tr("Profile saved")) }
+      }
     case .cancelled:
       Task { await leaveSignIn() }
     case .failed(let error):

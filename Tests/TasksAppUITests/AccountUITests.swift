@@ -65,6 +65,16 @@ extension AppUI {
       try await app.key("F5", window: window)
       try await app.waitFor(role: "label", name: "Ann Example")
       try await app.checkScreen("edit-profile-cancel-link")
+      // Saved this time: a new name, confirmed, and shown under the title.
+      try await app.chooseFromMenu("Edit Profile", window: window)
+      try await app.waitFor(role: "label", name: "Edit your profile")
+      try await app.waitForPaintedPage()
+      try await app.key("ctrl+a", window: nil)
+      try await app.type("Ann Renamed", window: nil)
+      try await app.key("Return", window: nil)
+      try await app.waitFor(role: "label", name: "Profile saved")
+      try await app.waitFor(role: "label", name: "Ann Renamed")
+      try await app.checkScreen("edit-profile-saved")
       await app.stop()
     }
 
