@@ -30,6 +30,9 @@ final class MainWindow {
   private var accountFiles: AccountFiles?
   /// The signed-in user's name, as the header shows it under the title on the list.
   private var accountName = ""
+  /// The main menu's account header: its box, name and email labels.
+  private var menuAccount:
+    (UnsafeMutablePointer<GtkWidget>, UnsafeMutablePointer<GtkWidget>, UnsafeMutablePointer<GtkWidget>)?
   /// The toasts about the list on screen (dismissed when another page replaces the list).
   private var listToasts: [OpaquePointer] = []
   var addTaskWindow: AddTaskWindow?
@@ -140,6 +143,35 @@ final class MainWindow {
     // Escape cancels a sign-in, in the window or in the browser (before the page sees the key).
     actions["cancel-sign-in"].map { Actions.setEnabled($0, page == .signIn || page == .browser) }
     if !signedIn { showOfflineBanner(false) }
+  }
+
+  /// Shows who is signed in at the top of the main menu (nil: nobody, and the place is hidden).
+  private func showAccountInMenu(_ account: Account?) {
+    if menuAccount == nil {
+      let button = builder.opaqueObject("primary_menu_button", gtk_menu_button_get_type())
+      guard let popover = gtk_menu_button_get_popover(button) else { return }
+      let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
+      let name = gtk_label_new("")!
+      let email = gtk_label_new("")!
+      for label in [name, email] {
+        gtk_label_set_xalign(OpaquePointer(label), 0)
+        gtk_label_set_ellipsize(OpaquePointer(label), PANGO_ELLIPSIZE_END)
+        gtk_box_append(box.cast(to: gtk_box_get_type(), as: GtkBox.self), label)
+      }
+      gtk_widget_add_css_class(name, "heading")
+      gtk_widget_add_css_class(email, "dim-label")
+      gtk_widget_set_margin_start(box, 12)
+      gtk_widget_set_margin_end(box, 12)
+      gtk_widget_set_margin_top(box, 6)
+      gtk_widget_set_margin_bottom(box, 6)
+      gtk_popover_menu_add_child(OpaquePointer(popover), box, "account")
+      menuAccount = (box, name, email)
+    }
+    guard let (box, name, email) = menuAccount else { return }
+    gtk_label_set_text(OpaquePointer(name), account?.displayName ?? "")
+    gtk_label_set_text(OpaquePointer(email), account?.email ?? "")
+    gtk_widget_set_visible(email, (account?.email ?? "").isEmpty ? 0 : 1)
+    gtk_widget_set_visible(box, account == nil ? 0 : 1)
   }
 
   /// Puts the keyboard focus into `page` when it is nowhere, or on a widget that is no longer on screen (the web
@@ -377,15 +409,18 @@ final class MainWindow {
     switch state {
     case .signedIn(let account), .refreshing(let account):
       accountName = account.displayName
+      showAccountInMenu(account)
       // On the sign-in page (Switch Account, Edit Profile) the subtitle is the page's own title.
       if page != .signIn { adw_window_title_set_subtitle(windowTitle, account.displayName) }
     case .needsSignIn(let account):
       accountName = ""
+      showAccountInMenu(nil)
       adw_window_title_set_subtitle(windowTitle, "")
       // While the list is shown: its session could not be refreshed. (At start, `start` handles it.)
       if page == .tasks || page == .noTasks { sessionEnded(account) }
     case .signedOut:
       accountName = ""
+      showAccountInMenu(nil)
       adw_window_title_set_subtitle(windowTitle, "")
     case .signingIn:
       break  // the current user (if any) stays until a new sign-in succeeds

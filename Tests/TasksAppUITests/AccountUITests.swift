@@ -14,6 +14,12 @@ extension AppUI {
       let app = try AppDriver(settings: playground.settings)
       let window = try await app.signInByTyping()
       try await app.waitFor(role: "label", name: "Ann Example")
+      // The menu says who is signed in.
+      try await app.key("F10", window: window)
+      try await app.waitFor(role: "label", name: "ann@example.com")
+      try await app.checkScreen("menu-account")
+      try await app.key("Escape", window: window)
+      try await app.waitUntilGone(role: "label", name: "ann@example.com")
       try await app.addTask("Ann's task", window: window)
       try await app.waitFor(role: "check box", name: "Ann's task")
 
@@ -40,6 +46,10 @@ extension AppUI {
       try await again.waitFor(role: "label", name: "Bob Example")
       try await again.waitFor(role: "label", name: "No Tasks")
       #expect(try await again.taskNames().isEmpty)
+      try await again.key("F10", window: window2)
+      try await again.waitFor(role: "label", name: "bob@example.com")
+      #expect(!(try await again.accessibleTree { _ in true }.contains { $0.name == "ann@example.com" }))
+      try await again.key("Escape", window: window2)
       await again.stop()
     }
 
