@@ -165,10 +165,10 @@ extension MainWindow {
   func delete(_ key: RowKey) {
     guard let taskList else { return }
     finishPendingWork()  // one Undo at a time: an earlier deletion happens now
-    let text = taskList.task(key)?.text ?? taskList.pendingTask(key)?.text ?? ""
     guard let index = taskList.remove(key) else { return }
     showTasksPage()
-    let toast = adw_toast_new(String(format: tr("“%@” deleted"), text))!
+    // Short, as GNOME's toasts are: the task's text may be long, and the row is gone from view anyway.
+    let toast = adw_toast_new(tr("Task deleted"))!
     adw_toast_set_button_label(toast, tr("Undo"))
     adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
     pendingDeletion = PendingDeletion(key: key, index: index, toast: toast)

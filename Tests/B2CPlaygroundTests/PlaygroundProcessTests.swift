@@ -59,7 +59,12 @@ struct PlaygroundProcessTests {
         "-f", "-e", "trace=openat,mkdir,mkdirat,chmod,fchmod,fchmodat", "-o", trace.path,
         TestDesktop.binaryFolder.appending(path: "b2c-playground").path, "--port", "0", "--data", data.path,
       ])
-    defer { process.terminate() }
+    defer {
+      // strace leaves its child running when it is stopped: the playground's pid opens the trace.
+      let first = (try? String(contentsOf: trace, encoding: .utf8))?.split(separator: " ").first
+      if let pid = first.flatMap({ pid_t($0) }) { kill(pid, SIGKILL) }
+      process.terminate()
+    }
     let started = await eventually(timeout: .seconds(60)) {
       listeningPort(in: process.standardOutput) != nil || !process.isRunning
     }

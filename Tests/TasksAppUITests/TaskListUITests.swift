@@ -90,7 +90,7 @@ extension AppUI {
       // Delete, then Undo on the toast: the row comes back. Delete again and let the toast go: it is gone.
       try await app.press(button: "Delete “call mum”")
       try await app.waitUntilGone(role: "check box", name: "call mum")
-      try await app.waitFor(role: "label", name: "“call mum” deleted")
+      try await app.waitFor(role: "label", name: "Task deleted")
       _ = try await app.screenshot("deleted-undo-toast")
       // libadwaita 1.2's toast button reaches AT-SPI as "Undo Undo" (GTK 4.8 names a use-underline button twice).
       try await app.press(button: "Undo Undo")

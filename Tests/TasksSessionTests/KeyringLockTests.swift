@@ -82,6 +82,17 @@ final class PrivateKeyring: Sendable {
     }
   }
 
+  /// Waits until no unlock prompt is on screen.
+  func waitUntilNoPrompt() async throws {
+    let gone = await eventually(timeout: .seconds(30)) {
+      let search = try? await ChildProcess.run(
+        URL(filePath: "/usr/bin/xdotool"), ["search", "--onlyvisible", "--class", "gcr-prompter"],
+        timeout: .seconds(20))
+      return (search?.output ?? "x").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    }
+    try #require(gone, "the unlock prompt stayed on screen")
+  }
+
   private func xdotool(_ arguments: [String]) async throws {
     let result = try await ChildProcess.run(URL(filePath: "/usr/bin/xdotool"), arguments, timeout: .seconds(20))
     try #require(result.status == 0, "xdotool \(arguments.first ?? ""): \(result.error)")
@@ -112,6 +123,8 @@ struct KeyringLockTests {
     #expect(await refused.waitForExit(timeout: .seconds(30)) == 4, "exit status 4: the keyring")
     #expect(refused.standardError.contains("Your keyring is locked"), "\(refused.standardError)")
     #expect(!refused.standardError.contains("not signed in"), "a locked keyring is not a sign-out")
+    // The cancelled prompt must be gone first, or the password could be typed into it as it closes.
+    try await keyring.waitUntilNoPrompt()
 
     let unlocked = try cli.start(["list"], environment: keyring.environment)
     try await keyring.answerPrompt(unlocking: true)
