@@ -6,15 +6,25 @@ import TasksTestSupport
 import Testing
 
 /// A D-Bus session of the test's own with a gnome-keyring in it, so that locking its login keyring blocks no other
-/// test (they share the run's keyring, and each of them would get an unlock prompt).
+/// test (they share the run's keyring, and each of them would get an unlock prompt); and an X display of its own for
+/// the unlock prompt, so that the UI tests running meanwhile and this test never type into each other's windows
+/// (seen here: the password went to the app's sign-in page, and the app's keys to the prompt).
 final class PrivateKeyring: Sendable {
   static let password = "private-keyring-password"
+  let display: ChildProcess
+  let displayName: String
   let bus: ChildProcess
   let address: String
   let home: URL
 
   init() async throws {
     home = try TestDesktop.temporaryFolder("private-keyring")
+    // Xvfb picks a free display number and prints it (-displayfd 1).
+    display = try ChildProcess(
+      URL(filePath: "/usr/bin/Xvfb"), ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
+    let shown = await eventually(timeout: .seconds(20)) { [display] in display.standardOutput.contains("\n") }
+    try #require(shown, "Xvfb did not start: \(display.standardError)")
+    displayName = ":" + display.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     let runtime = home.appending(path: "runtime")
     try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
@@ -24,7 +34,7 @@ final class PrivateKeyring: Sendable {
     // meanwhile, could not reach its accessibility bus (seen here).
     bus = try ChildProcess(
       URL(filePath: "/usr/bin/dbus-daemon"), ["--session", "--nofork", "--print-address"],
-      environment: Self.desktop(home))
+      environment: Self.desktop(home, display: displayName))
     let started = await eventually(timeout: .seconds(10)) { [bus] in bus.standardOutput.contains("\n") }
     try #require(started, "dbus-daemon did not start: \(bus.standardError)")
     address = bus.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -43,17 +53,19 @@ final class PrivateKeyring: Sendable {
     try #require(keyring.status == 0, "gnome-keyring-daemon: \(keyring.error)")
   }
 
-  /// The folders of this private desktop, and no accessibility bus for its programs.
-  static func desktop(_ home: URL) -> [String: String?] {
+  /// The folders and display of this private desktop, and no accessibility bus for its programs.
+  static func desktop(_ home: URL, display: String) -> [String: String?] {
     [
       "XDG_DATA_HOME": home.appending(path: "data").path, "XDG_RUNTIME_DIR": home.appending(path: "runtime").path,
-      "NO_AT_BRIDGE": "1", "GTK_A11Y": "none",
+      "NO_AT_BRIDGE": "1", "GTK_A11Y": "none", "DISPLAY": display, "XAUTHORITY": nil,
     ]
   }
 
-  /// The environment that puts a program on this bus and keyring.
+  /// The environment that puts a program on this bus, keyring and display.
   var environment: [String: String?] {
-    Self.desktop(home).merging(["DBUS_SESSION_BUS_ADDRESS": address, "GNOME_KEYRING_CONTROL": nil]) { $1 }
+    Self.desktop(home, display: displayName).merging([
+      "DBUS_SESSION_BUS_ADDRESS": address, "GNOME_KEYRING_CONTROL": nil,
+    ]) { $1 }
   }
 
   /// Locks the login keyring, as the desktop's lock screen or Seahorse would.
@@ -71,7 +83,7 @@ final class PrivateKeyring: Sendable {
   func answerPrompt(unlocking: Bool) async throws {
     let search = try await ChildProcess.run(
       URL(filePath: "/usr/bin/xdotool"), ["search", "--sync", "--onlyvisible", "--class", "gcr-prompter"],
-      timeout: .seconds(20))
+      environment: environment, timeout: .seconds(20))
     let window = try #require(search.output.split(separator: "\n").first.map(String.init), "no unlock prompt")
     try await xdotool(["windowfocus", "--sync", window])
     if unlocking {
@@ -87,19 +99,21 @@ final class PrivateKeyring: Sendable {
     let gone = await eventually(timeout: .seconds(30)) {
       let search = try? await ChildProcess.run(
         URL(filePath: "/usr/bin/xdotool"), ["search", "--onlyvisible", "--class", "gcr-prompter"],
-        timeout: .seconds(20))
+        environment: environment, timeout: .seconds(20))
       return (search?.output ?? "x").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
     try #require(gone, "the unlock prompt stayed on screen")
   }
 
   private func xdotool(_ arguments: [String]) async throws {
-    let result = try await ChildProcess.run(URL(filePath: "/usr/bin/xdotool"), arguments, timeout: .seconds(20))
+    let result = try await ChildProcess.run(
+      URL(filePath: "/usr/bin/xdotool"), arguments, environment: environment, timeout: .seconds(20))
     try #require(result.status == 0, "xdotool \(arguments.first ?? ""): \(result.error)")
   }
 
   func stop() {
     bus.terminate()  // gnome-keyring-daemon leaves with its bus
+    display.terminate()
     try? FileManager.default.removeItem(at: home)
   }
 }

@@ -134,8 +134,9 @@ public struct PlaygroundConfiguration: Sendable {
   public var tls: TLSFiles?
   /// Delivers the mail B2C would send (the password-reset code to `to`). By default it is written to standard output,
   /// the playground's terminal being the mailbox — never to the log, which keeps no secret.
-  public var mailbox: @Sendable (_ to: String, _ code: String) -> Void = { to, code in
-    FileHandle.standardOutput.write(Data("Mail to \(to): your password reset code is \(code)\n".utf8))
+  /// (The six-digit reset code is the mail's content, printed on purpose; no OAuth code or token is ever printed.)
+  public var mailbox: @Sendable (_ to: String, _ resetCode: String) -> Void = { to, resetCode in
+    FileHandle.standardOutput.write(Data("Mail to \(to): your password reset code is \(resetCode)\n".utf8))
   }
 
   /// The PEM files of a TLS server identity.
