@@ -182,6 +182,11 @@ final class MainWindow {
     {
       return
     }
+    focusInto(page)
+  }
+
+  /// Gives the keyboard focus to the first thing in `page` that takes it, else to the window.
+  private func focusInto(_ page: UnsafeMutablePointer<GtkWidget>?) {
     if let page, gtk_widget_child_focus(page, GTK_DIR_TAB_FORWARD) != 0 { return }
     gtk_widget_grab_focus(window.widget)
   }
@@ -215,10 +220,7 @@ final class MainWindow {
     {
       // Its Retry button has the focus (it was just pressed): hand it to the page rather than drop it, which left
       // it on whatever GTK found next (a toast's close button, whose focus kept the toast from timing out).
-      let content = gtk_stack_get_visible_child(contentStack)
-      if content == nil || gtk_widget_child_focus(content, GTK_DIR_TAB_FORWARD) == 0 {
-        gtk_widget_grab_focus(window.widget)
-      }
+      focusInto(gtk_stack_get_visible_child(contentStack))
     }
     gtk_widget_set_visible(offlineBanner.widget, shown ? 1 : 0)
     gtk_revealer_set_reveal_child(offlineBanner, shown ? 1 : 0)

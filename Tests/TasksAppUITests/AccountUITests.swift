@@ -132,7 +132,7 @@ extension AppUI {
     func pagesAndHeader() async throws {
       let playground = try await PlaygroundForUI()
       let app = try AppDriver(settings: playground.settings)
-      let window = try await app.waitForWindow()
+      _ = try await app.waitForWindow()
       try await app.waitFor(role: "push button", name: "Sign In")
       var tree = try await app.accessibleTree { _ in true }
       #expect(
@@ -154,7 +154,6 @@ extension AppUI {
       try await app.setText("from the empty page", name: "New task")
       try await app.press(button: "Add")
       try await app.waitFor(role: "check box", name: "from the empty page")
-      _ = window
       await app.stop()
     }
   }

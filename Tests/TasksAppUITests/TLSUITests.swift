@@ -34,22 +34,14 @@ extension AppUI {
 
     @Test(
       "a certificate the system cannot trust: the window names the host, shows no page and offers Try Again",
-      arguments: ["untrusted", "expired", "other-name"])
-    func refused(_ kind: String) async throws {
-      let authority = try await TestAuthority.trusted()
-      let identity: ServerIdentity
-      let reason: String
+      arguments: BadCertificate.allCases)
+    func refused(_ kind: BadCertificate) async throws {
+      let identity = try kind.identity(try await TestAuthority.trusted())
+      let reason: String  // as the window words it
       switch kind {
-      case "untrusted":
-        identity = try TestAuthority.selfSigned()
-        reason = "its certificate is not from an authority this computer trusts"
-      case "expired":
-        identity = try authority.issue(
-          from: Date().addingTimeInterval(-10 * 86400), until: Date().addingTimeInterval(-86400))
-        reason = "its certificate has expired or is not valid yet"
-      default:
-        identity = try authority.issue(["tasks.example.org"])
-        reason = "its certificate was made out for another name"
+      case .untrusted: reason = "its certificate is not from an authority this computer trusts"
+      case .expired: reason = "its certificate has expired or is not valid yet"
+      case .otherName: reason = "its certificate was made out for another name"
       }
       let playground = try await PlaygroundForUI(logLevel: "info", tls: identity)
       // The sample's explicit B2C URLs: no discovery document is read first, so WebKit itself meets the certificate
@@ -80,7 +72,7 @@ extension AppUI {
       #expect(!tree.contains { $0.isShowing && $0.role == "image" && $0.name.contains("127.0.0.1") })
       #expect(tree.contains { $0.isShowing && $0.role == "label" && $0.name == "B2C Tasks" })
       #expect(!playground.processOutput.contains("method=GET"), "no request got through: \(playground.processOutput)")
-      try await app.checkScreen("tls-refused-\(kind)")
+      try await app.checkScreen("tls-refused-\(kind.rawValue)")
       await app.stop()
     }
 
@@ -88,9 +80,7 @@ extension AppUI {
     func taskServiceRefused() async throws {
       let authority = try await TestAuthority.trusted()
       let provider = try await PlaygroundForUI(tls: try authority.issue())
-      let service = try await PlaygroundForUI(
-        tls: try authority.issue(from: Date().addingTimeInterval(-10 * 86400), until: Date().addingTimeInterval(-86400))
-      )
+      let service = try await PlaygroundForUI(tls: try BadCertificate.expired.identity(authority))
       let settings = String(decoding: provider.settings, as: UTF8.self).replacingOccurrences(
         of: "<key>taskAPI</key><string>https://127.0.0.1:\(provider.port)</string>",
         with: "<key>taskAPI</key><string>https://127.0.0.1:\(service.port)</string>")

@@ -8,18 +8,7 @@ import TasksKeyring
 import TasksTestSupport
 import Testing
 
-/// The certificates nobody should accept, by what is wrong with them.
-enum BadCertificate: String, CaseIterable, CustomTestStringConvertible {
-  case untrusted, expired, otherName
-
-  var testDescription: String {
-    switch self {
-    case .untrusted: return "signed by an authority nobody trusts"
-    case .expired: return "expired yesterday"
-    case .otherName: return "for another host name"
-    }
-  }
-
+extension BadCertificate {
   /// What the app should say is wrong.
   var problem: CertificateProblem {
     switch self {
@@ -33,15 +22,6 @@ enum BadCertificate: String, CaseIterable, CustomTestStringConvertible {
   /// discovery document (B2C's: the policy's).
   func server(_ flavor: Flavor = .openID) async throws -> SessionHarness {
     try await SessionHarness.start(tls: try identity(TestAuthority.trusted()), flavor: flavor)
-  }
-
-  func identity(_ authority: TestAuthority) throws -> ServerIdentity {
-    switch self {
-    case .untrusted: return try TestAuthority.selfSigned()
-    case .expired:
-      return try authority.issue(from: Date().addingTimeInterval(-10 * 86400), until: Date().addingTimeInterval(-86400))
-    case .otherName: return try authority.issue(["tasks.example.org"])
-    }
   }
 }
 

@@ -163,6 +163,26 @@ public final class TestAuthority: Sendable {
   }
 }
 
+/// The certificates nobody should accept, by what is wrong with them (the session, CLI and window tests share them).
+public enum BadCertificate: String, CaseIterable, Sendable {
+  /// Self-signed: no authority the system trusts vouches for it.
+  case untrusted
+  /// Issued by the run's authority, but expired yesterday.
+  case expired
+  /// Issued by the run's authority for `tasks.example.org`, not for the loopback names.
+  case otherName
+
+  /// A server identity with this fault.
+  public func identity(_ authority: TestAuthority) throws -> ServerIdentity {
+    switch self {
+    case .untrusted: return try TestAuthority.selfSigned()
+    case .expired:
+      return try authority.issue(from: Date().addingTimeInterval(-10 * 86400), until: Date().addingTimeInterval(-86400))
+    case .otherName: return try authority.issue(["tasks.example.org"])
+    }
+  }
+}
+
 /// The bytes of a textual IPv4 or IPv6 address; nil for a DNS name.
 private func addressBytes(_ text: String) -> [UInt8]? {
   var v4 = in_addr()
