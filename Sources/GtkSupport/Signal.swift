@@ -52,6 +52,34 @@ public enum Signal {
     return attach(instance, name, handler, unsafeBitCast(trampoline, to: UnsafeRawPointer.self))
   }
 
+  /// `void handler(GListModel *self, guint position, guint removed, guint added, gpointer user_data)`:
+  /// "items-changed".
+  @discardableResult
+  public static func connectItemsChanged(
+    _ instance: some GPointer,
+    _ handler: @escaping @MainActor (_ position: UInt32, _ removed: UInt32, _ added: UInt32) -> Void
+  ) -> UInt {
+    let trampoline: @convention(c) (gpointer?, guint, guint, guint, gpointer?) -> Void = {
+      _, position, removed, added, data in
+      MainActor.assumeIsolated {
+        box(data, as: (@MainActor (UInt32, UInt32, UInt32) -> Void).self)(position, removed, added)
+      }
+    }
+    return attach(instance, "items-changed", handler, unsafeBitCast(trampoline, to: UnsafeRawPointer.self))
+  }
+
+  /// `void handler(GtkGesture *self, gint n_press, gdouble x, gdouble y, gpointer user_data)`: "pressed" and
+  /// "released" on `GtkGestureClick`.
+  @discardableResult
+  public static func connectClick(
+    _ instance: some GPointer, _ name: String, _ handler: @escaping @MainActor (_ x: Double, _ y: Double) -> Void
+  ) -> UInt {
+    let trampoline: @convention(c) (gpointer?, gint, gdouble, gdouble, gpointer?) -> Void = { _, _, x, y, data in
+      MainActor.assumeIsolated { box(data, as: (@MainActor (Double, Double) -> Void).self)(x, y) }
+    }
+    return attach(instance, name, handler, unsafeBitCast(trampoline, to: UnsafeRawPointer.self))
+  }
+
   /// `gboolean handler(GtkEventControllerKey *self, guint keyval, guint keycode, GdkModifierType state, gpointer)`:
   /// "key-pressed"; the handler answers whether it handled the key.
   @discardableResult

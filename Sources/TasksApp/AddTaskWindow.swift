@@ -1,47 +1,66 @@
-// AddTaskWindow: the small window where a task is typed. Main actor.
+// AddTaskWindow: the window where a longer task is typed. Main actor.
 
 import CGtk
 import Foundation
 import GtkSupport
 import TasksCore
 
-/// The add-task window, transient for the list: an entry, Add on Enter or the Add button, empty text refused inline,
-/// Escape or Cancel closes it.
+/// The add-task window, transient for the list: a multi-line text; Add (or Ctrl+Enter) adds it and is insensitive
+/// while there is nothing but blanks; Escape or Cancel closes it. It is never wider than the main window.
 @MainActor
 final class AddTaskWindow {
   private let builder = Builder(resource: Installation.resourceBase + "/ui/add-task-window.ui")
   private let window: UnsafeMutablePointer<GtkWidget>
-  private let entry: UnsafeMutablePointer<GtkWidget>
-  private let errorLabel: UnsafeMutablePointer<GtkWidget>
+  private let textView: UnsafeMutablePointer<GtkWidget>
+  private let buffer: UnsafeMutablePointer<GtkTextBuffer>
+  private let addAction: OpaquePointer
   private let onAdd: (String) -> Void
   private var onClose: () -> Void = {}
   private var closed = false
+  /// The longest text the task API takes, in characters (the quick entry's limit too).
+  private static let maximumLength = 4000
 
   /// Opens the window over `parent`; `onAdd` receives the trimmed text.
   init(parent: UnsafeMutablePointer<GtkWindow>, onAdd: @escaping (String) -> Void) {
     window = builder.object("add_task_window", gtk_widget_get_type())
-    entry = builder.object("task_entry", gtk_widget_get_type())
-    errorLabel = builder.object("task_error_label", gtk_widget_get_type())
+    textView = builder.object("task_text", gtk_widget_get_type())
+    buffer = gtk_text_view_get_buffer(textView.cast(to: gtk_text_view_get_type(), as: GtkTextView.self))
     self.onAdd = onAdd
     gtk_window_set_transient_for(window.window, parent)
-    Signal.connect(entry, "activate") { [unowned self] in self.submit() }
-    Signal.connect(builder.object("add_button"), "clicked") { [unowned self] in self.submit() }
+    // Never wider than the main window (a narrow one on a phone-sized screen included).
+    let parentWidth = gtk_widget_get_width(parent.cast(to: gtk_widget_get_type(), as: GtkWidget.self))
+    if parentWidth > 0 { gtk_window_set_default_size(window.window, min(420, parentWidth), -1) }
+    let group = g_simple_action_group_new()!
+    addAction = Actions.add("add", to: group) {}
+    gtk_widget_insert_action_group(window, "add-task", OpaquePointer(group))
+    g_object_unref(group.gpointer)
+    Signal.connect(addAction, "activate") { [unowned self] (_: UnsafeMutableRawPointer?) in self.submit() }
+    Actions.setEnabled(addAction, false)
+    Signal.connect(buffer, "changed") { [unowned self] in
+      Actions.setEnabled(self.addAction, !self.text.isEmpty)
+    }
     // Cancel and Escape close through "close-request". (The builder holds a reference to the window, so "destroy"
     // would only come with the builder.)
     Signal.connectReturningBool(window, "close-request") { [unowned self] in
       self.finish()
       return false
     }
-    Signal.connect(entry, "changed") { [unowned self] in
-      gtk_label_set_text(OpaquePointer(self.errorLabel), "")
-      gtk_widget_remove_css_class(self.entry, "error")
-    }
   }
 
-  /// Shows the window with the entry focused.
+  /// What is typed, without leading and trailing blanks.
+  private var text: String {
+    var start = GtkTextIter()
+    var end = GtkTextIter()
+    gtk_text_buffer_get_bounds(buffer, &start, &end)
+    guard let chars = gtk_text_buffer_get_text(buffer, &start, &end, 0) else { return "" }
+    defer { g_free(chars) }
+    return String(cString: chars).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Shows the window with the text focused.
   func present() {
     gtk_window_present(window.window)
-    gtk_widget_grab_focus(entry)
+    gtk_widget_grab_focus(textView)
   }
 
   /// Closes the window (what is typed and not added is dropped, as with Escape).
@@ -61,13 +80,8 @@ final class AddTaskWindow {
   }
 
   private func submit() {
-    let text = String(cString: gtk_editable_get_text(OpaquePointer(entry)))
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !text.isEmpty else {
-      gtk_label_set_text(OpaquePointer(errorLabel), tr("Type what needs doing first."))
-      gtk_widget_add_css_class(entry, "error")
-      return
-    }
+    let text = String(text.prefix(Self.maximumLength))
+    guard !text.isEmpty else { return }
     onAdd(text)
     finish()
     gtk_window_destroy(window.window)

@@ -5,10 +5,9 @@ import Foundation
 import GtkSupport
 import TasksCore
 
-/// A row deleted in the list whose deletion waits for its Undo toast to go away.
+/// Rows deleted in the list (one, or every completed task) whose deletion waits for their Undo toast to go away.
 struct PendingDeletion {
-  var key: RowKey
-  var index: Int
+  var keys: [RowKey]
   var toast: OpaquePointer
 }
 
@@ -17,16 +16,26 @@ extension MainWindow {
 
   /// Sends what waits in the outbox, then shows the server's list followed by what still waits. When the server
   /// cannot be reached, the last list stays (or the offline copy is shown) under a banner saying so. With
-  /// `announcingSent`, a toast says how many waiting tasks went out (not after an add, where that is expected).
-  func reload(announcingSent: Bool = true) async {
+  /// `announcingSent`, a toast says how many waiting tasks went out (not after an add, where that is expected);
+  /// `quietly` (a live refresh, an automatic retry), without the header's spinner.
+  func reload(announcingSent: Bool = true, quietly: Bool = false) async {
     guard let session else { return }
     guard let account = await session.account else {
       show(.welcome)
       return
     }
     let files = files(for: account)
-    await withSpinner {
+    fetching = true
+    defer {
+      fetching = false
+      lastFetch = .now
+    }
+    if quietly {
       await show(await ListFetch.run(session, files), of: files, announcingSent: announcingSent)
+    } else {
+      await withSpinner {
+        await show(await ListFetch.run(session, files), of: files, announcingSent: announcingSent)
+      }
     }
   }
 
@@ -35,11 +44,8 @@ extension MainWindow {
     guard let taskList else { return }
     switch fetch.tasks {
     case .success(let tasks):
-      // The row whose Undo toast is showing stays out of the list until the toast goes.
-      let hidden = pendingDeletion?.key
-      taskList.show(
-        tasks.filter { .task($0.id) != hidden },
-        waiting: await files.outbox.pending.filter { .pending($0.id) != hidden })
+      // (Rows whose Undo toast is showing stay out of the list until the toast goes.)
+      taskList.show(tasks, waiting: await files.outbox.pending)
       b2c_debug("tasks: the server's list is shown (\(tasks.count) tasks)")
       finishReload(files, tasks, fetch.flushed, announcingSent)
     case .failure(let error):
@@ -51,8 +57,12 @@ extension MainWindow {
     _ files: AccountFiles, _ tasks: [TaskItem], _ flushed: Outbox.FlushResult, _ announcingSent: Bool
   ) {
     showOfflineBanner(false)
+    stopRetrying()
     showTasksPage()
-    Task { try? await files.cache.save(tasks) }
+    if savedList != tasks {
+      savedList = tasks
+      Task { try? await files.cache.save(tasks) }
+    }
     if announcingSent && flushed.sent > 0 {
       showToast(
         String(format: trn("%d waiting task was sent", "%d waiting tasks were sent", flushed.sent), flushed.sent),
@@ -78,13 +88,20 @@ extension MainWindow {
       if case .untrusted = network {
         // Not "offline": the service answered with a certificate that cannot be trusted. Tasks still wait.
         gtk_label_set_text(label, network.message)
-      } else {
+      } else if !networkAvailable {
         gtk_label_set_text(
           label,
           when.map { String(format: tr("You are offline. These are your tasks as of %@."), $0) }
             ?? tr("You are offline. Tasks you add are sent when the task service can be reached."))
+      } else {
+        // The network is there: it is the service that does not answer.
+        gtk_label_set_text(
+          label,
+          when.map { String(format: tr("The task service cannot be reached. These are your tasks as of %@."), $0) }
+            ?? tr("The task service cannot be reached. Tasks you add are sent when it can be."))
       }
       showOfflineBanner(true)
+      if case .untrusted = network {} else { scheduleRetry() }
     } else {
       showToast(error.message, aboutList: true) { Task { await self.reload() } }
     }
@@ -105,8 +122,9 @@ extension MainWindow {
     addWindow.present()
   }
 
-  /// Keeps the task in the outbox (on disk) first, shows it at once, then sends it.
-  private func add(_ text: String) {
+  /// Keeps the task in the outbox (on disk) first, shows it at once (scrolled into view, highlighted), then
+  /// sends it.
+  func add(_ text: String) {
     guard let session else { return }
     Task {
       guard let account = await session.account else {
@@ -127,7 +145,9 @@ extension MainWindow {
 
   // MARK: Changing
 
-  func setCompleted(_ task: TaskItem, _ done: Bool) {
+  /// Ticks or unticks a task; `undoable`, Ctrl+Z takes it back.
+  func setCompleted(_ task: TaskItem, _ done: Bool, undoable: Bool) {
+    if undoable { lastCompletion = (task, done) }
     var changed = task
     changed.completed = done
     change(from: task, to: changed) { client throws(TaskAPIError) in
@@ -161,22 +181,23 @@ extension MainWindow {
 
   // MARK: Deleting
 
-  /// Takes the row out at once and shows an Undo toast; the server hears of it when the toast goes away.
-  func delete(_ key: RowKey) {
-    guard let taskList else { return }
+  /// Takes the rows out at once and shows an Undo toast; the server hears of it when the toast goes away.
+  func delete(_ keys: [RowKey]) {
+    guard let taskList, !keys.isEmpty else { return }
     finishPendingWork()  // one Undo at a time: an earlier deletion happens now
-    guard let index = taskList.remove(key) else { return }
+    taskList.remove(keys)
     showTasksPage()
     // Short, as GNOME's toasts are: the task's text may be long, and the row is gone from view anyway.
-    let toast = adw_toast_new(tr("Task deleted"))!
+    let title =
+      keys.count == 1
+      ? tr("Task deleted") : String(format: trn("%d task deleted", "%d tasks deleted", keys.count), keys.count)
+    let toast = adw_toast_new(title)!
     adw_toast_set_button_label(toast, tr("Undo"))
     adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
-    pendingDeletion = PendingDeletion(key: key, index: index, toast: toast)
+    pendingDeletion = PendingDeletion(keys: keys, toast: toast)
     Signal.connect(toast, "button-clicked") { [unowned self] in
       guard let deletion = self.pendingDeletion, deletion.toast == toast else { return }
-      self.pendingDeletion = nil
-      self.taskList?.insert(deletion.key, at: deletion.index)
-      self.showTasksPage()
+      self.undoDeletion(deletion)
     }
     Signal.connect(toast, "dismissed") { [unowned self] in
       guard let deletion = self.pendingDeletion, deletion.toast == toast else { return }
@@ -184,6 +205,14 @@ extension MainWindow {
       self.commit(deletion)
     }
     present(toast)
+  }
+
+  /// Puts the rows of a deletion whose toast still shows back (Undo, Ctrl+Z).
+  func undoDeletion(_ deletion: PendingDeletion) {
+    pendingDeletion = nil
+    taskList?.restore(deletion.keys)
+    showTasksPage()
+    adw_toast_dismiss(deletion.toast)
   }
 
   /// Carries out a deletion whose toast is still showing (quitting, signing out, deleting another); answers the
@@ -197,6 +226,7 @@ extension MainWindow {
     return commit(deletion)
   }
 
+  /// Sends a deletion, a row after another; rows the server could not delete come back with a Retry toast.
   @discardableResult
   private func commit(_ deletion: PendingDeletion) -> Task<Void, Never>? {
     guard let session, let taskList else { return nil }
@@ -204,26 +234,34 @@ extension MainWindow {
     application.map { g_application_hold(UnsafeMutablePointer($0)) }
     return Task {
       defer { application.map { g_application_release(UnsafeMutablePointer($0)) } }
-      do throws(TaskAPIError) {
-        switch deletion.key {
-        case .task(let id):
-          try await withSpinner { () async throws(TaskAPIError) in
-            try await TaskAPIClient(session: session).delete(id: id)
+      var failed: [RowKey] = []
+      var failure: TaskAPIError?
+      for key in deletion.keys {
+        do throws(TaskAPIError) {
+          switch key {
+          case .task(let id):
+            try await withSpinner { () async throws(TaskAPIError) in
+              try await TaskAPIClient(session: session).delete(id: id)
+            }
+          case .pending(let id):
+            guard let account = await session.account else { continue }
+            try? await files(for: account).outbox.remove(id)
           }
-          saveOfflineCopy()
-        case .pending(let id):
-          guard let account = await session.account else { return }
-          try? await files(for: account).outbox.remove(id)
+          taskList.forget(key)
+        } catch {
+          failed.append(key)
+          failure = error
         }
-      } catch {
-        taskList.insert(deletion.key, at: deletion.index)
-        showTasksPage()
-        showToast(String(format: tr("The task could not be deleted: %@"), error.message), aboutList: true) {
-          [unowned self] in
-          _ = self.taskList?.remove(deletion.key)
-          self.showTasksPage()
-          self.commit(deletion)
-        }
+      }
+      saveOfflineCopy()
+      guard let failure else { return }
+      taskList.restore(failed)
+      showTasksPage()
+      showToast(String(format: tr("The task could not be deleted: %@"), failure.message), aboutList: true) {
+        [unowned self] in
+        self.taskList?.remove(failed)
+        self.showTasksPage()
+        self.commit(PendingDeletion(keys: failed, toast: deletion.toast))
       }
     }
   }
@@ -231,6 +269,7 @@ extension MainWindow {
   /// Writes the list as shown to the offline copy (after a change the server confirmed).
   private func saveOfflineCopy() {
     guard let session, let tasks = taskList?.confirmedTasks else { return }
+    savedList = nil  // the next fetch writes the server's order again
     Task {
       guard let account = await session.account else { return }
       try? await files(for: account).cache.save(tasks)

@@ -21,7 +21,7 @@ final class MainWindow {
   private let windowTitle: OpaquePointer
   private let spinner: OpaquePointer
   let offlineBanner: OpaquePointer
-  private let windowState: WindowState?
+  let windowState: WindowState?
   let session: Session?
   private var signIn: SignInController?
   var taskList: TaskListController?
@@ -37,6 +37,17 @@ final class MainWindow {
   private var listToasts: [OpaquePointer] = []
   var addTaskWindow: AddTaskWindow?
   var pendingDeletion: PendingDeletion?
+  /// The last completion the user made, for Ctrl+Z (a deletion's Undo comes first while its toast shows).
+  var lastCompletion: (task: TaskItem, done: Bool)?
+  /// The server's list as last saved to the offline copy (a refresh that brings the same list writes nothing).
+  var savedList: [TaskItem]?
+  /// When the list was last fetched, and whether a fetch is under way (live refresh asks at most so often).
+  var lastFetch: ContinuousClock.Instant?
+  var fetching = false
+  /// The automatic retry while the task service cannot be reached: its task and the next wait.
+  var retryTask: Task<Void, Never>?
+  var retryDelay: Duration = .seconds(5)
+  var watchingNetwork = false
   private var requestsRunning = 0
   private var waitingToPresent = false
   private(set) var page: Page = .loading
@@ -81,11 +92,7 @@ final class MainWindow {
         if self.page == .signIn { self.showPageOrigin(host: host, secure: secure) }
       }
       signIn = controller
-      let tasks = TaskListController(listView: builder.opaqueObject("task_list", gtk_list_view_get_type()))
-      tasks.onToggle = { [unowned self] task, done in self.setCompleted(task, done) }
-      tasks.onEdit = { [unowned self] task, text in self.setText(task, text) }
-      tasks.onDelete = { [unowned self] key in self.delete(key) }
-      taskList = tasks
+      taskList = makeTaskList()
     }
     Signal.connectReturningBool(window, "close-request") { [unowned self] in
       self.saveState()
@@ -100,7 +107,8 @@ final class MainWindow {
     }
   }
 
-  /// The pages of the window's content stack, by their names in the `.ui` file.
+  /// The pages of the window's content stack, by their names in the `.ui` file (an empty list is the list's page
+  /// with a status page in place of the rows).
   enum Page: String, CaseIterable {
     case loading
     case welcome
@@ -110,6 +118,9 @@ final class MainWindow {
     case tasks
     case noTasks = "no-tasks"
     case settingsError = "settings-error"
+
+    /// The content stack's child that shows this page.
+    var stackName: String { self == .noTasks ? Page.tasks.rawValue : rawValue }
   }
 
   /// Shows `page` and hides the others, so that keyboard focus and assistive technologies see only what is on
@@ -125,19 +136,22 @@ final class MainWindow {
       adw_window_title_set_subtitle(windowTitle, page == .tasks || page == .noTasks ? accountName : "")
     }
     if page != .loading { presentIfWaiting() }
-    for other in Page.allCases where other != page {
-      gtk_widget_set_visible(gtk_stack_get_child_by_name(contentStack, other.rawValue), 0)
+    for other in Page.allCases where other.stackName != page.stackName {
+      gtk_widget_set_visible(gtk_stack_get_child_by_name(contentStack, other.stackName), 0)
     }
-    let child = gtk_stack_get_child_by_name(contentStack, page.rawValue)
+    let child = gtk_stack_get_child_by_name(contentStack, page.stackName)
     gtk_widget_set_visible(child, 1)
     gtk_stack_set_visible_child(contentStack, child)
     keepFocusInWindow(page: child)
     let signedIn = page == .tasks || page == .noTasks
-    for name in ["refresh", "add-task", "sign-out", "edit-profile", "switch-account"] {
+    for name in [
+      "refresh", "add-task", "new-task", "search", "undo", "delete-completed", "sign-out", "edit-profile",
+      "switch-account",
+    ] {
       actions[name].map { Actions.setEnabled($0, signedIn) }
     }
     // Header buttons that can do nothing on this page are hidden, not greyed (GNOME HIG).
-    for name in ["add_task_button", "refresh_button"] {
+    for name in ["add_task_button", "refresh_button", "search_button"] {
       gtk_widget_set_visible(builder.object(name, gtk_widget_get_type(), as: GtkWidget.self), signedIn ? 1 : 0)
     }
     // Escape cancels a sign-in, in the window or in the browser (before the page sees the key).
@@ -351,13 +365,18 @@ final class MainWindow {
     actions["sign-out"] = Actions.add("sign-out", to: window) { [unowned self] in self.signOut() }
     actions["refresh"] = Actions.add("refresh", to: window) { [unowned self] in Task { await self.reload() } }
     actions["add-task"] = Actions.add("add-task", to: window) { [unowned self] in self.openAddTask() }
+    actions.merge(addListActions()) { _, new in new }
     actions["copy-details"] = Actions.add("copy-details", to: window) { [unowned self] in
       gdk_clipboard_set_text(gtk_widget_get_clipboard(self.window.widget), self.failureDetails)
       self.showToast(tr("Details copied"))
     }
     if let application = gtk_window_get_application(window.window) {
       Actions.setAccelerators(application, for: "win.refresh", ["F5", "<Primary>r"])
-      Actions.setAccelerators(application, for: "win.add-task", ["<Primary>n"])
+      Actions.setAccelerators(application, for: "win.add-task", ["<Primary><Shift>n"])
+      Actions.setAccelerators(application, for: "win.new-task", ["<Primary>n"])
+      Actions.setAccelerators(application, for: "win.search", ["<Primary>f"])
+      Actions.setAccelerators(application, for: "win.undo", ["<Primary>z"])
+      Actions.setAccelerators(application, for: "window.close", ["<Primary>w"])
       Actions.setAccelerators(application, for: "win.cancel-sign-in", ["Escape"])
     }
   }

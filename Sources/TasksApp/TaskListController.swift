@@ -1,140 +1,108 @@
-// TaskListController: the task list: a virtualised GtkListView of the user's tasks. Main actor.
+// TaskListController: the task-list page: a virtualised, sorted and filtered GtkListView of the user's tasks, its
+// rows, their keys and context menu, editing, and the page's empty states. Main actor.
 
 import CGtk
 import Foundation
 import GtkSupport
 import TasksCore
 
-/// A row of the list: a task the server has, or one still waiting in the outbox.
-enum RowKey: Hashable {
-  case task(Int64)
-  case pending(String)
-
-  /// The string kept in the list's model.
-  var modelString: String {
-    switch self {
-    case .task(let id): return String(id)
-    case .pending(let id): return "p:" + id
-    }
-  }
-
-  init?(modelString: String) {
-    if modelString.hasPrefix("p:") {
-      self = .pending(String(modelString.dropFirst(2)))
-    } else if let id = Int64(modelString) {
-      self = .task(id)
-    } else {
-      return nil
-    }
-  }
-}
-
-/// The widgets of one on-screen row: a check button, the text, a status note and a delete button. GTK 4.8's list
-/// view keeps up to 200 of them around what is on screen and binds them to whichever task scrolls into view, so a
-/// row is kept light: the text is a plain one-line label, and an entry is made only for the row being edited.
-@MainActor
-private final class TaskRow {
-  let box: UnsafeMutablePointer<GtkWidget>
-  let check: UnsafeMutablePointer<GtkWidget>
-  let label: UnsafeMutablePointer<GtkWidget>
-  let status: UnsafeMutablePointer<GtkWidget>
-  let delete: UnsafeMutablePointer<GtkWidget>
-  var key: RowKey?
-  private var tooltip: String?
-  /// Texts longer than this many characters may not fit a row: they get a tooltip with the whole text.
-  private static let longText = 40
-
-  init() {
-    box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
-    check = gtk_check_button_new()
-    label = gtk_label_new("")
-    status = gtk_label_new("")
-    delete = gtk_button_new_from_icon_name("user-trash-symbolic")
-    for (side, widget) in [(12, box), (0, check), (0, label), (0, status), (0, delete)] {
-      gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
-      gtk_widget_set_margin_start(widget, Int32(side))
-      gtk_widget_set_margin_end(widget, Int32(side))
-    }
-    gtk_widget_set_margin_top(box, 3)
-    gtk_widget_set_margin_bottom(box, 3)
-    gtk_widget_set_hexpand(label, 1)
-    gtk_label_set_xalign(OpaquePointer(label), 0)
-    // One line, shortened with "…" (the whole text is in the tooltip, the accessible name and the editor): a
-    // wrapping label makes the list measure every row's height for its width whenever rows are bound anew, which
-    // made dragging through 10 000 tasks draw 20 frames a second instead of 50 (Tests/Benchmarks/RESULTS.md).
-    gtk_label_set_ellipsize(OpaquePointer(label), PANGO_ELLIPSIZE_END)
-    gtk_widget_add_css_class(label, "task-text")
-    gtk_widget_add_css_class(status, "task-note")
-    gtk_widget_add_css_class(status, "caption")
-    gtk_widget_add_css_class(delete, "flat")
-    gtk_widget_set_tooltip_text(delete, tr("Delete"))
-    gtk_widget_add_css_class(box, "task-row")
-    for widget in [check, label, status, delete] {
-      gtk_box_append(box.cast(to: gtk_box_get_type(), as: GtkBox.self), widget)
-    }
-  }
-
-  /// Shows `text` with `note` (empty for none); `name` is what assistive technologies hear for the check button.
-  func show(text: String, completed: Bool, note: String, confirmed: Bool) {
-    gtk_label_set_text(OpaquePointer(label), text)
-    // Only when it changes: setting a tooltip makes GTK 4.8 look for the widget under the pointer again, which
-    // cost a quarter of a millisecond per row, 200 rows a frame when the scroll bar is dragged down a long list.
-    let tooltip = text.count > Self.longText ? text : nil
-    if tooltip != self.tooltip {
-      gtk_widget_set_tooltip_text(label, tooltip)
-      self.tooltip = tooltip
-    }
-    gtk_check_button_set_active(check.cast(to: gtk_check_button_get_type(), as: GtkCheckButton.self), completed ? 1 : 0)
-    // Most rows have no note: a hidden label is neither measured nor drawn.
-    gtk_label_set_text(OpaquePointer(status), note)
-    gtk_widget_set_visible(status, note.isEmpty ? 0 : 1)
-    gtk_widget_set_sensitive(check, confirmed ? 1 : 0)
-    let spoken = note.isEmpty ? text : "\(text) — \(note)"
-    b2c_accessible_set_label(check, spoken)
-    b2c_accessible_set_label(delete, String(format: tr("Delete “%@”"), text))
-    if completed { gtk_widget_add_css_class(box, "completed") } else { gtk_widget_remove_css_class(box, "completed") }
-  }
-}
-
-/// Shows tasks in a `GtkListView`. The model is a `GtkStringList` of row keys (so GTK keeps only keys, and widgets
-/// for what is on screen, however long the list); rows read their task from a dictionary when they are bound, and a
-/// change to one task touches only its row.
+/// Shows tasks in a `GtkListView`. The model is a `GtkStringList` of row keys in the order shown (sorted here, in
+/// Swift, from cached facts), under a `GtkFilterListModel` for search and hidden completed tasks, which is taken out
+/// of the chain when it would let everything through. GTK keeps only keys, and widgets for what is on screen,
+/// however long the list; a change touches only the rows that moved.
 ///
-/// Tick the check button to complete a task; double-click a row or press Enter on it to edit its text (Enter or
-/// leaving the field saves, Escape cancels); the trash button deletes it.
+/// The row is the keyboard stop: Space ticks, Delete deletes, Enter or F2 edits, the Menu key or Shift+F10 opens
+/// its context menu (also on right-click). Double-click edits. Tasks being deleted (their Undo toast showing) are
+/// kept out of the list until `forget` or `restore`.
 @MainActor
 final class TaskListController {
   private let listView: OpaquePointer
+  private let listStack: OpaquePointer
+  private let emptyPage: OpaquePointer
+  private let emptyAddButton: UnsafeMutablePointer<GtkWidget>
   private let model: OpaquePointer
+  private let filterModel: OpaquePointer
+  private let filter: OpaquePointer
+  private var filterInUse = false
   private let factory: OpaquePointer
   private var keys: [RowKey] = []
   private var tasks: [Int64: TaskItem] = [:]
   private var pending: [String: PendingTask] = [:]
+  private var hidden: Set<RowKey> = []
+  private var contents: [RowKey: RowContent] = [:]
+  private var folded: [RowKey: String] = [:]
   private var rows: [UnsafeMutableRawPointer: TaskRow] = [:]
   private var boundRows: [RowKey: TaskRow] = [:]
   private var binding = false
   private var editor: (row: TaskRow, entry: UnsafeMutablePointer<GtkWidget>, id: Int64)?
+  private var highlighted: RowKey?
+  private var menuKey: RowKey?
+  private var menuActions: [String: OpaquePointer] = [:]
   /// Called when the user ticks or unticks a task.
   var onToggle: (TaskItem, Bool) -> Void = { _, _ in }
   /// Called when the user changed a task's text (already trimmed and not empty).
   var onEdit: (TaskItem, String) -> Void = { _, _ in }
-  /// Called when the user pressed a row's delete button.
+  /// Called when the user deletes a row (its button, the Delete key or the context menu).
   var onDelete: (RowKey) -> Void = { _ in }
+  /// Called when Tab leaves the list: past its last row (`true`) or before its first (`false`).
+  var onLeave: (_ forward: Bool) -> Void = { _ in }
+  /// Called with a message for a toast ("Copied").
+  var onMessage: (String) -> Void = { _ in }
 
-  /// The number of rows, confirmed or waiting.
+  /// How the list is sorted.
+  var sortOrder: TaskSortOrder = .newest {
+    didSet { if sortOrder != oldValue { reorder() } }
+  }
+
+  /// Whether completed tasks are shown (after the open ones).
+  var showCompleted = true {
+    didSet {
+      if showCompleted != oldValue {
+        applyFilter(showCompleted ? GTK_FILTER_CHANGE_LESS_STRICT : GTK_FILTER_CHANGE_MORE_STRICT)
+      }
+    }
+  }
+
+  /// What the search bar holds.
+  var search = TaskSearch("") {
+    didSet {
+      guard search != oldValue else { return }
+      let change =
+        search.isStricter(than: oldValue)
+        ? GTK_FILTER_CHANGE_MORE_STRICT
+        : search.isLooser(than: oldValue)
+          ? GTK_FILTER_CHANGE_LESS_STRICT
+          : GTK_FILTER_CHANGE_DIFFERENT
+      applyFilter(change)
+    }
+  }
+
+  /// The number of rows, confirmed or waiting, shown or not (those being deleted aside).
   var count: Int { keys.count }
 
-  /// The server's tasks in the order shown (for the offline copy).
+  /// The server's tasks in the order shown (for the offline copy), those being deleted aside.
   var confirmedTasks: [TaskItem] {
     keys.compactMap { if case .task(let id) = $0 { tasks[id] } else { nil } }
   }
 
-  init(listView: OpaquePointer) {
-    self.listView = listView
+  /// The completed tasks' rows, in the order shown.
+  var completedKeys: [RowKey] {
+    keys.filter { if case .task(let id) = $0 { tasks[id]?.completed == true } else { false } }
+  }
+
+  init(builder: Builder) {
+    listView = builder.opaqueObject("task_list", gtk_list_view_get_type())
+    listStack = builder.opaqueObject("list_stack", gtk_stack_get_type())
+    emptyPage = builder.opaqueObject("empty_page", adw_status_page_get_type())
+    emptyAddButton = builder.object("empty_add_task_button", gtk_widget_get_type())
     model = gtk_string_list_new(nil)
     factory = gtk_signal_list_item_factory_new()
-    g_object_ref(model.gpointer)  // the selection model takes a reference of its own
-    let selection = gtk_no_selection_new(model)
+    let context = FilterContext()
+    filter = Self.makeFilter(context)
+    g_object_ref(model.gpointer)  // the filter model takes a reference of its own
+    filterModel = gtk_filter_list_model_new(OpaquePointer(model.gpointer), nil)
+    g_object_ref(filterModel.gpointer)  // and the selection model of the filter model
+    let selection = gtk_no_selection_new(OpaquePointer(filterModel.gpointer))
     gtk_list_view_set_model(listView, selection)
     gtk_list_view_set_factory(listView, factory)
     Signal.connect(factory, "setup") { [unowned self] item in self.setUp(OpaquePointer(item)) }
@@ -142,42 +110,77 @@ final class TaskListController {
     Signal.connect(factory, "unbind") { [unowned self] item in self.unbind(OpaquePointer(item)) }
     // GTK 4.8 does not recycle row widgets: a jump far down a long list destroys them and sets up new ones.
     Signal.connect(factory, "teardown") { [unowned self] item in self.tearDown(OpaquePointer(item)) }
+    Signal.connectItemsChanged(filterModel) { [unowned self] _, _, _ in self.showEmptyState() }
     // After the click that activated the row is handled: the row takes keyboard focus at the end of it, which
     // would end an edit started at once.
     Signal.connectPosition(listView, "activate") { [unowned self] position in
-      Task { self.startEditing(at: Int(position)) }
+      Task { if let key = self.key(at: position) { self.startEditing(key) } }
     }
+    let keys = gtk_event_controller_key_new()!
+    Signal.connectKeyPressed(keys) { [unowned self] keyval in self.keyPressed(keyval, keys) }
+    // Before the row sees them: its own binding takes Space (to select, which this list does not do).
+    gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+    gtk_widget_add_controller(listView.widget, keys)
+    addMenuActions()
+    context.controller = self
+    showEmptyState()
   }
 
-  /// Replaces the list: the server's tasks, then those still waiting in the outbox. Only the rows between the
-  /// unchanged start and end of the list are replaced in the model, so a refresh keeps the scroll position and
-  /// keyboard focus, and costs GTK nothing when little changed; rows on screen are redrawn with the new data.
+  // MARK: Contents
+
+  /// Replaces the list: the server's tasks and those still waiting in the outbox, sorted. Only rows that moved
+  /// are replaced in the model, so a refresh keeps the scroll position and keyboard focus, and costs GTK nothing
+  /// when nothing changed; rows on screen are redrawn with the new data.
   func show(_ items: [TaskItem], waiting: [PendingTask] = []) {
-    tasks = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-    pending = Dictionary(waiting.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-    let old = keys
-    keys = items.map { .task($0.id) } + waiting.map { .pending($0.id) }
-    let shorter = min(old.count, keys.count)
-    var prefix = 0
-    while prefix < shorter && old[prefix] == keys[prefix] { prefix += 1 }
-    var suffix = 0
-    while suffix < shorter - prefix && old[old.count - 1 - suffix] == keys[keys.count - 1 - suffix] { suffix += 1 }
-    if prefix < old.count - suffix || prefix < keys.count - suffix {
-      splice(at: prefix, removing: old.count - suffix - prefix, inserting: Array(keys[prefix..<(keys.count - suffix)]))
+    let newTasks = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    let newPending = Dictionary(waiting.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    // The highlight of a task just added follows it from the outbox to the server's list.
+    if case .pending(let id) = highlighted, newPending[id] == nil, let text = pending[id]?.text,
+      let sent = items.first(where: { $0.text == text && tasks[$0.id] == nil })
+    {
+      highlighted = .task(sent.id)
     }
+    for (id, task) in newTasks where tasks[id] != task { forgetContent(.task(id)) }
+    for (id, task) in newPending where pending[id] != task { forgetContent(.pending(id)) }
+    tasks = newTasks
+    pending = newPending
+    hidden = hidden.filter { key in
+      switch key {
+      case .task(let id): newTasks[id] != nil
+      case .pending(let id): newPending[id] != nil
+      }
+    }
+    reorder()
     for (key, row) in boundRows { fill(row, key) }
   }
 
-  /// Adds a task that waits in the outbox at the end of the list, at once.
+  /// Adds a task that waits in the outbox, at once, and shows it: scrolled into view and briefly highlighted.
   func append(_ task: PendingTask) {
     pending[task.id] = task
-    insert(.pending(task.id), at: keys.count)
+    reorder()
+    reveal(.pending(task.id))
   }
 
-  /// Changes one task: only its row, if it is on screen, is redrawn.
+  /// Changes one task: its row moves if its place in the order changed, and is redrawn if it is on screen.
   func update(_ task: TaskItem) {
+    let key = RowKey.task(task.id)
+    let hadFocus = focusedRow()?.key == key
     tasks[task.id] = task
-    if let row = boundRows[.task(task.id)] { fill(row, .task(task.id)) }
+    forgetContent(key)
+    let before = keys
+    reorder()
+    // A row ticked from the keyboard moves after the open ones: the focus goes with it.
+    if hadFocus && before != keys { focus(key) }
+    if before == keys, filterInUse, let index = keys.firstIndex(of: key) {
+      splice(at: index, removing: 1, inserting: [key])  // the filter looks at it again
+    }
+    if let row = boundRows[key] { fill(row, key) }
+  }
+
+  /// Redraws the rows on screen (their ages move on with the clock).
+  func redrawAges() {
+    contents = contents.filter { $0.value.caption.isEmpty || !$0.value.confirmed }
+    for (key, row) in boundRows { fill(row, key) }
   }
 
   /// The task of a row, if it is the server's.
@@ -190,25 +193,173 @@ final class TaskListController {
     if case .pending(let id) = key { pending[id] } else { nil }
   }
 
-  /// Takes a row out of the list; answers where it was, to put it back with `insert`.
-  func remove(_ key: RowKey) -> Int? {
-    guard let index = keys.firstIndex(of: key) else { return nil }
-    keys.remove(at: index)
-    splice(at: index, removing: 1, inserting: [])
-    return index
+  /// Takes rows out of the list (while their Undo toast shows); `restore` puts them back in their places.
+  func remove(_ removed: [RowKey]) {
+    let focusedIndex = focusedRow().flatMap { $0.key }.flatMap { position(of: $0) }
+    hidden.formUnion(removed)
+    reorder()
+    // The keyboard stays where the row was: on the next one (or the new last).
+    if let focusedIndex { focusRow(at: focusedIndex) }
   }
 
-  /// Puts a row back at `index` (after an undo or a failed delete).
-  func insert(_ key: RowKey, at index: Int) {
-    let index = min(max(index, 0), keys.count)
-    keys.insert(key, at: index)
-    splice(at: index, removing: 0, inserting: [key])
+  /// Puts rows taken out by `remove` back (Undo, or a deletion that failed).
+  func restore(_ restored: [RowKey]) {
+    hidden.subtract(restored)
+    reorder()
+  }
+
+  /// Drops a row for good (the server deleted it).
+  func forget(_ key: RowKey) {
+    hidden.remove(key)
+    switch key {
+    case .task(let id): tasks[id] = nil
+    case .pending(let id): pending[id] = nil
+    }
+    forgetContent(key)
+    reorder()
+  }
+
+  private func forgetContent(_ key: RowKey) {
+    contents[key] = nil
+    folded[key] = nil
+  }
+
+  /// Sorts the rows and changes the model where the order changed.
+  private func reorder() {
+    var entries: [TaskListEntry<RowKey>] = []
+    entries.reserveCapacity(tasks.count + pending.count)
+    for task in tasks.values.sorted(by: { $0.id < $1.id }) where !hidden.contains(.task(task.id)) {
+      entries.append(
+        TaskListEntry(
+          key: .task(task.id), text: task.text, completed: task.completed, date: task.dateModified, waiting: false))
+    }
+    for waiting in pending.values.sorted(by: { $0.createdAt < $1.createdAt })
+    where !hidden.contains(.pending(waiting.id)) {
+      entries.append(
+        TaskListEntry(
+          key: .pending(waiting.id), text: waiting.text, completed: false, date: waiting.createdAt, waiting: true))
+    }
+    apply(sortedForList(entries, by: sortOrder))
+  }
+
+  /// Changes the model from `keys` to `new` with as little as it takes: the unchanged start and end stay, and one
+  /// row that moved (ticked, say) is moved alone, so the rows around it keep their widgets and the focus.
+  private func apply(_ new: [RowKey]) {
+    let old = keys
+    keys = new
+    let shorter = min(old.count, new.count)
+    var prefix = 0
+    while prefix < shorter && old[prefix] == new[prefix] { prefix += 1 }
+    var suffix = 0
+    while suffix < shorter - prefix && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+    let oldMiddle = Array(old[prefix..<(old.count - suffix)])
+    let newMiddle = Array(new[prefix..<(new.count - suffix)])
+    guard !(oldMiddle.isEmpty && newMiddle.isEmpty) else { return }
+    if oldMiddle.count == newMiddle.count && oldMiddle.count >= 2 {
+      let last = oldMiddle.count - 1
+      if oldMiddle[0] == newMiddle[last] && oldMiddle[1...] == newMiddle[..<last] {
+        splice(at: prefix, removing: 1, inserting: [])
+        splice(at: prefix + last, removing: 0, inserting: [oldMiddle[0]])
+        return
+      }
+      if oldMiddle[last] == newMiddle[0] && oldMiddle[..<last] == newMiddle[1...] {
+        splice(at: prefix + last, removing: 1, inserting: [])
+        splice(at: prefix, removing: 0, inserting: [oldMiddle[last]])
+        return
+      }
+    }
+    splice(at: prefix, removing: oldMiddle.count, inserting: newMiddle)
   }
 
   private func splice(at index: Int, removing count: Int, inserting inserted: [RowKey]) {
     withCStringArray(inserted.map(\.modelString)) { array in
       gtk_string_list_splice(model, UInt32(index), UInt32(count), array)
     }
+  }
+
+  // MARK: Filtering
+
+  /// What the filter's C function reaches the controller through: retained by the filter, released by its
+  /// destroy notify; the controller itself is held weakly (it holds the filter).
+  private final class FilterContext {
+    weak var controller: TaskListController?
+  }
+
+  /// The filter: whether a row is shown. It reads only caches (the folded text is made once per text).
+  private static func makeFilter(_ context: FilterContext) -> OpaquePointer {
+    let match: @convention(c) (gpointer?, gpointer?) -> gboolean = { item, data in
+      MainActor.assumeIsolated {
+        guard let item, let data,
+          let controller = Unmanaged<FilterContext>.fromOpaque(data).takeUnretainedValue().controller,
+          let key = RowKey(modelString: String(cString: gtk_string_object_get_string(OpaquePointer(item))))
+        else { return 1 }
+        return controller.isShown(key) ? 1 : 0
+      }
+    }
+    let release: @convention(c) (gpointer?) -> Void = { data in
+      if let data { Unmanaged<FilterContext>.fromOpaque(data).release() }
+    }
+    return gtk_custom_filter_new(match, Unmanaged.passRetained(context).toOpaque(), release)
+  }
+
+  private func isShown(_ key: RowKey) -> Bool {
+    if !showCompleted, case .task(let id) = key, tasks[id]?.completed == true { return false }
+    guard !search.isEmpty else { return true }
+    if let text = folded[key] { return search.matches(folded: text) }
+    let text = TaskSearch.fold(task(key)?.text ?? pendingTask(key)?.text ?? "")
+    folded[key] = text
+    return search.matches(folded: text)
+  }
+
+  /// Tells the filter model what changed; with nothing to filter, the filter leaves the chain (no call per row).
+  private func applyFilter(_ change: GtkFilterChange) {
+    let needed = !showCompleted || !search.isEmpty
+    // Long lists are filtered a slice at a time, so typing in the search stays smooth.
+    gtk_filter_list_model_set_incremental(filterModel, keys.count > 5000 ? 1 : 0)
+    if needed && filterInUse {
+      gtk_filter_changed(filter.cast(to: gtk_filter_get_type(), as: GtkFilter.self), change)
+    } else if needed {
+      gtk_filter_list_model_set_filter(filterModel, filter.cast(to: gtk_filter_get_type(), as: GtkFilter.self))
+      filterInUse = true
+    } else if filterInUse {
+      gtk_filter_list_model_set_filter(filterModel, nil)
+      filterInUse = false
+    }
+    showEmptyState()
+  }
+
+  /// The page shows the list, or a status page saying why nothing is in it.
+  private func showEmptyState() {
+    let shown = g_list_model_get_n_items(OpaquePointer(filterModel.gpointer))
+    gtk_stack_set_visible_child_name(listStack, shown > 0 ? "list" : "empty")
+    gtk_widget_set_visible(gtk_stack_get_child_by_name(listStack, "list"), shown > 0 ? 1 : 0)
+    gtk_widget_set_visible(gtk_stack_get_child_by_name(listStack, "empty"), shown > 0 ? 0 : 1)
+    guard shown == 0 else { return }
+    let (title, description): (String, String)
+    if keys.isEmpty {
+      (title, description) = (tr("No Tasks"), tr("Tasks you add appear here."))
+    } else if !search.isEmpty {
+      (title, description) = (tr("No Matching Tasks"), tr("No task contains what you searched for."))
+    } else {
+      (title, description) = (tr("All Done"), tr("Your completed tasks are hidden. Show them from the main menu."))
+    }
+    adw_status_page_set_title(emptyPage, title)
+    adw_status_page_set_description(emptyPage, description)
+    gtk_widget_set_visible(emptyAddButton, keys.isEmpty ? 1 : 0)
+  }
+
+  /// The row at `position` of what is shown.
+  private func key(at position: UInt32) -> RowKey? {
+    guard let object = g_list_model_get_item(OpaquePointer(filterModel.gpointer), position) else { return nil }
+    defer { g_object_unref(object) }
+    return RowKey(modelString: String(cString: gtk_string_object_get_string(OpaquePointer(object))))
+  }
+
+  /// Where `key` is among the rows shown.
+  private func position(of key: RowKey) -> Int? {
+    if !filterInUse { return keys.firstIndex(of: key) }
+    let count = g_list_model_get_n_items(OpaquePointer(filterModel.gpointer))
+    return (0..<count).first { self.key(at: $0) == key }.map(Int.init)
   }
 
   // MARK: Rows
@@ -227,6 +378,12 @@ final class TaskListController {
     Signal.connect(row.delete, "clicked") { [unowned self, unowned row] in
       if let key = row.key { self.onDelete(key) }
     }
+    let click = gtk_gesture_click_new()!
+    gtk_gesture_single_set_button(click, 3)
+    Signal.connectClick(click, "pressed") { [unowned self, unowned row] x, y in
+      self.openMenu(for: row, at: (x, y))
+    }
+    gtk_widget_add_controller(row.box, click)
   }
 
   private func bind(_ item: OpaquePointer?) {
@@ -256,25 +413,190 @@ final class TaskListController {
   private func fill(_ row: TaskRow, _ key: RowKey) {
     binding = true
     defer { binding = false }
+    guard let content = content(key) else { return }
+    row.show(content)
+    row.highlight(key == highlighted)
+  }
+
+  /// What a row shows, made once per change of its task (and per minute, for its age).
+  private func content(_ key: RowKey) -> RowContent? {
+    if let content = contents[key] { return content }
+    let content: RowContent
     switch key {
     case .task(let id):
-      guard let task = tasks[id] else { return }
-      row.show(text: task.text, completed: task.completed, note: "", confirmed: true)
+      guard let task = tasks[id] else { return nil }
+      let age = task.dateModified.map { TaskAge.caption(for: $0) } ?? ""
+      content = RowContent(text: task.text, completed: task.completed, caption: age, confirmed: true)
     case .pending(let id):
       // Shown at once, confirmed by the server later; it cannot be ticked until then.
-      guard let waiting = pending[id] else { return }
+      guard let waiting = pending[id] else { return nil }
       let note = waiting.refusal.map { String(format: tr("refused: %@"), $0) } ?? tr("waiting to be sent")
-      row.show(text: waiting.text, completed: false, note: note, confirmed: false)
+      content = RowContent(text: waiting.text, completed: false, caption: note, confirmed: false)
     }
+    contents[key] = content
+    return content
+  }
+
+  /// Scrolls `key` into view and highlights it for a moment.
+  private func reveal(_ key: RowKey) {
+    highlighted = key
+    if let position = position(of: key) {
+      gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
+    }
+    if let row = boundRows[key] { row.highlight(true) }
+    Task {
+      try? await Task.sleep(for: .seconds(2))
+      guard let current = self.highlighted else { return }
+      self.highlighted = nil
+      self.boundRows[current]?.highlight(false)
+    }
+  }
+
+  // MARK: Keyboard
+
+  /// The row whose list item has the keyboard focus (or holds the focused editor).
+  private func focusedRow() -> TaskRow? {
+    guard let root = gtk_widget_get_root(listView.widget), var widget = gtk_root_get_focus(root) else { return nil }
+    while widget != listView.widget {
+      if let row = rows[UnsafeMutableRawPointer(widget)] { return row }
+      if let child = gtk_widget_get_first_child(widget), let row = rows[UnsafeMutableRawPointer(child)] { return row }
+      guard let parent = gtk_widget_get_parent(widget) else { return nil }
+      widget = parent
+    }
+    return nil
+  }
+
+  /// Gives the keyboard focus to the first row shown; answers whether there was one.
+  func focusFirstRow() -> Bool {
+    guard g_list_model_get_n_items(OpaquePointer(filterModel.gpointer)) > 0 else { return false }
+    focusRow(at: 0)
+    return true
+  }
+
+  /// Gives the keyboard focus to the row at `position` of what is shown (or the last one).
+  private func focusRow(at position: Int) {
+    let count = Int(g_list_model_get_n_items(OpaquePointer(filterModel.gpointer)))
+    guard count > 0, let key = key(at: UInt32(min(position, count - 1))) else { return }
+    focus(key)
+  }
+
+  /// Scrolls `key` into view and gives its row the keyboard focus (once the list has made its widget).
+  private func focus(_ key: RowKey, tries: Int = 3) {
+    guard let position = position(of: key) else { return }
+    gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
+    if let item = boundRows[key]?.listItem {
+      gtk_widget_grab_focus(item)
+    } else if tries > 0 {
+      Task { self.focus(key, tries: tries - 1) }
+    }
+  }
+
+  private func keyPressed(_ keyval: UInt32, _ controller: OpaquePointer) -> Bool {
+    guard editor == nil, let row = focusedRow(), let key = row.key else { return false }
+    let state = gtk_event_controller_get_current_event_state(controller)
+    let shift = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
+    switch Int32(keyval) {
+    case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab:
+      // A Tab stop per row, then out of the list. (GTK 4.8's list view, left to itself here, kept the focus.)
+      let forward = keyval == UInt32(GDK_KEY_Tab) && !shift
+      let count = Int(g_list_model_get_n_items(OpaquePointer(filterModel.gpointer)))
+      guard let position = position(of: key) else { return false }
+      let next = forward ? position + 1 : position - 1
+      if next >= 0 && next < count { focusRow(at: next) } else { onLeave(forward) }
+    case GDK_KEY_space:
+      guard case .task(let id) = key, let task = tasks[id] else { return true }
+      onToggle(task, !task.completed)
+    case GDK_KEY_Delete, GDK_KEY_KP_Delete:
+      onDelete(key)
+    case GDK_KEY_F2:
+      startEditing(key)
+    case GDK_KEY_Menu:
+      openMenu(for: row, at: nil)
+    case GDK_KEY_F10 where shift:
+      openMenu(for: row, at: nil)
+    default:
+      return false
+    }
+    return true
+  }
+
+  // MARK: Context menu
+
+  private func addMenuActions() {
+    let group = g_simple_action_group_new()!
+    let handlers: [(String, (RowKey) -> Void)] = [
+      ("edit", { [unowned self] key in self.startEditing(key) }),
+      (
+        "toggle",
+        { [unowned self] key in
+          if let task = self.task(key) { self.onToggle(task, !task.completed) }
+        }
+      ),
+      (
+        "copy",
+        { [unowned self] key in
+          guard let text = self.task(key)?.text ?? self.pendingTask(key)?.text else { return }
+          gdk_clipboard_set_text(gtk_widget_get_clipboard(self.listView.widget), text)
+          self.onMessage(tr("Text copied"))
+        }
+      ),
+      ("delete", { [unowned self] key in self.onDelete(key) }),
+    ]
+    for (name, handler) in handlers {
+      menuActions[name] = Actions.add(name, to: group) { [unowned self] in
+        if let key = self.menuKey { handler(key) }
+      }
+    }
+    gtk_widget_insert_action_group(listView.widget, "row", OpaquePointer(group))
+    g_object_unref(group.gpointer)
+  }
+
+  /// Opens the row's menu: Edit, Mark as Done (or Not Done), Copy Text, Delete; at the pointer, or under the row.
+  private func openMenu(for row: TaskRow, at point: (Double, Double)?) {
+    guard let key = row.key else { return }
+    menuKey = key
+    let task = task(key)
+    let menu = g_menu_new()!
+    g_menu_append(menu, tr("_Edit"), "row.edit")
+    g_menu_append(menu, task?.completed == true ? tr("Mark as _Not Done") : tr("Mark as _Done"), "row.toggle")
+    g_menu_append(menu, tr("_Copy Text"), "row.copy")
+    let last = g_menu_new()!
+    g_menu_append(last, tr("_Delete"), "row.delete")
+    g_menu_append_section(menu, nil, last.cast(to: g_menu_model_get_type(), as: GMenuModel.self))
+    g_object_unref(last.gpointer)
+    menuActions["edit"].map { Actions.setEnabled($0, task != nil) }
+    menuActions["toggle"].map { Actions.setEnabled($0, task != nil) }
+    let popover = gtk_popover_menu_new_from_model(menu.cast(to: g_menu_model_get_type(), as: GMenuModel.self))!
+    g_object_unref(menu.gpointer)
+    gtk_widget_set_parent(popover, row.box)
+    if let (x, y) = point {
+      var rect = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
+      gtk_popover_set_pointing_to(popover.cast(to: gtk_popover_get_type(), as: GtkPopover.self), &rect)
+      gtk_popover_set_has_arrow(popover.cast(to: gtk_popover_get_type(), as: GtkPopover.self), 0)
+      gtk_widget_set_halign(popover, GTK_ALIGN_START)
+    }
+    Signal.connect(popover, "closed") { [weak row] in
+      // After the chosen item's action has run. The focus, left in the closing menu, goes back to the row (unless
+      // the action put it somewhere, the editor say).
+      Task {
+        gtk_widget_unparent(popover)
+        guard let item = row?.listItem, let root = gtk_widget_get_root(item) else { return }
+        let focus = gtk_root_get_focus(root)
+        if focus == nil || gtk_widget_get_mapped(focus) == 0 { gtk_widget_grab_focus(item) }
+      }
+    }
+    gtk_popover_popup(popover.cast(to: gtk_popover_get_type(), as: GtkPopover.self))
   }
 
   // MARK: Editing
 
   /// Puts an entry with the task's text in place of its label. Enter or leaving the entry saves, Escape cancels.
-  private func startEditing(at position: Int) {
-    guard position < keys.count, case .task(let id) = keys[position], let task = tasks[id],
-      let row = boundRows[keys[position]]
-    else { return }
+  private func startEditing(_ key: RowKey) {
+    guard case .task(let id) = key, let task = tasks[id] else { return }
+    if boundRows[key] == nil, let position = position(of: key) {
+      gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
+    }
+    guard let row = boundRows[key] else { return }
     finishEditing(commit: true)
     let entry = gtk_entry_new()!
     gtk_editable_set_text(OpaquePointer(entry), task.text)
@@ -282,7 +604,7 @@ final class TaskListController {
     gtk_widget_set_valign(entry, GTK_ALIGN_CENTER)
     b2c_accessible_set_label(entry, task.text)
     gtk_box_insert_child_after(row.box.cast(to: gtk_box_get_type(), as: GtkBox.self), entry, row.check)
-    gtk_widget_set_visible(row.label, 0)
+    gtk_widget_set_visible(row.texts, 0)
     editor = (row, entry, id)
     Signal.connect(entry, "activate") { [unowned self] in self.finishEditing(commit: true) }
     let keys = gtk_event_controller_key_new()!
@@ -302,6 +624,9 @@ final class TaskListController {
     gtk_editable_select_region(OpaquePointer(entry), 0, -1)
   }
 
+  /// Whether a row's text is being edited (a live refresh waits until it is not).
+  var isEditing: Bool { editor != nil }
+
   /// Ends the edit in progress, saving a changed, non-empty text when `commit`; focus goes back to the row.
   private func finishEditing(commit: Bool) {
     guard let (row, entry, id) = editor else { return }
@@ -309,9 +634,9 @@ final class TaskListController {
     let text = String(cString: gtk_editable_get_text(OpaquePointer(entry)))
       .trimmingCharacters(in: .whitespacesAndNewlines)
     let hadFocus = gtk_widget_has_focus(entry) != 0 || gtk_widget_get_focus_child(entry) != nil
-    gtk_widget_set_visible(row.label, 1)
+    gtk_widget_set_visible(row.texts, 1)
     gtk_box_remove(row.box.cast(to: gtk_box_get_type(), as: GtkBox.self), entry)
-    if hadFocus, let item = gtk_widget_get_parent(row.box) { gtk_widget_grab_focus(item) }
+    if hadFocus, let item = row.listItem { gtk_widget_grab_focus(item) }
     // An emptied text is not saved: the task keeps its text.
     guard commit, let task = tasks[id], !text.isEmpty, text != task.text else { return }
     onEdit(task, text)

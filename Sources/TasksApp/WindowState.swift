@@ -55,6 +55,27 @@ final class WindowState {
     g_settings_bind(settings, key, object.gpointer, property, G_SETTINGS_BIND_DEFAULT)
   }
 
+  /// Adds to `map` a stateful action named after `key` that reads and writes it (a toggle for a boolean, a radio
+  /// choice for a string with choices): menus show and change the setting without code.
+  func addAction(for key: String, to map: some GPointer) {
+    let action = g_settings_create_action(settings, key)
+    g_action_map_add_action(OpaquePointer(map.gpointer), action)
+    action.map { g_object_unref($0.gpointer) }
+  }
+
+  /// Runs `handler` whenever `key` changes (from a menu, or from outside the app), and once now.
+  func watch(_ key: String, _ handler: @escaping @MainActor () -> Void) {
+    Signal.connect(settings, "changed::" + key) { (_: UnsafeMutableRawPointer?) in handler() }
+    handler()
+  }
+
+  /// The string `key`.
+  func string(_ key: String) -> String {
+    let value = g_settings_get_string(settings, key)
+    defer { g_free(value) }
+    return value.map { String(cString: $0) } ?? ""
+  }
+
   /// The unsigned integer `key`.
   func uint(_ key: String) -> Int {
     Int(g_settings_get_uint(settings, key))

@@ -98,10 +98,12 @@ extension AppUI {
       try await app.addTask("reach me by keyboard", window: window)
       try await app.waitFor(role: "check box", name: "reach me by keyboard")
 
+      // The list page's content: the "New task…" entry and the list (its rows).
       let listRoles: Set<String> = ["check box", "list", "list item"]
       let inList: (AccessibleNode) -> Bool = { node in
         let focused: Bool = node.isShowing && node.states.contains("focused")
-        return focused && listRoles.contains(node.role)
+        let quickEntry: Bool = node.role == "text" && node.name == "New task"
+        return focused && (listRoles.contains(node.role) || quickEntry)
       }
       // Escape in the page cancels it; the focus is in the list again (before: on nothing, a trap).
       try await app.chooseFromMenu("Edit Profile", window: window)
@@ -117,11 +119,16 @@ extension AppUI {
       try await app.key("Tab", window: nil)
       try await app.key("Return", window: nil)
       try await app.accessibleTree { (nodes: [AccessibleNode]) -> Bool in nodes.contains(where: inList) }
-      try await app.key("Tab", window: nil)
-      try await app.accessibleTree { (nodes: [AccessibleNode]) -> Bool in
-        let somewhere: Bool = nodes.contains { $0.isShowing && $0.states.contains("focused") }
-        return somewhere && !nodes.contains(where: inList)
+      // Tab moves on (entry, list, then out of the page): never stuck, never nowhere.
+      var leftThePage = false
+      for _ in 0..<3 where !leftThePage {
+        try await app.key("Tab", window: nil)
+        let nodes: [AccessibleNode] = try await app.accessibleTree { (nodes: [AccessibleNode]) -> Bool in
+          nodes.contains { $0.isShowing && $0.states.contains("focused") }
+        }
+        leftThePage = !nodes.contains(where: inList)
       }
+      #expect(leftThePage, "Tab leaves the list page")
       let names: [String] = try await app.taskNames()
       #expect(names == ["reach me by keyboard"], "nothing was changed on the way")
       await app.stop()
@@ -151,7 +158,7 @@ extension AppUI {
       #expect(buttons.count == 2, "the header's and the empty page's: \(buttons)")
       try await app.press(button: "Add Task")
       _ = try await app.waitForWindow(titled: "Add Task")
-      try await app.setText("from the empty page", name: "New task")
+      try await app.setText("from the empty page", name: "What needs doing?")
       try await app.press(button: "Add")
       try await app.waitFor(role: "check box", name: "from the empty page")
       await app.stop()

@@ -22,11 +22,11 @@ struct LanguageExpectations: Sendable, CustomTestStringConvertible {
   static let german = LanguageExpectations(
     language: "de", welcome: "Melden Sie sich an, um Ihre Aufgaben zu sehen", signIn: "Anmelden",
     b2cPageTitle: "Anmelden", noTasks: "Keine Aufgaben", addTaskWindow: "Aufgabe hinzufügen",
-    newTaskEntry: "Neue Aufgabe", add: "Hinzufügen", keepSignedIn: "Angemeldet bleiben")
+    newTaskEntry: "Was ist zu tun?", add: "Hinzufügen", keepSignedIn: "Angemeldet bleiben")
   // Chinese mnemonics are written "(_S)": GTK shows and names them "(S)".
   static let chinese = LanguageExpectations(
     language: "zh_CN", welcome: "登录以查看您的任务", signIn: "登录(S)", b2cPageTitle: "登录", noTasks: "没有任务",
-    addTaskWindow: "添加任务", newTaskEntry: "新任务", add: "添加(A)", keepSignedIn: "保持登录状态(K)")
+    addTaskWindow: "添加任务", newTaskEntry: "需要做什么？", add: "添加(A)", keepSignedIn: "保持登录状态(K)")
 }
 
 extension AppDriver {
@@ -73,7 +73,7 @@ extension AppUI {
       try await app.waitFor(role: "label", name: expected.noTasks)
       try await app.checkScreen("\(expected.language)-no-tasks")
 
-      try await app.key("ctrl+n", window: window)
+      try await app.key("ctrl+shift+n", window: window)
       _ = try await app.waitForWindow(titled: expected.addTaskWindow)
       try await app.waitFor(role: "text", name: expected.newTaskEntry)
       try await app.checkScreen("\(expected.language)-add-task")

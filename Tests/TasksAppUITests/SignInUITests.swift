@@ -120,19 +120,36 @@ extension AppDriver {
     try await key("Return", window: window)
   }
 
-  /// Opens the add-task window with Ctrl+N and waits for its entry. The entry is filled and Add pressed through
+  /// Opens the add-task window with Ctrl+Shift+N and waits for its text. The text is filled and Add pressed through
   /// AT-SPI: Xvfb has no window manager to give the new window keyboard focus.
   func openAddTask(window: String) async throws {
-    try await key("ctrl+n", window: window)
+    try await key("ctrl+shift+n", window: window)
     _ = try await waitForWindow(titled: "Add Task")
-    try await waitFor(role: "text", name: "New task")
+    try await waitFor(role: "text", name: "What needs doing?")
+  }
+
+  /// Waits until the button named `name` can (or cannot) be pressed.
+  func waitForSensitive(button name: String, _ sensitive: Bool) async throws {
+    try await accessibleTree { nodes in
+      nodes.contains {
+        $0.role == "push button" && $0.name == name && $0.isShowing && $0.states.contains("sensitive") == sensitive
+      }
+    }
   }
 
   /// Adds a task through the add-task window.
   func addTask(_ text: String, window: String) async throws {
     try await openAddTask(window: window)
-    try await setText(text, name: "New task")
+    try await setText(text, name: "What needs doing?")
     try await press(button: "Add")
+  }
+
+  /// Adds a task as a keyboard user does: Ctrl+N to the "New task…" entry, the text, Enter.
+  func quickAdd(_ text: String, window: String) async throws {
+    try await key("ctrl+n", window: window)
+    try await waitForFocus(role: "text", name: "New task")
+    try await type(text, window: nil)
+    try await key("Return", window: nil)
   }
 }
 
@@ -155,12 +172,14 @@ extension AppUI {
       try await app.checkScreen("signed-in")
       #expect(try app.mapsWebKit())
 
-      // An empty task is refused inline; then three tasks.
+      // Add is insensitive while the text is empty or blank; then three tasks.
       try await app.openAddTask(window: window)
-      try await app.press(button: "Add")
-      try await app.waitFor(role: "label", name: "Type what needs doing first.")
-      try await app.checkScreen("add-task-refused")
-      try await app.setText("buy milk", name: "New task")
+      try await app.waitForSensitive(button: "Add", false)
+      try await app.setText("  \n ", name: "What needs doing?")
+      try await app.checkScreen("add-task-empty")
+      try await app.waitForSensitive(button: "Add", false)
+      try await app.setText("buy milk", name: "What needs doing?")
+      try await app.waitForSensitive(button: "Add", true)
       try await app.press(button: "Add")
       try await app.waitFor(role: "check box", name: "buy milk")
       for text in ["walk the dog", "call mum"] {

@@ -146,16 +146,19 @@ extension AppUI {
       try await again.waitFor(role: "check box", name: "sent at once")
       try await again.waitFor(role: "check box", name: "typed before the crash — waiting to be sent")
       let banner = try await again.accessibleTree {
-        $0.contains { $0.role == "label" && $0.name.hasPrefix("You are offline.") && $0.isShowing }
+        $0.contains { $0.role == "label" && $0.name.hasPrefix("The task service cannot be reached.") && $0.isShowing }
       }
-      #expect(banner.contains { $0.name.hasPrefix("You are offline. These are your tasks as of") })
+      #expect(banner.contains { $0.name.hasPrefix("The task service cannot be reached. These are your tasks as of") })
       try await again.checkScreen("offline-banner")
 
       try await playground.restart()
       try await again.press(button: "Retry")
       try await again.waitFor(role: "check box", name: "typed before the crash")
-      try await again.accessibleTree { !$0.contains { $0.name.hasPrefix("You are offline.") && $0.isShowing } }
-      #expect(try await again.taskNames() == ["sent at once", "typed before the crash"])
+      try await again.accessibleTree {
+        !$0.contains { $0.name.hasPrefix("The task service cannot be reached.") && $0.isShowing }
+      }
+      // Newest first (the default order): the one sent last is on top.
+      #expect(try await again.taskNames() == ["typed before the crash", "sent at once"])
       await again.stop()
     }
 

@@ -1,0 +1,196 @@
+// MainWindow+TaskList: the list page's controls: quick entry, search, sort and completed settings, Undo, and the
+// live refresh that brings changes made elsewhere. Main actor.
+
+import CGtk
+import Foundation
+import GtkSupport
+import TasksCore
+
+extension MainWindow {
+  /// Makes the list page's controller, wired to the window's task operations and settings.
+  func makeTaskList() -> TaskListController {
+    let tasks = TaskListController(builder: builder)
+    tasks.onToggle = { [unowned self] task, done in self.setCompleted(task, done, undoable: true) }
+    tasks.onEdit = { [unowned self] task, text in self.setText(task, text) }
+    tasks.onDelete = { [unowned self] key in self.delete([key]) }
+    tasks.onMessage = { [unowned self] message in self.showToast(message) }
+    tasks.onLeave = { [unowned self] forward in
+      // Before the list: the "New task…" entry; after it, round to the start of the window (the header).
+      let entry = self.builder.object("quick_entry", gtk_widget_get_type(), as: GtkWidget.self)
+      if forward {
+        gtk_widget_grab_focus(self.builder.object("add_task_button", gtk_widget_get_type(), as: GtkWidget.self))
+      } else {
+        gtk_widget_grab_focus(entry)
+      }
+    }
+    if let windowState {
+      windowState.watch("sort-order") {
+        tasks.sortOrder = TaskSortOrder(rawValue: windowState.string("sort-order")) ?? .newest
+      }
+      windowState.watch("show-completed") { tasks.showCompleted = windowState.bool("show-completed") }
+    }
+    setUpQuickEntry()
+    setUpSearch(tasks)
+    setUpLiveRefresh()
+    return tasks
+  }
+
+  /// The actions of the list page: focus the quick entry, search, Undo, Delete Completed, and the settings the
+  /// main menu shows (sort order, Show Completed).
+  func addListActions() -> [String: OpaquePointer] {
+    var added: [String: OpaquePointer] = [:]
+    added["new-task"] = Actions.add("new-task", to: window) { [unowned self] in
+      let entry = self.builder.object("quick_entry", gtk_widget_get_type(), as: GtkWidget.self)
+      gtk_widget_grab_focus(entry)
+    }
+    added["search"] = Actions.add("search", to: window) { [unowned self] in
+      let bar = self.builder.opaqueObject("search_bar", gtk_search_bar_get_type())
+      let searching = gtk_search_bar_get_search_mode(bar) != 0
+      gtk_search_bar_set_search_mode(bar, 1)
+      if searching {
+        // Ctrl+F again: back to the search text.
+        gtk_widget_grab_focus(self.builder.object("search_entry", gtk_widget_get_type(), as: GtkWidget.self))
+      }
+    }
+    added["undo"] = Actions.add("undo", to: window) { [unowned self] in self.undo() }
+    added["delete-completed"] = Actions.add("delete-completed", to: window) { [unowned self] in
+      guard let keys = self.taskList?.completedKeys, !keys.isEmpty else {
+        self.showToast(tr("No completed tasks to delete"))
+        return
+      }
+      self.delete(keys)
+    }
+    windowState?.addAction(for: "sort-order", to: window)
+    windowState?.addAction(for: "show-completed", to: window)
+    return added
+  }
+
+  /// Ctrl+Z: takes back the deletion whose toast shows, else the last completion.
+  private func undo() {
+    if let deletion = pendingDeletion {
+      undoDeletion(deletion)
+    } else if let (task, done) = lastCompletion {
+      lastCompletion = nil
+      var current = taskList?.task(.task(task.id)) ?? task
+      current.completed = done
+      setCompleted(current, !done, undoable: false)
+    }
+  }
+
+  // MARK: Quick entry
+
+  /// The "New task…" entry above the list: Enter adds and keeps the focus there for the next one.
+  private func setUpQuickEntry() {
+    let entry = builder.object("quick_entry", gtk_widget_get_type(), as: GtkWidget.self)
+    Signal.connect(entry, "activate") { [unowned self] in
+      let text = String(cString: gtk_editable_get_text(OpaquePointer(entry)))
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !text.isEmpty else {
+        gtk_widget_error_bell(entry)
+        return
+      }
+      gtk_editable_set_text(OpaquePointer(entry), "")
+      self.add(text)
+    }
+    // Tab goes on to the rows. (GTK 4.8's list view, entered from the entry above it, refused the focus: Tab left
+    // the focus where it was.)
+    let keys = gtk_event_controller_key_new()!
+    Signal.connectKeyPressed(keys) { [unowned self] keyval in
+      guard keyval == UInt32(GDK_KEY_Tab), gtk_event_controller_get_current_event_state(keys).rawValue == 0 else {
+        return false
+      }
+      return self.taskList?.focusFirstRow() ?? false
+    }
+    gtk_widget_add_controller(entry, keys)
+  }
+
+  // MARK: Search
+
+  /// Ctrl+F, the header's search button, or typing on the list opens the search bar; what it holds filters the
+  /// list (every word, ignoring case and accents); Escape closes it and shows everything again.
+  private func setUpSearch(_ tasks: TaskListController) {
+    let bar = builder.opaqueObject("search_bar", gtk_search_bar_get_type())
+    let entry = builder.object("search_entry", gtk_widget_get_type(), as: GtkWidget.self)
+    gtk_search_bar_connect_entry(bar, OpaquePointer(entry))
+    // Typing on the list (not in an entry) starts a search.
+    gtk_search_bar_set_key_capture_widget(bar, builder.object("task_list", gtk_widget_get_type(), as: GtkWidget.self))
+    Signal.connect(entry, "search-changed") {
+      tasks.search = TaskSearch(String(cString: gtk_editable_get_text(OpaquePointer(entry))))
+    }
+    Signal.connect(bar, "notify::search-mode-enabled") { [unowned self] (_: UnsafeMutableRawPointer?) in
+      guard gtk_search_bar_get_search_mode(bar) == 0 else { return }
+      gtk_editable_set_text(OpaquePointer(entry), "")
+      tasks.search = TaskSearch("")
+      // Focus was in the bar, now hidden: it goes back to the list page.
+      if let focus = gtk_window_get_focus(self.window.window), gtk_widget_get_mapped(focus) == 0 {
+        gtk_widget_grab_focus(self.builder.object("quick_entry", gtk_widget_get_type(), as: GtkWidget.self))
+      }
+    }
+  }
+
+  // MARK: Live refresh
+
+  /// Changes made elsewhere (the CLI, another device) appear without F5: when the window gets the focus, and every
+  /// minute while it has it. The ages under the tasks move on every minute too.
+  private func setUpLiveRefresh() {
+    Signal.connect(window, "notify::is-active") { [unowned self] (_: UnsafeMutableRawPointer?) in
+      if gtk_window_is_active(self.window.window) != 0 { Task { await self.refreshQuietly(atMostEvery: .seconds(3)) } }
+    }
+    Task { [weak self] in
+      while true {
+        try? await Task.sleep(for: .seconds(60))
+        guard let self else { return }
+        self.taskList?.redrawAges()
+        if gtk_window_is_active(self.window.window) != 0 { await self.refreshQuietly(atMostEvery: .seconds(50)) }
+      }
+    }
+  }
+
+  /// Fetches the list without the header's spinner, when the list is on screen, no row is being edited, no fetch
+  /// is under way and the last one is older than `interval`. Nothing moves when nothing changed.
+  func refreshQuietly(atMostEvery interval: Duration) async {
+    guard page == .tasks || page == .noTasks, taskList?.isEditing == false, !fetching else { return }
+    if let lastFetch, ContinuousClock.now - lastFetch < interval { return }
+    await reload(quietly: true)
+  }
+
+  // MARK: Automatic retry
+
+  /// While the task service cannot be reached, tries again by itself: after 5 s, then twice as long each time (at
+  /// most 5 min), and at once when the network changes or the window gets the focus.
+  func scheduleRetry() {
+    guard retryTask == nil else { return }
+    watchNetwork()
+    let delay = retryDelay
+    retryDelay = min(retryDelay * 2, .seconds(300))
+    retryTask = Task { [weak self] in
+      try? await Task.sleep(for: delay)
+      guard let self, !Task.isCancelled else { return }
+      self.retryTask = nil
+      await self.refreshQuietly(atMostEvery: .zero)
+    }
+  }
+
+  /// The service answered: no more retries, and the next outage starts again at 5 s.
+  func stopRetrying() {
+    retryTask?.cancel()
+    retryTask = nil
+    retryDelay = .seconds(5)
+  }
+
+  private func watchNetwork() {
+    guard !watchingNetwork else { return }
+    watchingNetwork = true
+    Signal.connect(g_network_monitor_get_default(), "network-changed") { [unowned self] (_: UnsafeMutableRawPointer?) in
+      guard self.retryTask != nil else { return }
+      self.retryTask?.cancel()
+      self.retryTask = nil
+      Task { await self.refreshQuietly(atMostEvery: .zero) }
+    }
+  }
+
+  /// Whether the computer has a network at all (else the banner says "You are offline").
+  var networkAvailable: Bool {
+    g_network_monitor_get_network_available(g_network_monitor_get_default()) != 0
+  }
+}

@@ -1,0 +1,161 @@
+// TaskRow: the widgets of one on-screen row of the task list. Main actor.
+
+import CGtk
+import Foundation
+import GtkSupport
+import TasksCore
+
+/// A row of the list: a task the server has, or one still waiting in the outbox.
+enum RowKey: Hashable, Sendable {
+  case task(Int64)
+  case pending(String)
+
+  /// The string kept in the list's model.
+  var modelString: String {
+    switch self {
+    case .task(let id): return String(id)
+    case .pending(let id): return "p:" + id
+    }
+  }
+
+  init?(modelString: String) {
+    if modelString.hasPrefix("p:") {
+      self = .pending(String(modelString.dropFirst(2)))
+    } else if let id = Int64(modelString) {
+      self = .task(id)
+    } else {
+      return nil
+    }
+  }
+}
+
+/// What a row shows, computed once per change of its task: binding a row compares it with what the row shows and
+/// touches only what differs.
+struct RowContent: Equatable {
+  var text: String
+  var completed: Bool
+  /// Under the text: when it was modified ("2 h ago"), or that it waits to be sent.
+  var caption: String
+  /// Whether the server has it (a waiting task cannot be ticked yet).
+  var confirmed: Bool
+
+  /// What assistive technologies hear for the row: its text and its state ("buy milk, not done").
+  var spokenName: String {
+    let state = !confirmed ? caption : completed ? tr("done") : tr("not done")
+    return String(format: tr("%@, %@"), text, state)
+  }
+}
+
+/// The widgets of one on-screen row: a check button, the text with a caption under it, and a delete button shown
+/// on hover and focus. GTK 4.8's list view keeps up to 200 of them around what is on screen and binds them to
+/// whichever task scrolls into view, so a row is kept light: one-line labels, and an entry made only for the row
+/// being edited. The row itself is the one keyboard stop (the check and delete buttons are for the pointer; the
+/// keyboard has Space, Delete and the context menu).
+@MainActor
+final class TaskRow {
+  let box: UnsafeMutablePointer<GtkWidget>
+  let check: UnsafeMutablePointer<GtkWidget>
+  let texts: UnsafeMutablePointer<GtkWidget>
+  let label: UnsafeMutablePointer<GtkWidget>
+  let caption: UnsafeMutablePointer<GtkWidget>
+  let delete: UnsafeMutablePointer<GtkWidget>
+  var key: RowKey?
+  private var shown: RowContent?
+  private var tooltip: String?
+  private var highlighted = false
+  private var namedItem: UnsafeMutablePointer<GtkWidget>?
+  /// Texts longer than this many characters may not fit a row: they get a tooltip with the whole text.
+  private static let longText = 40
+
+  init() {
+    box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
+    check = gtk_check_button_new()
+    texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)
+    label = gtk_label_new("")
+    caption = gtk_label_new("")
+    delete = gtk_button_new_from_icon_name("user-trash-symbolic")
+    for (side, widget) in [(12, box), (0, check), (0, texts), (0, delete)] {
+      gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
+      gtk_widget_set_margin_start(widget, Int32(side))
+      gtk_widget_set_margin_end(widget, Int32(side))
+    }
+    gtk_widget_set_margin_top(box, 6)
+    gtk_widget_set_margin_bottom(box, 6)
+    gtk_widget_set_hexpand(texts, 1)
+    for text in [label, caption] {
+      gtk_label_set_xalign(OpaquePointer(text), 0)
+      // One line, shortened with "…" (the whole text is in the tooltip, the accessible name and the editor): a
+      // wrapping label makes the list measure every row's height for its width whenever rows are bound anew,
+      // which made dragging through 10 000 tasks draw 20 frames a second instead of 50
+      // (Tests/Benchmarks/RESULTS.md).
+      gtk_label_set_ellipsize(OpaquePointer(text), PANGO_ELLIPSIZE_END)
+      gtk_box_append(texts.cast(to: gtk_box_get_type(), as: GtkBox.self), text)
+    }
+    gtk_label_set_single_line_mode(OpaquePointer(label), 1)
+    gtk_widget_add_css_class(label, "task-text")
+    gtk_widget_add_css_class(caption, "task-note")
+    gtk_widget_add_css_class(caption, "caption")
+    gtk_widget_add_css_class(delete, "flat")
+    gtk_widget_add_css_class(delete, "task-delete")
+    gtk_widget_set_tooltip_text(delete, tr("Delete"))
+    gtk_widget_add_css_class(box, "task-row")
+    // One keyboard stop per row: the row. The buttons still take clicks.
+    gtk_widget_set_focusable(check, 0)
+    gtk_widget_set_focusable(delete, 0)
+    for widget in [check, texts, delete] {
+      gtk_box_append(box.cast(to: gtk_box_get_type(), as: GtkBox.self), widget)
+    }
+  }
+
+  /// The list's own row widget around this one (the one that takes keyboard focus), once the row is in the list.
+  var listItem: UnsafeMutablePointer<GtkWidget>? { gtk_widget_get_parent(box) }
+
+  /// Shows `content`, touching only what differs from what is shown.
+  func show(_ content: RowContent) {
+    let old = shown
+    shown = content
+    if old?.text != content.text {
+      gtk_label_set_text(OpaquePointer(label), content.text)
+      b2c_accessible_set_label(delete, String(format: tr("Delete “%@”"), content.text))
+      // Only when it changes: setting a tooltip makes GTK 4.8 look for the widget under the pointer again, which
+      // cost a quarter of a millisecond per row, 200 rows a frame when the scroll bar is dragged down a long list.
+      let tooltip = content.text.count > Self.longText ? content.text : nil
+      if tooltip != self.tooltip {
+        gtk_widget_set_tooltip_text(label, tooltip)
+        self.tooltip = tooltip
+      }
+    }
+    if old?.completed != content.completed {
+      gtk_check_button_set_active(
+        check.cast(to: gtk_check_button_get_type(), as: GtkCheckButton.self), content.completed ? 1 : 0)
+      if content.completed {
+        gtk_widget_add_css_class(box, "completed")
+      } else {
+        gtk_widget_remove_css_class(box, "completed")
+      }
+    }
+    if old?.caption != content.caption {
+      gtk_label_set_text(OpaquePointer(caption), content.caption)
+      gtk_widget_set_visible(caption, content.caption.isEmpty ? 0 : 1)
+    }
+    if old?.confirmed != content.confirmed {
+      gtk_widget_set_sensitive(check, content.confirmed ? 1 : 0)
+    }
+    if old?.text != content.text || old?.caption != content.caption || old?.confirmed != content.confirmed {
+      // The check box keeps the text alone (and the waiting note), as a pointer user sees it beside the box.
+      b2c_accessible_set_label(check, content.confirmed ? content.text : "\(content.text) — \(content.caption)")
+    }
+    // The list's row widget is what has the focus and what a screen reader reads.
+    if let listItem, old != content || namedItem != listItem {
+      b2c_accessible_set_label(listItem, content.spokenName)
+      namedItem = listItem
+    }
+  }
+
+  /// Draws the row as just added for a moment (a fading highlight), or not.
+  func highlight(_ on: Bool) {
+    guard on != highlighted else { return }
+    highlighted = on
+    if on { gtk_widget_add_css_class(box, "just-added") } else { gtk_widget_remove_css_class(box, "just-added") }
+  }
+}

@@ -1,0 +1,102 @@
+// TaskListOrder: how the task list is sorted and searched, without any UI. Any thread.
+
+import Foundation
+
+/// How the list is sorted (the app's `sort-order` setting); open tasks always come before completed ones.
+public enum TaskSortOrder: String, Sendable, CaseIterable {
+  /// Most recently modified first; tasks still waiting to be sent are the newest of all.
+  case newest
+  /// Least recently modified first; tasks still waiting to be sent come last.
+  case oldest
+  /// By text, ignoring case and accents.
+  case alphabetical
+}
+
+/// What the list knows of one row for sorting and searching: a task of the server's or one waiting in the outbox.
+public struct TaskListEntry<Key: Hashable>: Sendable where Key: Sendable {
+  /// The row's identity.
+  public var key: Key
+  /// The text shown.
+  public var text: String
+  /// Whether it is done (a waiting task never is).
+  public var completed: Bool
+  /// When it was last modified (the server's DateModified, or when a waiting task was typed).
+  public var date: Date?
+  /// Whether it still waits in the outbox.
+  public var waiting: Bool
+
+  /// Describes one row.
+  public init(key: Key, text: String, completed: Bool, date: Date?, waiting: Bool) {
+    self.key = key
+    self.text = text
+    self.completed = completed
+    self.date = date
+    self.waiting = waiting
+  }
+}
+
+/// Sorts rows: open ones first, then completed ones, each group by `order`. Ties keep the server's order, so the
+/// same data always gives the same list (a refresh that changes nothing moves nothing).
+public func sortedForList<Key>(_ entries: [TaskListEntry<Key>], by order: TaskSortOrder) -> [Key] {
+  let indexed = Array(entries.enumerated())
+  let foldedTexts: [String] = order == .alphabetical ? entries.map { TaskSearch.fold($0.text) } : []
+  func before(_ a: (offset: Int, element: TaskListEntry<Key>), _ b: (offset: Int, element: TaskListEntry<Key>))
+    -> Bool
+  {
+    if a.element.completed != b.element.completed { return !a.element.completed }
+    switch order {
+    case .alphabetical:
+      let (x, y) = (foldedTexts[a.offset], foldedTexts[b.offset])
+      if x != y { return x < y }
+    case .newest, .oldest:
+      // A waiting task was typed just now: newer than anything the server has.
+      if a.element.waiting != b.element.waiting { return a.element.waiting == (order == .newest) }
+      let (x, y) = (a.element.date ?? .distantPast, b.element.date ?? .distantPast)
+      if x != y { return order == .newest ? x > y : x < y }
+      if a.element.waiting { return order == .newest ? a.offset > b.offset : a.offset < b.offset }
+    }
+    return a.offset < b.offset
+  }
+  return indexed.sorted(by: before).map(\.element.key)
+}
+
+/// A search typed into the list's search bar: each word must appear in a task's text, ignoring case and accents
+/// ("cafe" finds "Café", "MILK" finds "buy milk").
+public struct TaskSearch: Sendable, Equatable {
+  /// The folded words searched for.
+  public let words: [String]
+
+  /// A search for `query`; blank, it matches everything.
+  public init(_ query: String) {
+    words = Self.fold(query).split(whereSeparator: \.isWhitespace).map(String.init)
+  }
+
+  /// Whether the search matches every task.
+  public var isEmpty: Bool { words.isEmpty }
+
+  /// Whether `folded` (a text passed through `fold`) contains every word.
+  public func matches(folded: String) -> Bool {
+    words.allSatisfy { folded.contains($0) }
+  }
+
+  /// Whether `text` contains every word, ignoring case and accents.
+  public func matches(_ text: String) -> Bool {
+    matches(folded: Self.fold(text))
+  }
+
+  /// `text` without case or accents, the form searches compare.
+  public static func fold(_ text: String) -> String {
+    text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+  }
+
+  /// Whether this search matches at least what `other` matched, and perhaps more (the filter need recheck only
+  /// what `other` left out).
+  public func isLooser(than other: TaskSearch) -> Bool {
+    words.allSatisfy { word in other.words.contains { $0.contains(word) } }
+  }
+
+  /// Whether this search matches no more than `other` did (the filter need recheck only what `other` matched).
+  public func isStricter(than other: TaskSearch) -> Bool {
+    other.isLooser(than: self)
+  }
+}

@@ -1,0 +1,176 @@
+// UI tests of the list people live in: quick entry, the keyboard model (one stop per row, Space, Delete, F2, the
+// Menu key, Ctrl+Z, Ctrl+W) with no pointer event, search, sort, completed tasks and Delete Completed with one Undo,
+// and the live refresh that shows a task added from the terminal.
+
+import Foundation
+import TasksTestSupport
+import Testing
+
+extension AppDriver {
+  /// Waits until the focused object is a row named `name` ("buy milk, not done").
+  func waitForFocusedRow(_ name: String) async throws {
+    try await waitForFocus(role: "list item", name: name)
+  }
+
+  /// Runs b2c-tasks-cli with this app's settings and keyring (single sign-on), as a person in a terminal would.
+  func runCLI(_ arguments: [String]) async throws -> String {
+    let prefix = try #require(TestDesktop.installPrefix)
+    let run = try await ChildProcess.run(
+      prefix.appending(path: "bin/b2c-tasks-cli"), arguments,
+      environment: ["XDG_CONFIG_HOME": home.appending(path: "config").path])
+    try #require(run.status == 0, "b2c-tasks-cli \(arguments.first ?? "") failed: \(run.error)")
+    return run.output
+  }
+}
+
+extension AppUI {
+  @Suite("Living in the list")
+  struct ListFeaturesUITests {
+    @Test("keyboard only: quick entry, Tab to a row, Down, Space, Ctrl+Z, F2, the Menu key, Ctrl+F, Ctrl+W")
+    func keyboardOnly() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "No Tasks")
+
+      // Quick entry: Enter adds, the focus stays for the next one; newest first.
+      try await app.quickAdd("buy milk", window: window)
+      try await app.waitFor(role: "check box", name: "buy milk")
+      try await app.waitForFocus(role: "text", name: "New task")
+      try await app.type("walk the dog", window: nil)
+      try await app.key("Return", window: nil)
+      try await app.waitFor(role: "check box", name: "walk the dog")
+      try await app.checkScreen("quick-entry")
+      #expect(try await app.taskNames() == ["walk the dog", "buy milk"])
+
+      // One Tab stop per row: Tab reaches the first row, read as its text and state; Down the next.
+      try await app.key("Tab", window: nil)
+      try await app.waitForFocusedRow("walk the dog, not done")
+      try await app.key("Down", window: nil)
+      try await app.waitForFocusedRow("buy milk, not done")
+      // Space ticks it (it moves after the open ones, and keeps the focus); Ctrl+Z takes it back.
+      try await app.key("space", window: nil)
+      try await app.waitForCheck("buy milk", checked: true)
+      try await app.waitForFocusedRow("buy milk, done")
+      try await app.key("ctrl+z", window: nil)
+      try await app.waitForCheck("buy milk", checked: false)
+      try await app.waitForFocusedRow("buy milk, not done")
+
+      // F2 edits; Enter saves, the focus back on the row.
+      try await app.key("F2", window: nil)
+      try await app.waitForFocus(role: "text", name: "buy milk")
+      try await app.key("ctrl+a", window: nil)
+      try await app.type("buy oat milk", window: nil)
+      try await app.key("Return", window: nil)
+      try await app.waitFor(role: "check box", name: "buy oat milk")
+      try await app.waitForFocusedRow("buy oat milk, not done")
+
+      // The Menu key opens the row's context menu; Escape closes it, the focus back on the row.
+      try await app.key("Menu", window: nil)
+      for item in ["Edit", "Mark as Done", "Copy Text", "Delete"] {
+        try await app.waitFor(role: "menu item", name: item)
+      }
+      try await app.checkScreen("row-context-menu")
+      try await app.key("Escape", window: nil)
+      try await app.waitUntilGone(role: "menu item", name: "Copy Text")
+
+      // Ctrl+F searches, ignoring case; Escape shows everything again.
+      try await app.key("ctrl+f", window: window)
+      try await app.waitForFocus(role: "text", name: "Search tasks")
+      try await app.type("DOG", window: nil)
+      try await app.accessibleTree { nodes in
+        let names = nodes.filter { $0.role == "check box" && $0.isShowing }.map(\.name)
+        return names == ["walk the dog"]
+      }
+      try await app.checkScreen("search")
+      try await app.key("Escape", window: nil)
+      try await app.accessibleTree { nodes in
+        nodes.filter { $0.role == "check box" && $0.isShowing }.count == 2
+      }
+
+      // Ctrl+W closes the window (and so the app).
+      try await app.key("ctrl+w", window: window)
+      #expect(await app.process.waitForExit(timeout: .seconds(30)) == 0)
+      await app.stop()
+    }
+
+    @Test("sort A–Z and back; hide completed; Delete Completed with one Undo; accents in search; CLI's task appears")
+    func sortCompletedSearchLiveRefresh() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "No Tasks")
+      // (xdotool types ASCII only: the accented one comes through the add-task window.)
+      try await app.addTask("Crème brûlée", window: window)
+      try await app.waitFor(role: "check box", name: "Crème brûlée")
+      for text in ["apples", "bread"] {
+        try await app.quickAdd(text, window: window)
+        try await app.waitFor(role: "check box", name: text)
+      }
+      #expect(try await app.taskNames() == ["bread", "apples", "Crème brûlée"])
+
+      // Alphabetically (ignoring case and accents), remembered in GSettings; then newest first again.
+      try await app.key("F10", window: window)
+      try await app.press(role: "radio menu item", name: "Alphabetically")
+      try await app.accessibleTree { nodes in
+        nodes.filter { $0.role == "check box" && $0.isShowing }.map(\.name) == ["apples", "bread", "Crème brûlée"]
+      }
+      try await app.checkScreen("sorted-alphabetically")
+
+      // Two done: they go after the open ones. Hidden by Show Completed; shown again.
+      try await app.click(role: "check box", name: "apples")
+      try await app.click(role: "check box", name: "bread")
+      try await app.waitForCheck("bread", checked: true)
+      try await app.accessibleTree { nodes in
+        nodes.filter { $0.role == "check box" && $0.isShowing }.map(\.name) == ["Crème brûlée", "apples", "bread"]
+      }
+      try await app.key("F10", window: window)
+      try await app.press(role: "check menu item", name: "Show Completed")
+      try await app.accessibleTree { nodes in
+        nodes.filter { $0.role == "check box" && $0.isShowing }.map(\.name) == ["Crème brûlée"]
+      }
+      try await app.key("F10", window: window)
+      try await app.press(role: "check menu item", name: "Show Completed")
+      try await app.waitFor(role: "check box", name: "apples")
+
+      // Delete Completed: both go, one toast, one Undo brings both back; again, and they are gone for good.
+      try await app.chooseFromMenu("Delete Completed", window: window)
+      try await app.waitFor(role: "label", name: "2 tasks deleted")
+      try await app.waitUntilGone(role: "check box", name: "apples")
+      try await app.press(button: "Undo Undo")
+      try await app.waitFor(role: "check box", name: "apples")
+      try await app.waitFor(role: "check box", name: "bread")
+      try await app.chooseFromMenu("Delete Completed", window: window)
+      try await app.waitUntilGone(role: "check box", name: "bread")
+      // The server hears of it when the toast goes.
+      let deleted = try await eventually(timeout: .seconds(60), every: .seconds(2)) {
+        let listed = try await app.runCLI(["list"])
+        return !listed.contains("apples") && !listed.contains("bread") && listed.contains("Crème brûlée")
+      }
+      #expect(deleted, "both completed tasks deleted on the server, the open one kept")
+
+      // The search ignores accents.
+      try await app.key("ctrl+f", window: window)
+      try await app.type("creme", window: nil)
+      try await app.accessibleTree { nodes in
+        nodes.filter { $0.role == "check box" && $0.isShowing }.map(\.name) == ["Crème brûlée"]
+      }
+      try await app.key("Escape", window: nil)
+
+      // A task added in the terminal appears when the window gets the focus again (no F5).
+      _ = try await app.runCLI(["add", "from the terminal"])
+      let appeared = try await eventually(timeout: .seconds(90), every: .seconds(4)) {
+        // Another window takes the focus and gives it back, as switching apps does.
+        try await app.key("ctrl+shift+n", window: window)
+        _ = try await app.waitForWindow(titled: "Add Task")
+        try await app.press(button: "Cancel")
+        try await app.focus(window: window)
+        let nodes = try await app.accessibleTree(timeout: .seconds(5)) { _ in true }
+        return nodes.contains { $0.role == "check box" && $0.name == "from the terminal" && $0.isShowing }
+      }
+      #expect(appeared, "the terminal's task appeared without F5")
+      try await app.checkScreen("live-refresh")
+      await app.stop()
+    }
+  }
+}
