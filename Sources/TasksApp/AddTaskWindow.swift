@@ -13,7 +13,6 @@ final class AddTaskWindow {
   private let window: UnsafeMutablePointer<GtkWidget>
   private let textView: UnsafeMutablePointer<GtkWidget>
   private let buffer: UnsafeMutablePointer<GtkTextBuffer>
-  private let addAction: OpaquePointer
   private let onAdd: (String) -> Void
   private var onClose: () -> Void = {}
   private var closed = false
@@ -30,15 +29,13 @@ final class AddTaskWindow {
     // Never wider than the main window (a narrow one on a phone-sized screen included).
     let parentWidth = gtk_widget_get_width(parent.cast(to: gtk_widget_get_type(), as: GtkWidget.self))
     if parentWidth > 0 { gtk_window_set_default_size(window.window, min(420, parentWidth), -1) }
+    // Add and Ctrl+Enter: one action, insensitive while the text is blank.
     let group = g_simple_action_group_new()!
-    addAction = Actions.add("add", to: group) {}
+    let addAction = Actions.add("add", to: group) { [unowned self] in self.submit() }
     gtk_widget_insert_action_group(window, "add-task", OpaquePointer(group))
     g_object_unref(group.gpointer)
-    Signal.connect(addAction, "activate") { [unowned self] (_: UnsafeMutableRawPointer?) in self.submit() }
     Actions.setEnabled(addAction, false)
-    Signal.connect(buffer, "changed") { [unowned self] in
-      Actions.setEnabled(self.addAction, !self.text.isEmpty)
-    }
+    Signal.connect(buffer, "changed") { [unowned self] in Actions.setEnabled(addAction, !self.text.isEmpty) }
     // Cancel and Escape close through "close-request". (The builder holds a reference to the window, so "destroy"
     // would only come with the builder.)
     Signal.connectReturningBool(window, "close-request") { [unowned self] in
