@@ -48,6 +48,8 @@ let package = Package(
       providers: [.apt(["libsecret-1-dev"])]),
     // gettext from glibc (libintl.h is not in Swift's Glibc module).
     .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
+    // The C ABI between the app and its web-view plugin (a header both sides import).
+    .systemLibrary(name: "CWebViewABI", path: "Sources/CWebViewABI"),
 
     // MARK: Core and adapters
     .target(
@@ -59,7 +61,7 @@ let package = Package(
     // An in-memory SessionStore for tests of the session's flows and refresh without a desktop (never in an app).
     .target(name: "TasksCoreTesting", dependencies: ["TasksCore"]),
     .target(name: "GtkSupport", dependencies: ["CGtk"]),
-    .target(name: "TasksWebView", dependencies: ["CWebKit"]),
+    .target(name: "TasksWebView", dependencies: ["CWebKit", "CWebViewABI"]),
     // The RFC 8252 loopback redirect for signing in with the system browser (CLI, and the app's "Open in browser").
     .target(
       name: "TasksLoopback",
@@ -70,7 +72,8 @@ let package = Package(
 
     // MARK: Apps
     .executableTarget(
-      name: "TasksApp", dependencies: ["TasksCore", "TasksKeyring", "TasksLoopback", "GtkSupport", "CGtk"]),
+      name: "TasksApp",
+      dependencies: ["TasksCore", "TasksKeyring", "TasksLoopback", "GtkSupport", "CGtk", "CWebViewABI"]),
 
     .executableTarget(name: "TasksFuzz", dependencies: ["TasksCore"]),
     .executableTarget(

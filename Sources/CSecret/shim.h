@@ -4,6 +4,17 @@
 #define B2C_CSECRET_SHIM_H
 #include <libsecret/secret.h>
 
+// The attributes of a session item: named once, here, for the schema and for Swift (imported as String constants).
+#define B2C_ATTRIBUTE_KEYCHAIN_GROUP "keychain-group"
+#define B2C_ATTRIBUTE_CLIENT_ID "client-id"
+#define B2C_ATTRIBUTE_AUTHORITY "authority"
+#define B2C_ATTRIBUTE_TENANT "tenant"
+#define B2C_ATTRIBUTE_POLICY "policy"
+#define B2C_ATTRIBUTE_PROVIDER "provider"
+#define B2C_ATTRIBUTE_ACCOUNT "account"
+#define B2C_ATTRIBUTE_KIND "kind"
+#define B2C_ATTRIBUTE_KEPT "kept"
+
 /// The schema of a B2C Tasks session in the keyring. Every app of ours that names the same keychain group,
 /// client id, provider, authority and tenant finds the same item.
 static inline const SecretSchema *_Nonnull b2c_session_schema(void) {
@@ -11,14 +22,15 @@ static inline const SecretSchema *_Nonnull b2c_session_schema(void) {
     "io.github.b2ctasks.Session",
     SECRET_SCHEMA_NONE,
     {
-      {"keychain-group", SECRET_SCHEMA_ATTRIBUTE_STRING},
-      {"client-id", SECRET_SCHEMA_ATTRIBUTE_STRING},
-      {"authority", SECRET_SCHEMA_ATTRIBUTE_STRING},
-      {"tenant", SECRET_SCHEMA_ATTRIBUTE_STRING},
-      {"policy", SECRET_SCHEMA_ATTRIBUTE_STRING},
-      {"provider", SECRET_SCHEMA_ATTRIBUTE_STRING},
-      {"account", SECRET_SCHEMA_ATTRIBUTE_STRING},
-      {"kind", SECRET_SCHEMA_ATTRIBUTE_STRING},
+      {B2C_ATTRIBUTE_KEYCHAIN_GROUP, SECRET_SCHEMA_ATTRIBUTE_STRING},
+      {B2C_ATTRIBUTE_CLIENT_ID, SECRET_SCHEMA_ATTRIBUTE_STRING},
+      {B2C_ATTRIBUTE_AUTHORITY, SECRET_SCHEMA_ATTRIBUTE_STRING},
+      {B2C_ATTRIBUTE_TENANT, SECRET_SCHEMA_ATTRIBUTE_STRING},
+      {B2C_ATTRIBUTE_POLICY, SECRET_SCHEMA_ATTRIBUTE_STRING},
+      {B2C_ATTRIBUTE_PROVIDER, SECRET_SCHEMA_ATTRIBUTE_STRING},
+      {B2C_ATTRIBUTE_ACCOUNT, SECRET_SCHEMA_ATTRIBUTE_STRING},
+      {B2C_ATTRIBUTE_KIND, SECRET_SCHEMA_ATTRIBUTE_STRING},
+      {B2C_ATTRIBUTE_KEPT, SECRET_SCHEMA_ATTRIBUTE_STRING},
       {NULL, 0},
     },
   };

@@ -6,7 +6,8 @@ import GtkSupport
 import TasksCore
 
 /// The add-task window, transient for the list: a multi-line text; Add (or Ctrl+Enter) adds it and is insensitive
-/// while there is nothing but blanks; Escape or Cancel closes it. It is never wider than the main window.
+/// while there is nothing but blanks; Escape or Cancel closes it. It is never wider than the main window. Given a
+/// task's text, it is the task's details: the whole text in a multi-line editor, and Save.
 @MainActor
 final class AddTaskWindow {
   private let builder = Builder(resource: Installation.resourceBase + "/ui/add-task-window.ui")
@@ -16,15 +17,25 @@ final class AddTaskWindow {
   private let onAdd: (String) -> Void
   private var onClose: () -> Void = {}
   private var closed = false
+  /// Whether it shows a task's details (rather than adding one).
+  let isDetails: Bool
   /// The longest text the task API takes, in characters (the quick entry's limit too).
   private static let maximumLength = 4000
 
-  /// Opens the window over `parent`; `onAdd` receives the trimmed text.
-  init(parent: UnsafeMutablePointer<GtkWindow>, onAdd: @escaping (String) -> Void) {
+  /// Opens the window over `parent`; `onAdd` receives the trimmed text. With `editing`, the window shows that text
+  /// to change ("Edit Task", Save).
+  init(parent: UnsafeMutablePointer<GtkWindow>, editing: String? = nil, onAdd: @escaping (String) -> Void) {
     window = builder.object("add_task_window", gtk_widget_get_type())
     textView = builder.object("task_text", gtk_widget_get_type())
     buffer = gtk_text_view_get_buffer(textView.cast(to: gtk_text_view_get_type(), as: GtkTextView.self))
     self.onAdd = onAdd
+    isDetails = editing != nil
+    if let editing {
+      gtk_window_set_title(window.window, tr("Edit Task"))
+      gtk_label_set_text_with_mnemonic(builder.opaqueObject("add_label", gtk_label_get_type()), tr("_Save"))
+      gtk_label_set_text(builder.opaqueObject("hint_label", gtk_label_get_type()), tr("Ctrl+Enter saves the task."))
+      gtk_text_buffer_set_text(buffer, editing, -1)
+    }
     gtk_window_set_transient_for(window.window, parent)
     // Never wider than the main window (a narrow one on a phone-sized screen included).
     let parentWidth = gtk_widget_get_width(parent.cast(to: gtk_widget_get_type(), as: GtkWidget.self))
@@ -34,7 +45,7 @@ final class AddTaskWindow {
     let addAction = Actions.add("add", to: group) { [unowned self] in self.submit() }
     gtk_widget_insert_action_group(window, "add-task", OpaquePointer(group))
     g_object_unref(group.gpointer)
-    Actions.setEnabled(addAction, false)
+    Actions.setEnabled(addAction, !text.isEmpty)
     Signal.connect(buffer, "changed") { [unowned self] in Actions.setEnabled(addAction, !self.text.isEmpty) }
     // Cancel and Escape close through "close-request". (The builder holds a reference to the window, so "destroy"
     // would only come with the builder.)

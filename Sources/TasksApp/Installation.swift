@@ -1,11 +1,12 @@
 // Installation: where the running program's data files are. Value type; any thread.
 
 import Foundation
+import TasksCore
 
 /// The files installed beside the program: `PREFIX/bin/b2c-tasks` finds its data under `PREFIX/share`.
 struct Installation: Sendable {
   /// The application ID.
-  static let appID = "io.github.b2ctasks.B2CTasks"
+  static let appID = AppIdentity.appID
   /// The version, kept equal to the meson project's.
   static let version = "0.2.0"
   /// The GResource base path.

@@ -13,6 +13,7 @@ extension MainWindow {
     tasks.onToggle = { [unowned self] task, done in self.setCompleted(task, done, undoable: true) }
     tasks.onEdit = { [unowned self] task, text in self.setText(task, text) }
     tasks.onDelete = { [unowned self] key in self.delete([key]) }
+    tasks.onOpenDetails = { [unowned self] task in self.openDetails(task) }
     tasks.onMessage = { [unowned self] message in self.showToast(message) }
     tasks.onLeave = { [unowned self] forward in
       // Before the list: the "New task…" entry; after it, round to the start of the window (the header).

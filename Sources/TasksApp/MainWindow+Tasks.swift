@@ -45,12 +45,20 @@ extension MainWindow {
     switch fetch.tasks {
     case .success(let tasks):
       // (Rows whose Undo toast is showing stay out of the list until the toast goes.)
-      taskList.show(tasks, waiting: await files.outbox.pending)
+      await show(tasks, of: files)
       b2c_debug("tasks: the server's list is shown (\(tasks.count) tasks)")
       finishReload(files, tasks, fetch.flushed, announcingSent)
     case .failure(let error):
       await listFailed(error, files)
     }
+  }
+
+  /// Shows `tasks` (the server's, or the offline copy) with the changes waiting in `files`' outbox made, and the
+  /// tasks waiting there.
+  func show(_ tasks: [TaskItem], of files: AccountFiles) async {
+    let outbox = files.outbox
+    taskList?.show(
+      await outbox.applied(to: tasks), waiting: await outbox.pending, changed: await outbox.changedTaskIDs)
   }
 
   private func finishReload(
@@ -71,6 +79,11 @@ extension MainWindow {
     if let stopped = flushed.stoppedBy {
       showToast(stopped.message, aboutList: true) { Task { await self.reload() } }
     }
+    // The list shown is the server's: a change it refused is undone there.
+    if let refused = flushed.refusedChanges.first {
+      let reason = refused == .notFound ? tr("the task was deleted elsewhere") : refused.message
+      showToast(String(format: tr("A change could not be made: %@"), reason), aboutList: true)
+    }
   }
 
   private func listFailed(_ error: TaskAPIError, _ files: AccountFiles) async {
@@ -78,8 +91,8 @@ extension MainWindow {
     if case .unauthorized = error, await session?.account == nil { return }  // the sign-in page is on its way
     let copy = try? await files.cache.load()
     if page != .tasks && page != .noTasks {
-      // Nothing shown yet: the offline copy if there is one, and the tasks that wait.
-      taskList.show(copy?.tasks ?? [], waiting: await files.outbox.pending)
+      // Nothing shown yet: the offline copy if there is one, and the tasks and changes that wait.
+      await show(copy?.tasks ?? [], of: files)
     }
     showTasksPage()
     if case .network(let network) = error {
@@ -92,13 +105,13 @@ extension MainWindow {
         gtk_label_set_text(
           label,
           when.map { String(format: tr("You are offline. These are your tasks as of %@."), $0) }
-            ?? tr("You are offline. Tasks you add are sent when the task service can be reached."))
+            ?? tr("You are offline. Your changes are sent when the task service can be reached."))
       } else {
         // The network is there: it is the service that does not answer.
         gtk_label_set_text(
           label,
           when.map { String(format: tr("The task service cannot be reached. These are your tasks as of %@."), $0) }
-            ?? tr("The task service cannot be reached. Tasks you add are sent when it can be."))
+            ?? tr("The task service cannot be reached. Your changes are sent when it can be."))
       }
       showOfflineBanner(true)
       if case .untrusted = network {} else { scheduleRetry() }
@@ -110,16 +123,31 @@ extension MainWindow {
   // MARK: Adding
 
   func openAddTask() {
-    // One add window at a time: Ctrl+N again brings it back to the front.
-    if let addTaskWindow {
+    // One add window at a time: Ctrl+Shift+N again brings it back to the front.
+    if let addTaskWindow, !addTaskWindow.isDetails {
       addTaskWindow.present()
       return
     }
-    let addWindow = AddTaskWindow(parent: window.window) { [unowned self] text in self.add(text) }
+    open(AddTaskWindow(parent: window.window) { [unowned self] text in self.add(text) })
+  }
+
+  /// Opens the task's details: its whole text in the task window's multi-line editor; Save changes it.
+  func openDetails(_ task: TaskItem) {
+    open(
+      AddTaskWindow(parent: window.window, editing: task.text) { [unowned self] text in
+        if text != task.text { self.setText(task, text) }
+      })
+  }
+
+  /// Shows `taskWindow` in place of the one open, if any (one at a time).
+  private func open(_ taskWindow: AddTaskWindow) {
+    addTaskWindow?.close()
     // Released on the next main-loop turn: the window may be closing from inside one of its own handlers.
-    addWindow.onClose { [unowned self] in Task { self.addTaskWindow = nil } }
-    addTaskWindow = addWindow
-    addWindow.present()
+    taskWindow.onClose { [unowned self, weak taskWindow] in
+      Task { if self.addTaskWindow === taskWindow { self.addTaskWindow = nil } }
+    }
+    addTaskWindow = taskWindow
+    taskWindow.present()
   }
 
   /// Keeps the task in the outbox (on disk) first, shows it at once (scrolled into view, highlighted), then
@@ -150,32 +178,32 @@ extension MainWindow {
     if undoable { lastCompletion = (task, done) }
     var changed = task
     changed.completed = done
-    change(from: task, to: changed) { client throws(TaskAPIError) in
-      try await client.update(id: task.id, completed: done)
-    }
+    change(from: task, to: changed) { outbox in try await outbox.change(task.id, completed: done) }
   }
 
   func setText(_ task: TaskItem, _ text: String) {
     var changed = task
     changed.text = text
-    change(from: task, to: changed) { client throws(TaskAPIError) in try await client.update(id: task.id, text: text) }
+    change(from: task, to: changed) { outbox in try await outbox.change(task.id, text: text) }
   }
 
-  /// Shows `changed` at once and sends it; on failure the row goes back to `task` and a toast offers Retry.
+  /// Shows `changed` at once, keeps the change in the outbox (on disk), then sends it as an add is sent: offline,
+  /// it waits there (the row says so) and goes when the service can be reached.
   private func change(
-    from task: TaskItem, to changed: TaskItem,
-    _ send: @escaping (TaskAPIClient) async throws(TaskAPIError) -> Void
+    from task: TaskItem, to changed: TaskItem, _ record: @escaping (Outbox) async throws -> Void
   ) {
     guard let session else { return }
-    taskList?.update(changed)
+    taskList?.update(changed, waiting: true)
     Task {
-      do throws(TaskAPIError) {
-        try await withSpinner { () async throws(TaskAPIError) in try await send(TaskAPIClient(session: session)) }
-        saveOfflineCopy()
+      guard let account = await session.account else { return }
+      do {
+        try await record(files(for: account).outbox)
       } catch {
         taskList?.update(task)
-        showToast(error.message, aboutList: true) { [unowned self] in self.change(from: task, to: changed, send) }
+        showToast(tr("The change could not be saved. Check that your disk is not full."), aboutList: true)
+        return
       }
+      await reload(announcingSent: false)
     }
   }
 
@@ -226,7 +254,8 @@ extension MainWindow {
     return commit(deletion)
   }
 
-  /// Sends a deletion, a row after another; rows the server could not delete come back with a Retry toast.
+  /// Carries out a deletion: each task's goes into the outbox (on disk) and the row is gone for good; then the
+  /// outbox is sent, as after an add (offline, the deletions wait there).
   @discardableResult
   private func commit(_ deletion: PendingDeletion) -> Task<Void, Never>? {
     guard let session, let taskList else { return nil }
@@ -234,45 +263,26 @@ extension MainWindow {
     application.map { g_application_hold(UnsafeMutablePointer($0)) }
     return Task {
       defer { application.map { g_application_release(UnsafeMutablePointer($0)) } }
-      var failed: [RowKey] = []
-      var failure: TaskAPIError?
+      guard let account = await session.account else { return }
+      let outbox = files(for: account).outbox
+      var unsaved: [RowKey] = []
       for key in deletion.keys {
-        do throws(TaskAPIError) {
+        do {
           switch key {
-          case .task(let id):
-            try await withSpinner { () async throws(TaskAPIError) in
-              try await TaskAPIClient(session: session).delete(id: id)
-            }
-          case .pending(let id):
-            guard let account = await session.account else { continue }
-            try? await files(for: account).outbox.remove(id)
+          case .task(let id): try await outbox.delete(id)
+          case .pending(let id): try await outbox.remove(id)
           }
           taskList.forget(key)
         } catch {
-          failed.append(key)
-          failure = error
+          unsaved.append(key)
         }
       }
-      saveOfflineCopy()
-      guard let failure else { return }
-      taskList.restore(failed)
-      showTasksPage()
-      showToast(String(format: tr("The task could not be deleted: %@"), failure.message), aboutList: true) {
-        [unowned self] in
-        self.taskList?.remove(failed)
-        self.showTasksPage()
-        self.commit(PendingDeletion(keys: failed, toast: deletion.toast))
+      if !unsaved.isEmpty {
+        taskList.restore(unsaved)
+        showTasksPage()
+        showToast(tr("The task could not be deleted. Check that your disk is not full."), aboutList: true)
       }
-    }
-  }
-
-  /// Writes the list as shown to the offline copy (after a change the server confirmed).
-  private func saveOfflineCopy() {
-    guard let session, let tasks = taskList?.confirmedTasks else { return }
-    savedList = nil  // the next fetch writes the server's order again
-    Task {
-      guard let account = await session.account else { return }
-      try? await files(for: account).cache.save(tasks)
+      await reload(announcingSent: false, quietly: true)
     }
   }
 }

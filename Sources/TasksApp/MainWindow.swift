@@ -392,7 +392,7 @@ final class MainWindow {
     case .success(let restored?):
       accountFiles = restored.files
       if let copy = restored.offlineCopy, !startup.listIsReady {
-        taskList?.show(copy.tasks, waiting: await restored.files.outbox.pending)
+        await show(copy.tasks, of: restored.files)
         showTasksPage()
       }
       await withSpinner {
@@ -470,7 +470,10 @@ final class MainWindow {
     show(.browser)
     Task {
       let timeout = windowState?.uint("browser-sign-in-timeout") ?? LoopbackListener.defaultTimeout
-      if case .failure(let error) = await signIn.startInBrowser(parent: window.window, timeout: timeout) {
+      let kept = windowState?.bool("keep-signed-in") ?? false
+      if case .failure(let error) = await signIn.startInBrowser(
+        parent: window.window, timeout: timeout, keepSignedIn: kept)
+      {
         showFailure(error)
       }
     }
@@ -491,6 +494,7 @@ final class MainWindow {
       Task {
         await reload()
         if case .profileUpdated = step { showToast(tr("Profile saved")) }
+        if case .signedIn = step, await session?.passwordChanged == true { showToast(tr("Password changed")) }
       }
     case .cancelled:
       Task { await leaveSignIn() }

@@ -1,6 +1,7 @@
 // SignInController: the sign-in page: the embedded web view, its progress and the flow with the core. Main actor.
 
 import CGtk
+import CWebViewABI
 import Foundation
 import GtkSupport
 import TasksCore
@@ -49,8 +50,9 @@ final class SignInController {
     )
   }
 
-  /// Starts a sign-in (or, with `editProfile`, the profile policy) in a new web view; `persistent` keeps B2C's
-  /// cookies on disk. Fails when WebKit cannot be loaded.
+  /// Starts a sign-in (or, with `editProfile`, the profile policy) in a new web view; `persistent` ("Keep me
+  /// signed in") keeps B2C's cookies on disk and the session past the desktop session. Fails when WebKit cannot be
+  /// loaded.
   func start(
     editProfile: Bool = false, persistent: Bool, prompt: String? = nil, loginHint: String? = nil
   ) async -> Result<Void, SessionError> {
@@ -59,7 +61,8 @@ final class SignInController {
     do throws(SessionError) {
       request =
         editProfile
-        ? try await session.startEditProfile() : try await session.startSignIn(prompt: prompt, loginHint: loginHint)
+        ? try await session.startEditProfile()
+        : try await session.startSignIn(prompt: prompt, loginHint: loginHint, keepSignedIn: persistent)
     } catch {
       return .failure(error)
     }
@@ -77,7 +80,9 @@ final class SignInController {
   /// Starts the sign-in in the system browser instead: listens on loopback for B2C's redirect and opens the
   /// authorize URL with the desktop's default browser. The web view's flow, if any, ends.
   /// After `timeout` seconds without the browser's answer, the listener stops and the flow fails.
-  func startInBrowser(parent: UnsafeMutablePointer<GtkWindow>, timeout: Int) async -> Result<Void, SessionError> {
+  func startInBrowser(
+    parent: UnsafeMutablePointer<GtkWindow>, timeout: Int, keepSignedIn: Bool
+  ) async -> Result<Void, SessionError> {
     await cancel()
     let listener: LoopbackListener
     do {
@@ -94,7 +99,8 @@ final class SignInController {
     }
     let request: AuthorizationRequest
     do throws(SessionError) {
-      request = try await session.startSignIn(redirectURI: listener.redirectURI, inBrowser: true)
+      request = try await session.startSignIn(
+        redirectURI: listener.redirectURI, inBrowser: true, keepSignedIn: keepSignedIn)
     } catch {
       await stopListening()
       return .failure(error)
@@ -176,46 +182,38 @@ final class SignInController {
     dropWebView()
     guard case .success(let plugin) = WebViewLoader.load(installation: installation) else { return nil }
     self.plugin = plugin
-    let context = Unmanaged.passUnretained(self).toOpaque()
-    let decide: WebViewPlugin.Decide = { context, uri in
-      MainActor.assumeIsolated {
-        Unmanaged<SignInController>.fromOpaque(context!).takeUnretainedValue().decide(
-          uri.map { String(cString: $0) } ?? "")
-      }
+    // The view holds the controller (through its hooks' context) until it is finalised.
+    var hooks = B2CWebViewHooks()
+    hooks.context = Unmanaged.passRetained(self).toOpaque()
+    hooks.release = { context in
+      if let context { Unmanaged<SignInController>.fromOpaque(context).release() }
     }
-    let failed: WebViewPlugin.Failed = { context, uri, message in
-      MainActor.assumeIsolated {
-        Unmanaged<SignInController>.fromOpaque(context!).takeUnretainedValue().loadFailed(
-          message.map { String(cString: $0) } ?? "")
-      }
+    hooks.decide = { context, uri in
+      MainActor.assumeIsolated { controller(context).decide(uri.map { String(cString: $0) } ?? "") }
     }
-    let progress: WebViewPlugin.Progress = { context, fraction in
-      MainActor.assumeIsolated {
-        Unmanaged<SignInController>.fromOpaque(context!).takeUnretainedValue().progressChanged(fraction)
-      }
+    hooks.load_failed = { context, _, message in
+      MainActor.assumeIsolated { controller(context).loadFailed(message.map { String(cString: $0) } ?? "") }
     }
-    let loaded: WebViewPlugin.Loaded = { context, title in
-      MainActor.assumeIsolated {
-        Unmanaged<SignInController>.fromOpaque(context!).takeUnretainedValue().onPageLoaded(
-          title.map { String(cString: $0) } ?? "")
-      }
+    hooks.progress = { context, fraction in
+      MainActor.assumeIsolated { controller(context).progressChanged(fraction) }
     }
-    let committed: WebViewPlugin.Committed = { context, uri, secure in
+    hooks.loaded = { context, title in
+      MainActor.assumeIsolated { controller(context).onPageLoaded(title.map { String(cString: $0) } ?? "") }
+    }
+    hooks.committed = { context, uri, secure in
       MainActor.assumeIsolated {
-        Unmanaged<SignInController>.fromOpaque(context!).takeUnretainedValue().onPageCommitted(
+        controller(context).onPageCommitted(
           HTTPClient.hostName(uri.flatMap { URL(string: String(cString: $0)) }), secure != 0)
       }
     }
-    let tlsFailed: WebViewPlugin.TLSFailed = { context, uri, flags in
+    hooks.tls_failed = { context, uri, flags in
       MainActor.assumeIsolated {
-        Unmanaged<SignInController>.fromOpaque(context!).takeUnretainedValue().certificateRefused(
-          uri.map { String(cString: $0) } ?? "", flags: flags)
+        controller(context).certificateRefused(uri.map { String(cString: $0) } ?? "", flags: flags)
       }
     }
     let folders = persistent ? Self.persistentFolders : nil
     let view = plugin.new(
-      context, decide, failed, progress, loaded, committed, tlsFailed, folders?.data.path(percentEncoded: false),
-      folders?.cache.path(percentEncoded: false))
+      &hooks, folders?.data.path(percentEncoded: false), folders?.cache.path(percentEncoded: false))
     guard let view else { return nil }
     gtk_widget_set_vexpand(view.widget, 1)
     gtk_box_append(slot.cast(to: gtk_box_get_type(), as: GtkBox.self), view.widget)
@@ -230,15 +228,15 @@ final class SignInController {
     webView = nil
   }
 
-  /// 0: load, 1: intercepted (ours), 2: refused.
-  private func decide(_ uri: String) -> Int32 {
-    guard let interpreter else { return 2 }
+  /// Whether the view loads `uri`, or the app takes it (its redirect), or nobody does.
+  private func decide(_ uri: String) -> B2CWebViewDecision {
+    guard let interpreter else { return B2C_WEB_VIEW_REFUSE }
     if case .notOurs = interpreter.interpret(uri) {
-      return SignInNavigation.mayLoad(uri) ? 0 : 2
+      return SignInNavigation.mayLoad(uri) ? B2C_WEB_VIEW_LOAD : B2C_WEB_VIEW_REFUSE
     }
     b2c_debug("sign-in: the redirect to the app was intercepted")
     Task { await self.handle(uri) }
-    return 1
+    return B2C_WEB_VIEW_INTERCEPT
   }
 
   private func handle(_ uri: String) async {
@@ -278,4 +276,9 @@ final class SignInController {
     gtk_progress_bar_set_fraction(progressBar, fraction)
     gtk_widget_set_opacity(progressBar.widget, fraction >= 1 ? 0 : 1)
   }
+}
+
+/// The controller a web view's hooks were given.
+private func controller(_ context: UnsafeMutableRawPointer?) -> SignInController {
+  Unmanaged<SignInController>.fromOpaque(context!).takeUnretainedValue()
 }

@@ -28,6 +28,8 @@ final class TaskListController {
   private var keys: [RowKey] = []
   private var tasks: [Int64: TaskItem] = [:]
   private var pending: [String: PendingTask] = [:]
+  /// The tasks with a change (ticked, edited) waiting in the outbox.
+  private var changed: Set<Int64> = []
   private var hidden: Set<RowKey> = []
   private var contents: [RowKey: RowContent] = [:]
   private var folded: [RowKey: String] = [:]
@@ -42,6 +44,8 @@ final class TaskListController {
   var onToggle: (TaskItem, Bool) -> Void = { _, _ in }
   /// Called when the user changed a task's text (already trimmed and not empty).
   var onEdit: (TaskItem, String) -> Void = { _, _ in }
+  /// Called when the user asks for a task's details (its whole text in a multi-line editor).
+  var onOpenDetails: (TaskItem) -> Void = { _ in }
   /// Called when the user deletes a row (its button, the Delete key or the context menu).
   var onDelete: (RowKey) -> Void = { _ in }
   /// Called when Tab leaves the list: past its last row (`true`) or before its first (`false`).
@@ -128,10 +132,11 @@ final class TaskListController {
 
   // MARK: Contents
 
-  /// Replaces the list: the server's tasks and those still waiting in the outbox, sorted. Only rows that moved
-  /// are replaced in the model, so a refresh keeps the scroll position and keyboard focus, and costs GTK nothing
-  /// when nothing changed; rows on screen are redrawn with the new data.
-  func show(_ items: [TaskItem], waiting: [PendingTask] = []) {
+  /// Replaces the list: the server's tasks (with the outbox's changes made; `changed` are the ids of those with a
+  /// change waiting) and the tasks still waiting in the outbox, sorted. Only rows that moved are replaced in the
+  /// model, so a refresh keeps the scroll position and keyboard focus, and costs GTK nothing when nothing changed;
+  /// rows on screen are redrawn with the new data.
+  func show(_ items: [TaskItem], waiting: [PendingTask] = [], changed: Set<Int64> = []) {
     let newTasks = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
     let newPending = Dictionary(waiting.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
     // The highlight of a task just added follows it from the outbox to the server's list.
@@ -142,6 +147,8 @@ final class TaskListController {
     }
     for (id, task) in newTasks where tasks[id] != task { forgetContent(.task(id)) }
     for (id, task) in newPending where pending[id] != task { forgetContent(.pending(id)) }
+    for id in changed.symmetricDifference(self.changed) { forgetContent(.task(id)) }
+    self.changed = changed
     tasks = newTasks
     pending = newPending
     hidden = hidden.filter { key in
@@ -161,11 +168,13 @@ final class TaskListController {
     reveal(.pending(task.id))
   }
 
-  /// Changes one task: its row moves if its place in the order changed, and is redrawn if it is on screen.
-  func update(_ task: TaskItem) {
+  /// Changes one task (`waiting`: the change is not sent yet): its row moves if its place in the order changed,
+  /// and is redrawn if it is on screen.
+  func update(_ task: TaskItem, waiting: Bool = false) {
     let key = RowKey.task(task.id)
     let hadFocus = focusedRow()?.key == key
     tasks[task.id] = task
+    if waiting { changed.insert(task.id) } else { changed.remove(task.id) }
     forgetContent(key)
     let before = keys
     reorder()
@@ -179,7 +188,7 @@ final class TaskListController {
 
   /// Redraws the rows on screen (their ages move on with the clock).
   func redrawAges() {
-    contents = contents.filter { $0.value.caption.isEmpty || !$0.value.confirmed }
+    contents = contents.filter { $0.value.caption.isEmpty || !$0.value.confirmed || $0.value.changeWaiting }
     for (key, row) in boundRows { fill(row, key) }
   }
 
@@ -425,8 +434,10 @@ final class TaskListController {
     switch key {
     case .task(let id):
       guard let task = tasks[id] else { return nil }
-      let age = task.dateModified.map { TaskAge.caption(for: $0) } ?? ""
-      content = RowContent(text: task.text, completed: task.completed, caption: age, confirmed: true)
+      let waiting = changed.contains(id)
+      let caption = waiting ? tr("change waiting to be sent") : task.dateModified.map { TaskAge.caption(for: $0) } ?? ""
+      content = RowContent(
+        text: task.text, completed: task.completed, caption: caption, confirmed: true, changeWaiting: waiting)
     case .pending(let id):
       // Shown at once, confirmed by the server later; it cannot be ticked until then.
       guard let waiting = pending[id] else { return nil }
@@ -526,6 +537,7 @@ final class TaskListController {
     let group = g_simple_action_group_new()!
     let handlers: [(String, (RowKey) -> Void)] = [
       ("edit", { [unowned self] key in self.startEditing(key) }),
+      ("details", { [unowned self] key in if let task = self.task(key) { self.onOpenDetails(task) } }),
       (
         "toggle",
         { [unowned self] key in
@@ -558,6 +570,7 @@ final class TaskListController {
     let task = task(key)
     let menu = g_menu_new()!
     g_menu_append(menu, tr("_Edit"), "row.edit")
+    g_menu_append(menu, tr("_Details"), "row.details")
     g_menu_append(menu, task?.completed == true ? tr("Mark as _Not Done") : tr("Mark as _Done"), "row.toggle")
     g_menu_append(menu, tr("_Copy Text"), "row.copy")
     let last = g_menu_new()!
@@ -565,6 +578,7 @@ final class TaskListController {
     g_menu_append_section(menu, nil, last.cast(to: g_menu_model_get_type(), as: GMenuModel.self))
     g_object_unref(last.gpointer)
     menuActions["edit"].map { Actions.setEnabled($0, task != nil) }
+    menuActions["details"].map { Actions.setEnabled($0, task != nil) }
     menuActions["toggle"].map { Actions.setEnabled($0, task != nil) }
     let popover = gtk_popover_menu_new_from_model(menu.cast(to: g_menu_model_get_type(), as: GMenuModel.self))!
     g_object_unref(menu.gpointer)
@@ -591,8 +605,10 @@ final class TaskListController {
   // MARK: Editing
 
   /// Puts an entry with the task's text in place of its label. Enter or leaving the entry saves, Escape cancels.
+  /// A text of several lines opens the details instead (an entry holds one line).
   private func startEditing(_ key: RowKey) {
     guard case .task(let id) = key, let task = tasks[id] else { return }
+    if task.text.contains(where: \.isNewline) { return onOpenDetails(task) }
     if boundRows[key] == nil, let position = position(of: key) {
       gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
     }

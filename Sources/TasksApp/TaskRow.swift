@@ -38,18 +38,22 @@ struct RowContent: Equatable {
   var caption: String
   /// Whether the server has it (a waiting task cannot be ticked yet).
   var confirmed: Bool
+  /// Whether a change to it (ticked, edited) waits to be sent; the caption says so.
+  var changeWaiting = false
 
-  /// What assistive technologies hear for the row: its text and its state ("buy milk, not done").
+  /// What assistive technologies hear for the row: its text and its state ("buy milk, not done"), and a change
+  /// waiting to be sent.
   var spokenName: String {
     let state = !confirmed ? caption : completed ? tr("done") : tr("not done")
-    return String(format: tr("%@, %@"), text, state)
+    let name = String(format: tr("%@, %@"), text, state)
+    return changeWaiting ? String(format: tr("%@, %@"), name, caption) : name
   }
 }
 
-/// The widgets of one on-screen row: a check button, the text with a caption under it, and a delete button shown
-/// on hover and focus. GTK 4.8's list view keeps up to 200 of them around what is on screen and binds them to
-/// whichever task scrolls into view, so a row is kept light: one-line labels, and an entry made only for the row
-/// being edited. The row itself is the one keyboard stop (the check and delete buttons are for the pointer; the
+/// The widgets of one on-screen row: a check button, the text (up to three lines) with a caption under it, and a
+/// delete button shown on hover and focus. GTK 4.8's list view keeps up to 200 of them around what is on screen and
+/// binds them to whichever task scrolls into view, so a row is kept light: two labels, and an entry made only for
+/// the row being edited. The row itself is the one keyboard stop (the check and delete buttons are for the pointer; the
 /// keyboard has Space, Delete and the context menu).
 @MainActor
 final class TaskRow {
@@ -64,8 +68,9 @@ final class TaskRow {
   private var tooltip: String?
   private var highlighted = false
   private var namedItem: UnsafeMutablePointer<GtkWidget>?
-  /// Texts longer than this many characters may not fit a row: they get a tooltip with the whole text.
-  private static let longText = 40
+  /// Texts longer than this many characters may not fit a row's three lines: they get a tooltip with the whole
+  /// text.
+  private static let longText = 120
 
   init() {
     box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
@@ -84,14 +89,16 @@ final class TaskRow {
     gtk_widget_set_hexpand(texts, 1)
     for text in [label, caption] {
       gtk_label_set_xalign(OpaquePointer(text), 0)
-      // One line, shortened with "…" (the whole text is in the tooltip, the accessible name and the editor): a
-      // wrapping label makes the list measure every row's height for its width whenever rows are bound anew,
-      // which made dragging through 10 000 tasks draw 20 frames a second instead of 50
-      // (Tests/Benchmarks/RESULTS.md).
       gtk_label_set_ellipsize(OpaquePointer(text), PANGO_ELLIPSIZE_END)
       gtk_box_append(texts.cast(to: gtk_box_get_type(), as: GtkBox.self), text)
     }
-    gtk_label_set_single_line_mode(OpaquePointer(label), 1)
+    // The text wraps to three lines at most, then ends with "…" (the whole text is in the details, the tooltip and
+    // the accessible name). A wrapping label has a height for each width, which the list measures as rows are
+    // bound: Tests/Benchmarks/startup-and-scale.sh measures what that costs a drag through 100 000 tasks.
+    gtk_label_set_wrap(OpaquePointer(label), 1)
+    gtk_label_set_wrap_mode(OpaquePointer(label), PANGO_WRAP_WORD_CHAR)
+    gtk_label_set_lines(OpaquePointer(label), 3)
+    gtk_label_set_single_line_mode(OpaquePointer(caption), 1)
     gtk_widget_add_css_class(label, "task-text")
     gtk_widget_add_css_class(caption, "task-note")
     gtk_widget_add_css_class(caption, "caption")

@@ -1,31 +1,18 @@
 // WebViewLoader: loads the WebKit plugin (libTasksWebView.so) the first time a sign-in needs a web view. Main actor.
 
 import CGtk
+import CWebViewABI
 import Foundation
 import GtkSupport
 
-/// The plugin's C functions. WebKit's libraries are mapped only after `WebViewLoader.load()` succeeds: a start with a
-/// usable keyring session never calls it.
+/// The plugin's C functions (their types from `b2c-web-view.h`, which the plugin implements). WebKit's libraries are
+/// mapped only after `WebViewLoader.load()` succeeds: a start with a usable keyring session never calls it.
 @MainActor
 struct WebViewPlugin {
-  typealias Decide = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32
-  typealias Failed = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void
-  typealias Progress = @convention(c) (UnsafeMutableRawPointer?, Double) -> Void
-  typealias Loaded = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
-  typealias Committed = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32) -> Void
-  typealias TLSFailed = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UInt32) -> Void
-  typealias New =
-    @convention(c) (
-      UnsafeMutableRawPointer?, Decide, Failed, Progress, Loaded, Committed, TLSFailed, UnsafePointer<CChar>?,
-      UnsafePointer<CChar>?
-    ) -> UnsafeMutableRawPointer?
-  typealias Load = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
-  typealias Stop = @convention(c) (UnsafeMutableRawPointer?) -> Void
-
-  let new: New
-  let load: Load
-  let stop: Stop
-  let clearData: Stop
+  let new: B2CWebViewNewFunction
+  let load: B2CWebViewLoadFunction
+  let stop: B2CWebViewViewFunction
+  let clearData: B2CWebViewViewFunction
 }
 
 /// Finds and loads the plugin installed beside the program.
@@ -43,10 +30,10 @@ enum WebViewLoader {
     func symbol<T>(_ name: String, as: T.Type) -> T? {
       dlsym(handle, name).map { unsafeBitCast($0, to: T.self) }
     }
-    guard let new = symbol("b2c_web_view_new", as: WebViewPlugin.New.self),
-      let load = symbol("b2c_web_view_load", as: WebViewPlugin.Load.self),
-      let stop = symbol("b2c_web_view_stop", as: WebViewPlugin.Stop.self),
-      let clear = symbol("b2c_web_view_clear_data", as: WebViewPlugin.Stop.self)
+    guard let new = symbol(B2C_WEB_VIEW_NEW, as: B2CWebViewNewFunction.self),
+      let load = symbol(B2C_WEB_VIEW_LOAD_URI, as: B2CWebViewLoadFunction.self),
+      let stop = symbol(B2C_WEB_VIEW_STOP, as: B2CWebViewViewFunction.self),
+      let clear = symbol(B2C_WEB_VIEW_CLEAR_DATA, as: B2CWebViewViewFunction.self)
     else { return .failure(WebViewLoadError(detail: "\(path) lacks the web view functions")) }
     let plugin = WebViewPlugin(new: new, load: load, stop: stop, clearData: clear)
     loaded = plugin

@@ -3,9 +3,10 @@
 import CGtk
 import Foundation
 import GtkSupport
+import TasksCore
 
 MainQueueBridge.install()
 let installation = Installation.ofRunningProgram()
-Gettext.setUp(localeDirectory: installation.localeDirectory)
+Gettext.setUp(domain: AppIdentity.gettextDomain, localeDirectory: installation.localeDirectory)
 let application = TasksApplication(installation: installation)
 exit(application.run(arguments: CommandLine.arguments))

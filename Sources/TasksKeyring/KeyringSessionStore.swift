@@ -1,5 +1,6 @@
 // KeyringSessionStore: sessions in the desktop keyring under the `io.github.b2ctasks.Session` schema. Sendable.
 
+import CSecret
 import Foundation
 import TasksCore
 
@@ -22,10 +23,14 @@ public struct KeyringSessionStore: SessionStore {
   /// `provider`, which B2C items never share. So sessions of different providers never mix.
   static func attributes(_ key: SessionKey) -> [String: String] {
     var attributes = [
-      "keychain-group": key.keychainGroup, "client-id": key.clientID, "authority": key.authority,
-      "tenant": key.tenant, "kind": "session",
+      B2C_ATTRIBUTE_KEYCHAIN_GROUP: key.keychainGroup, B2C_ATTRIBUTE_CLIENT_ID: key.clientID,
+      B2C_ATTRIBUTE_AUTHORITY: key.authority, B2C_ATTRIBUTE_TENANT: key.tenant, B2C_ATTRIBUTE_KIND: "session",
     ]
-    if let policy = key.policy { attributes["policy"] = policy } else { attributes["provider"] = key.provider.rawValue }
+    if let policy = key.policy {
+      attributes[B2C_ATTRIBUTE_POLICY] = policy
+    } else {
+      attributes[B2C_ATTRIBUTE_PROVIDER] = key.provider.rawValue
+    }
     return attributes
   }
 
@@ -36,20 +41,26 @@ public struct KeyringSessionStore: SessionStore {
   }
 
   /// Stores `tokens`, replacing the same user's item in place (rotation is one atomic replace); another user's
-  /// session in the group is removed first.
+  /// session in the group is removed first. A kept session ("Keep me signed in") rests in the login collection,
+  /// any other in the session collection (still shared by the group's apps, gone when the desktop session ends);
+  /// the item says which (`kept`), and the same session left in the other collection is removed after the store.
   public func save(_ tokens: TokenSet, under key: SessionKey) async throws(KeyringError) {
     var attributes = Self.attributes(key)
     if let stored = try await load(key), stored.account.objectID != tokens.account.objectID {
       try await secrets.clear(Self.attributes(key))  // another user signed in: one session per group
     }
-    attributes["account"] = tokens.account.objectID
-    attributes["provider"] = key.provider.rawValue
+    attributes[B2C_ATTRIBUTE_ACCOUNT] = tokens.account.objectID
+    attributes[B2C_ATTRIBUTE_PROVIDER] = key.provider.rawValue
+    let kept = tokens.isKept ? "yes" : "no"
     let label = "B2C Tasks sign-in (\(tokens.account.email ?? tokens.account.displayName))"
-    try await secrets.store(tokens.encoded(), label: label, attributes: attributes)
+    try await secrets.store(
+      tokens.encoded(), label: label, attributes: attributes.merging([B2C_ATTRIBUTE_KEPT: kept]) { _, new in new },
+      in: tokens.isKept ? .login : .session)
+    try await secrets.clear(attributes, unless: (B2C_ATTRIBUTE_KEPT, kept))
   }
 
   /// Removes every session of the keychain group, for all apps and users.
   public func removeGroup(of key: SessionKey) async throws(KeyringError) {
-    try await secrets.clear(["keychain-group": key.keychainGroup, "kind": "session"])
+    try await secrets.clear([B2C_ATTRIBUTE_KEYCHAIN_GROUP: key.keychainGroup, B2C_ATTRIBUTE_KIND: "session"])
   }
 }

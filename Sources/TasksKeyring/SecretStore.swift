@@ -17,14 +17,24 @@ public final class SecretStore: Sendable {
   /// Creates a store.
   public init() {}
 
-  /// Stores `secret` under `attributes`, replacing an item with exactly these attributes.
-  public func store(_ secret: String, label: String, attributes: [String: String]) async throws(KeyringError) {
+  /// Where an item rests.
+  public enum Collection: Sendable {
+    /// The default (login) collection: kept on disk, unlocked with the desktop login.
+    case login
+    /// The session collection: in memory, gone when the desktop session ends.
+    case session
+  }
+
+  /// Stores `secret` under `attributes` in `collection`, replacing an item there with exactly these attributes.
+  public func store(
+    _ secret: String, label: String, attributes: [String: String], in collection: Collection = .login
+  ) async throws(KeyringError) {
     try await run { () throws(KeyringError) in
       var error: UnsafeMutablePointer<GError>?
       let table = hashTable(attributes)
       defer { g_hash_table_unref(table) }
-      let stored = secret_password_storev_sync(
-        b2c_session_schema(), table, SECRET_COLLECTION_DEFAULT, label, secret, nil, &error)
+      let alias = collection == .login ? SECRET_COLLECTION_DEFAULT : SECRET_COLLECTION_SESSION
+      let stored = secret_password_storev_sync(b2c_session_schema(), table, alias, label, secret, nil, &error)
       if let error { throw KeyringError(consuming: error) }
       guard stored != 0 else { throw KeyringError(.failed) }
     }
@@ -59,6 +69,39 @@ public final class SecretStore: Sendable {
       let removed = secret_password_clearv_sync(b2c_session_schema(), table, nil, &error)
       if let error { throw KeyringError(consuming: error) }
       return removed != 0
+    }
+  }
+
+  /// Removes every item matching `attributes` except those whose attribute `kept.name` is `kept.value` (an item
+  /// without that attribute is removed).
+  public func clear(_ attributes: [String: String], unless kept: (name: String, value: String))
+    async throws(KeyringError)
+  {
+    try await run { () throws(KeyringError) in
+      var error: UnsafeMutablePointer<GError>?
+      let table = hashTable(attributes)
+      defer { g_hash_table_unref(table) }
+      let flags = SecretSearchFlags(SECRET_SEARCH_ALL.rawValue | SECRET_SEARCH_UNLOCK.rawValue)
+      let items = secret_password_searchv_sync(b2c_session_schema(), table, flags, nil, &error)
+      if let error { throw KeyringError(consuming: error) }
+      defer { g_list_free_full(items, g_object_unref) }
+      var node = items
+      while let current = node {
+        node = current.pointee.next
+        // With the Secret Service, what a search finds is a SecretItem.
+        guard let data = current.pointee.data,
+          g_type_check_instance_is_a(data.assumingMemoryBound(to: GTypeInstance.self), secret_item_get_type()) != 0
+        else { continue }
+        let item = data.assumingMemoryBound(to: SecretItem.self)
+        let found = secret_item_get_attributes(item)
+        let value = g_hash_table_lookup(found, kept.name).map {
+          String(cString: $0.assumingMemoryBound(to: CChar.self))
+        }
+        g_hash_table_unref(found)
+        guard value != kept.value else { continue }
+        secret_item_delete_sync(item, nil, &error)
+        if let error { throw KeyringError(consuming: error) }
+      }
     }
   }
 

@@ -2,46 +2,23 @@
 // maps WebKit only when a sign-in is needed. Main thread (GTK's); C ABI towards the app, no Swift types cross it.
 
 import CWebKit
+import CWebViewABI
 
-/// What the app decides about a navigation: load it, intercept it (the app's redirect), or refuse it.
-private enum Decision: Int32 {
-  case load = 0
-  case intercept = 1
-  case refuse = 2
-}
-
-/// The app's callbacks and state for one web view; freed with the web view.
+/// The app's hooks for one view (a copy of what it passed); freed with the view, releasing the app's context.
 private final class WebViewHooks {
-  let context: UnsafeMutableRawPointer?
-  let decide: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32
-  let loadFailed: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void
-  let progress: @convention(c) (UnsafeMutableRawPointer?, Double) -> Void
-  let loaded: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
-  let committed: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32) -> Void
-  let tlsFailed: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UInt32) -> Void
+  let hooks: B2CWebViewHooks
 
-  init(
-    context: UnsafeMutableRawPointer?,
-    decide: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32,
-    loadFailed:
-      @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void,
-    progress: @escaping @convention(c) (UnsafeMutableRawPointer?, Double) -> Void,
-    loaded: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void,
-    committed: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32) -> Void,
-    tlsFailed: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UInt32) -> Void
-  ) {
-    self.context = context
-    self.decide = decide
-    self.loadFailed = loadFailed
-    self.progress = progress
-    self.loaded = loaded
-    self.committed = committed
-    self.tlsFailed = tlsFailed
+  init(_ hooks: B2CWebViewHooks) {
+    self.hooks = hooks
+  }
+
+  deinit {
+    hooks.release?(hooks.context)
   }
 }
 
-private func hooks(_ data: gpointer?) -> WebViewHooks {
-  Unmanaged<WebViewHooks>.fromOpaque(data!).takeUnretainedValue()
+private func hooks(_ data: gpointer?) -> B2CWebViewHooks {
+  Unmanaged<WebViewHooks>.fromOpaque(data!).takeUnretainedValue().hooks
 }
 
 /// `gboolean decide-policy(WebKitWebView*, WebKitPolicyDecision*, WebKitPolicyDecisionType, gpointer)`: every
@@ -57,13 +34,10 @@ private let decidePolicy: @convention(c) (gpointer?, gpointer?, UInt32, gpointer
     let request = webkit_navigation_action_get_request(action), let uri = webkit_uri_request_get_uri(request)
   else { return 0 }
   let hooks = hooks(data)
-  switch Decision(rawValue: hooks.decide(hooks.context, uri)) ?? .refuse {
-  case .load:
-    return 0
-  case .intercept, .refuse:
-    webkit_policy_decision_ignore(decision.assumingMemoryBound(to: WebKitPolicyDecision.self))
-    return 1
-  }
+  if hooks.decide?(hooks.context, uri) == B2C_WEB_VIEW_LOAD { return 0 }
+  // Intercepted (the app's redirect) or refused, and when the app gave no answer.
+  webkit_policy_decision_ignore(decision.assumingMemoryBound(to: WebKitPolicyDecision.self))
+  return 1
 }
 
 /// `gboolean load-failed(WebKitWebView*, WebKitLoadEvent, gchar*, GError*, gpointer)`.
@@ -79,7 +53,7 @@ private let loadFailed:
         return 1
       }
       let hooks = hooks(data)
-      hooks.loadFailed(hooks.context, uri, error.pointee.message)
+      hooks.load_failed?(hooks.context, uri, error.pointee.message)
       return 1  // the app shows its own page
     }
 
@@ -90,7 +64,7 @@ private let loadFailedWithTLSErrors:
   @convention(c) (gpointer?, UnsafePointer<CChar>?, gpointer?, UInt32, gpointer?) -> gboolean = {
     _, uri, _, flags, data in
     let hooks = hooks(data)
-    hooks.tlsFailed(hooks.context, uri, flags)
+    hooks.tls_failed?(hooks.context, uri, flags)
     return 1  // handled: no load-failed, no WebKit error page
   }
 
@@ -104,14 +78,14 @@ private let loadChanged: @convention(c) (gpointer?, UInt32, gpointer?) -> Void =
   var errors = GTlsCertificateFlags(0)
   let secure = webkit_web_view_get_tls_info(webView, &certificate, &errors) != 0 && errors.rawValue == 0
   let hooks = hooks(data)
-  hooks.committed(hooks.context, webkit_web_view_get_uri(webView), secure ? 1 : 0)
+  hooks.committed?(hooks.context, webkit_web_view_get_uri(webView), secure ? 1 : 0)
 }
 
 /// `void notify::estimated-load-progress(GObject*, GParamSpec*, gpointer)`.
 private let progressChanged: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { view, _, data in
   guard let view else { return }
   let hooks = hooks(data)
-  hooks.progress(
+  hooks.progress?(
     hooks.context, webkit_web_view_get_estimated_load_progress(view.assumingMemoryBound(to: WebKitWebView.self)))
 }
 
@@ -121,7 +95,7 @@ private func reportLoaded(_ view: gpointer, _ data: gpointer?) {
   let webView = view.assumingMemoryBound(to: WebKitWebView.self)
   guard webkit_web_view_is_loading(webView) == 0, let title = webkit_web_view_get_title(webView) else { return }
   let hooks = hooks(data)
-  hooks.loaded(hooks.context, title)
+  hooks.loaded?(hooks.context, title)
 }
 
 /// `void notify::title(GObject*, GParamSpec*, gpointer)`.
@@ -134,19 +108,17 @@ private let loadingChanged: @convention(c) (gpointer?, gpointer?, gpointer?) -> 
   if let view { reportLoaded(view, data) }
 }
 
-/// Creates a sign-in web view. `persistent` keeps B2C's cookies in `dataDirectory` ("Keep me signed in"); otherwise
-/// the view's network session is ephemeral and its cookies end with it. Returns a floating `GtkWidget*`.
+/// `B2CWebViewNewFunction`: creates a sign-in web view. With `dataDirectory` B2C's cookies are kept there ("Keep me
+/// signed in"); otherwise the view's network session is ephemeral and its cookies end with it. Returns a floating
+/// `GtkWidget*`. The hooks are copied; their `release` runs when the view is finalised (or at once, on failure).
 @_cdecl("b2c_web_view_new")
 public func b2cWebViewNew(
-  _ context: UnsafeMutableRawPointer?,
-  _ decide: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Int32,
-  _ failed: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void,
-  _ progress: @escaping @convention(c) (UnsafeMutableRawPointer?, Double) -> Void,
-  _ loaded: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void,
-  _ committed: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32) -> Void,
-  _ tlsFailed: @escaping @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UInt32) -> Void,
-  _ dataDirectory: UnsafePointer<CChar>?, _ cacheDirectory: UnsafePointer<CChar>?
+  _ hooks: UnsafePointer<B2CWebViewHooks>?, _ dataDirectory: UnsafePointer<CChar>?,
+  _ cacheDirectory: UnsafePointer<CChar>?
 ) -> UnsafeMutableRawPointer? {
+  guard let hooks else { return nil }
+  let box = Unmanaged.passRetained(WebViewHooks(hooks.pointee))
+  defer { box.release() }
   let session: OpaquePointer? =
     dataDirectory != nil
     ? webkit_network_session_new(dataDirectory, cacheDirectory) : webkit_network_session_new_ephemeral()
@@ -169,10 +141,6 @@ public func b2cWebViewNew(
   if let session { g_object_unref(UnsafeMutableRawPointer(session)) }
   guard let object else { return nil }
   let view = UnsafeMutableRawPointer(object)
-  let box = Unmanaged.passRetained(
-    WebViewHooks(
-      context: context, decide: decide, loadFailed: failed, progress: progress, loaded: loaded, committed: committed,
-      tlsFailed: tlsFailed))
   let release: GClosureNotify = { data, _ in Unmanaged<WebViewHooks>.fromOpaque(data!).release() }
   // Each connection holds the hooks once more; the last disconnection (the view's finalisation) frees them.
   for (signal, handler) in [
@@ -188,7 +156,6 @@ public func b2cWebViewNew(
     g_signal_connect_data(
       view, signal, unsafeBitCast(handler, to: GCallback.self), box.toOpaque(), release, GConnectFlags(0))
   }
-  box.release()
   return view
 }
 

@@ -253,9 +253,11 @@ extension AppUI {
       try await app.key("Tab", window: window)
       try await app.type("Reset-pass-1", window: window)
       try await app.key("Return", window: window)
-      // The reset signs the browser session in; the sign-in policy that follows needs no form.
+      // The reset signs the browser session in; the sign-in policy that follows needs no form. A toast confirms it.
       try await app.waitFor(role: "label", name: "No Tasks")
       try await app.waitFor(role: "label", name: "Ann Example")
+      try await app.waitFor(role: "label", name: "Password changed")
+      try await app.checkScreen("password-changed")
       await app.stop()
     }
 

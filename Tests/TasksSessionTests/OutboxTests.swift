@@ -69,4 +69,67 @@ struct OutboxTests {
     #expect(await outbox.pending.first?.refusal?.contains("4000") == true)
     #expect(try await TaskAPIClient(session: session).list().map(\.text) == ["while offline", "after the long one"])
   }
+
+  @Test("changes wait offline, merged per task, shown applied; server back: sent once; refused ones dropped, said")
+  func changes() async throws {
+    let harness = try await SessionHarness.start()
+    defer { Task { await harness.stop() } }
+    let session = harness.session()
+    _ = try await harness.signIn(session)
+    let client = TaskAPIClient(session: session)
+    for text in ["tick and rename me", "delete me", "too long a text for me", "deleted elsewhere"] {
+      try await client.add(text)
+    }
+    let ids = Dictionary(uniqueKeysWithValues: try await client.list().map { ($0.text, $0.id) })
+    let file = try file()
+    let outbox = Outbox(file: file)
+    try await outbox.change(ids["tick and rename me"]!, completed: true)
+    try await outbox.delete(ids["delete me"]!)
+    try await outbox.change(ids["tick and rename me"]!, text: "renamed")
+    try await outbox.change(ids["too long a text for me"]!, text: String(repeating: "x", count: 4001))
+    try await outbox.change(ids["deleted elsewhere"]!, completed: true)
+    try await client.delete(id: ids["deleted elsewhere"]!)
+    // Merged: one change per task, in the order first made.
+    #expect(
+      await outbox.pendingChanges.map(\.taskID)
+        == ["tick and rename me", "delete me", "too long a text for me", "deleted elsewhere"].map { ids[$0]! })
+
+    let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!) { force throws(SessionError) in
+      try await session.bearer(forceRefresh: force)
+    }
+    let failed = await outbox.flush(offline)
+    guard case .network = failed.stoppedBy else {
+      Issue.record("expected a network failure, got \(String(describing: failed.stoppedBy))")
+      return
+    }
+    // A restart finds them, and shows the list as it will be.
+    let reopened = Outbox(file: file)
+    #expect(await reopened.pendingChanges == outbox.pendingChanges)
+    let shown = await reopened.applied(to: try await client.list())
+    #expect(shown.map(\.text) == ["renamed", String(repeating: "x", count: 4001)])
+    #expect(shown.first?.completed == true)
+
+    let result = await reopened.flush(client)
+    #expect(result.stoppedBy == nil)
+    #expect(result.refusedChanges.count == 2)
+    #expect(result.refusedChanges.contains(.notFound))
+    #expect(await reopened.pendingChanges.isEmpty)
+    let list = try await client.list()
+    #expect(list.map(\.text) == ["renamed", "too long a text for me"])
+    #expect(list.map(\.completed) == [true, false])
+    #expect(await reopened.flush(client) == Outbox.FlushResult(sent: 0, stoppedBy: nil))
+  }
+
+  @Test("an outbox written before changes were queued (an array of tasks) still opens")
+  func olderFile() async throws {
+    let file = try file()
+    let older = #"[{"id":"a1","text":"from an older version","createdAt":1700000000}]"#
+    try Data(older.utf8).write(to: file)
+    let outbox = Outbox(file: file)
+    #expect(await outbox.pending.map(\.text) == ["from an older version"])
+    #expect(await outbox.pendingChanges.isEmpty)
+    try await outbox.change(7, completed: true)
+    #expect(await Outbox(file: file).pending.map(\.text) == ["from an older version"])
+    #expect(await Outbox(file: file).pendingChanges.map(\.taskID) == [7])
+  }
 }

@@ -27,6 +27,49 @@ struct SessionKeyringTests {
     let tasks = try await TaskAPIClient(session: otherApp).list()
     #expect(tasks.map(\.text) == ["from the first app"])
   }
+
+  @Test("'Keep me signed in' unticked: the session collection, through refreshes and SSO; ticked: login collection")
+  func keepSignedInChoosesTheCollection() async throws {
+    let harness = try await SessionHarness.start(keyring: true)
+    defer { Task { await harness.stop() } }
+    let group = harness.settings.keychainGroup
+    let session = harness.session()
+    let account = try await harness.signIn(session, keepSignedIn: false)
+    #expect(try await Self.collections(holding: group) == ["session"])
+    // A refresh (here forced) rotates the tokens where they are; another app finds them there.
+    _ = try await session.bearer(forceRefresh: true)
+    #expect(try await Self.collections(holding: group) == ["session"])
+    let otherApp = harness.session()
+    #expect(try await otherApp.restore() == account)
+    _ = try await otherApp.bearer(forceRefresh: true)
+    #expect(try await Self.collections(holding: group) == ["session"])
+
+    // Signing in again with the box ticked moves the session: one item, in the login collection.
+    _ = try await harness.signIn(session, keepSignedIn: true)
+    #expect(try await Self.collections(holding: group) == ["login"])
+    _ = try await session.bearer(forceRefresh: true)
+    #expect(try await Self.collections(holding: group) == ["login"])
+    _ = try await harness.signIn(session, keepSignedIn: false)
+    #expect(try await Self.collections(holding: group) == ["session"])
+  }
+
+  /// The keyring collections (by name) of the items of keychain group `group`, one entry per item, as the Secret
+  /// Service itself lists them to another client than the app's (`gdbus`, SearchItems).
+  private static func collections(holding group: String) async throws -> [String] {
+    let run = try await ChildProcess.run(
+      URL(filePath: "/usr/bin/gdbus"),
+      [
+        "call", "--session", "--dest", "org.freedesktop.secrets", "--object-path", "/org/freedesktop/secrets",
+        "--method", "org.freedesktop.Secret.Service.SearchItems", "{\"keychain-group\": \"\(group)\"}",
+      ])
+    #expect(run.status == 0, "gdbus SearchItems: \(run.error)")
+    // ([objectpath '/org/freedesktop/secrets/collection/login/1', …], @ao [])
+    let prefix = "/org/freedesktop/secrets/collection/"
+    return run.output.split(separator: "'").compactMap { part in
+      guard part.hasPrefix(prefix) else { return nil }
+      return part.dropFirst(prefix.count).split(separator: "/").first.map(String.init)
+    }.sorted()
+  }
 }
 
 @Suite("Session: sign-in flows")

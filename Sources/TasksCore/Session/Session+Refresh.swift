@@ -101,7 +101,7 @@ extension Session {
     let accessExpiry =
       response.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
       ?? response.expiresOn.map { Date(timeIntervalSince1970: TimeInterval($0)) }
-    return TokenSet(
+    var set = TokenSet(
       accessToken: response.accessToken ?? previous?.accessToken,
       accessTokenExpiresOn: response.accessToken == nil
         ? previous?.accessTokenExpiresOn : accessExpiry ?? validated.expiresOn,
@@ -110,5 +110,9 @@ extension Session {
       refreshTokenExpiresOn: response.refreshTokenExpiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
         ?? previous?.refreshTokenExpiresOn,
       policy: policy, account: validated.account)
+    // Where the session was made, and whether it is kept, stay with it through refreshes.
+    set.signedInWithBrowser = previous?.signedInWithBrowser
+    set.keptSignedIn = previous?.keptSignedIn
+    return set
   }
 }

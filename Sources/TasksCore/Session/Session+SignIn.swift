@@ -21,15 +21,18 @@ public enum SignInStep: Equatable, Sendable {
 
 extension Session {
   /// Starts a sign-in (with B2C, the sign-in policy). `redirectURI` overrides the settings' (the loopback flow's
-  /// port); `inBrowser` says the request goes to the system browser, so the sign-out goes there too.
+  /// port); `inBrowser` says the request goes to the system browser, so the sign-out goes there too;
+  /// `keepSignedIn` false keeps the session only until the desktop session ends.
   ///
   /// - Throws: `SessionError.discovery` when a provider without conventional endpoints cannot be asked for them.
   public func startSignIn(
-    prompt: String? = nil, loginHint: String? = nil, redirectURI: RedirectURI? = nil, inBrowser: Bool = false
+    prompt: String? = nil, loginHint: String? = nil, redirectURI: RedirectURI? = nil, inBrowser: Bool = false,
+    keepSignedIn: Bool = true
   ) async throws(SessionError) -> AuthorizationRequest {
-    try await begin(
+    passwordChanged = false
+    return try await begin(
       .signIn, policy: settings.signInPolicy, prompt: prompt, loginHint: loginHint, redirectURI: redirectURI,
-      inBrowser: inBrowser)
+      inBrowser: inBrowser, keepSignedIn: keepSignedIn)
   }
 
   /// Whether the provider has an edit-profile flow (a B2C edit-profile policy in the settings).
@@ -55,7 +58,7 @@ extension Session {
 
   private func begin(
     _ purpose: Purpose, policy: String?, prompt: String?, loginHint: String?, redirectURI: RedirectURI?,
-    inBrowser: Bool = false
+    inBrowser: Bool = false, keepSignedIn: Bool = true
   ) async throws(SessionError) -> AuthorizationRequest {
     let target = try await target(for: policy)
     if pending == nil && state != .signingIn { stateBeforeFlow = state }
@@ -64,6 +67,7 @@ extension Session {
       policy: policy, scopes: target.scopes, redirectURI: redirectURI, prompt: prompt,
       loginHint: loginHint)
     request.inBrowser = inBrowser
+    request.keepSignedIn = keepSignedIn
     pending = (request, purpose)
     state = .signingIn
     return request
@@ -95,6 +99,7 @@ extension Session {
       case .passwordReset:
         // The password is reset; sign in again with the sign-in policy (B2C's session cookie usually makes this
         // silent).
+        passwordChanged = true
         return await next(.signIn, policy: settings.signInPolicy, after: request)
       case .editProfile: return await finishEditProfile(code, request)
       }
@@ -117,7 +122,7 @@ extension Session {
       return .load(
         try await begin(
           purpose, policy: policy, prompt: nil, loginHint: nil, redirectURI: previous.redirectURI,
-          inBrowser: previous.inBrowser
+          inBrowser: previous.inBrowser, keepSignedIn: previous.keepSignedIn
         ).url)
     } catch {
       return fail(error)
@@ -135,6 +140,7 @@ extension Session {
       let response = try await tokenEndpoint.redeem(code, request: request)
       var set = try await tokenSet(from: response, policy: request.policy, nonce: request.nonce, previous: nil)
       set.signedInWithBrowser = request.inBrowser
+      set.keptSignedIn = request.keepSignedIn
       // A new sign-in replaces whatever the group holds, but only once no other app is writing it.
       try await locked { try await self.store.save(set, under: self.key) }
       tokens = set

@@ -50,6 +50,9 @@ public actor Session {
   var tokens: TokenSet?
   var pending: (request: AuthorizationRequest, purpose: Purpose)?
   var stateBeforeFlow: State = .signedOut
+  /// Whether the sign-in in progress, or the last one, went through B2C's password-reset policy to its end: the
+  /// user set a new password (the app confirms it).
+  public internal(set) var passwordChanged = false
   var refreshing: Task<TokenSet, any Error>?
 
   /// Creates a session for `settings` over `store`.

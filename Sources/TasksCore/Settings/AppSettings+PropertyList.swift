@@ -78,7 +78,7 @@ struct PropertyListReader {
       clientID: clientID,
       accountIdentifier: try string("accountIdentifier").flatMap { $0.isEmpty ? nil : $0 } ?? "B2C_Account",
       keychainGroup: try string("keychain").flatMap { $0.isEmpty ? nil : $0 }
-        ?? "io.github.b2ctasks.B2CTasks",
+        ?? AppIdentity.appID,
       authority: authority,
       policies: policies,
       redirectURI: try redirectURI(),

@@ -15,7 +15,7 @@ public enum SettingsSource: Sendable, Equatable {
 /// default.
 public struct SettingsLocator: Sendable {
   /// The app ID, which names the settings folder.
-  public static let appID = "io.github.b2ctasks.B2CTasks"
+  public static let appID = AppIdentity.appID
 
   /// The process environment consulted for `XDG_CONFIG_HOME` and `HOME`.
   public var environment: [String: String]

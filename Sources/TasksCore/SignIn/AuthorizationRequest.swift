@@ -29,6 +29,8 @@ public struct AuthorizationRequest: Sendable {
   /// Whether the request is shown in the system browser (not the app's web view): the provider's own session then
   /// lives there, and so must its sign-out.
   public internal(set) var inBrowser = false
+  /// Whether the session this sign-in makes outlives the desktop session ("Keep me signed in").
+  public internal(set) var keepSignedIn = true
 
   /// The interpreter that recognises this request's redirect.
   public var interpreter: RedirectInterpreter {

@@ -40,6 +40,13 @@ public struct TokenSet: Codable, Equatable, Sendable {
   /// Whether the sign-in happened in the system browser (the provider's session lives there); nil in sessions
   /// stored by earlier versions, which signed in in the app's web view.
   public var signedInWithBrowser: Bool?
+  /// Whether the user asked to stay signed in ("Keep me signed in"): the session then rests in the keyring's login
+  /// collection and outlives the desktop session; otherwise in its session collection, gone at log-out. nil in
+  /// sessions stored by earlier versions, which are kept.
+  public var keptSignedIn: Bool?
+
+  /// Whether the session outlives the desktop session (see `keptSignedIn`).
+  public var isKept: Bool { keptSignedIn ?? true }
 
   /// Creates a token set.
   public init(

@@ -87,9 +87,9 @@ struct SessionHarness {
   /// Signs in through the pages as `email` and hands the redirect to `session`.
   func signIn(
     _ session: Session, _ email: String = "ann@example.com", _ password: String = "Tasks-Demo-1",
-    walker: PageWalker = PageWalker()
+    walker: PageWalker = PageWalker(), keepSignedIn: Bool = true
   ) async throws -> Account {
-    let request = try await session.startSignIn()
+    let request = try await session.startSignIn(keepSignedIn: keepSignedIn)
     let location = try await walker.signIn(request.url, email: email, password: password)
     guard case .signedIn(let account) = await session.handleRedirect(location) else {
       Issue.record("sign-in did not finish")
