@@ -238,7 +238,7 @@ extension MainWindow {
   /// Puts the rows of a deletion whose toast still shows back (Undo, Ctrl+Z).
   func undoDeletion(_ deletion: PendingDeletion) {
     pendingDeletion = nil
-    taskList?.restore(deletion.keys)
+    taskList?.restore(deletion.keys, focusing: true)
     showTasksPage()
     adw_toast_dismiss(deletion.toast)
   }

@@ -211,10 +211,16 @@ final class TaskListController {
     if let focusedIndex { focusRow(at: focusedIndex) }
   }
 
-  /// Puts rows taken out by `remove` back (Undo, or a deletion that failed).
-  func restore(_ restored: [RowKey]) {
+  /// Puts rows taken out by `remove` back (Undo, or a deletion that failed); `focusing`, the first of them takes
+  /// the keyboard focus (an Undo brings the focus back with the row).
+  func restore(_ restored: [RowKey], focusing: Bool = false) {
     hidden.subtract(restored)
     reorder()
+    if focusing,
+      let first = restored.compactMap({ key in position(of: key).map { (key, $0) } }).min(by: { $0.1 < $1.1 })
+    {
+      focus(first.0)
+    }
   }
 
   /// Drops a row for good (the server deleted it).

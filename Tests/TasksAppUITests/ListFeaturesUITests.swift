@@ -26,7 +26,7 @@ extension AppDriver {
 extension AppUI {
   @Suite("Living in the list")
   struct ListFeaturesUITests {
-    @Test("keyboard only: quick entry, Tab to a row, Down, Space, Ctrl+Z, F2, the Menu key, Ctrl+W")
+    @Test("keyboard only: quick entry, Tab to a row, Down, Space, Ctrl+Z, F2, the Menu key, Delete and Undo, Ctrl+W")
     func keyboardOnly() async throws {
       let playground = try await PlaygroundForUI()
       let app = try AppDriver(settings: playground.settings)
@@ -73,6 +73,28 @@ extension AppUI {
       try await app.checkScreen("row-context-menu")
       try await app.key("Escape", window: nil)
       try await app.waitUntilGone(role: "menu item", name: "Copy Text")
+      try await app.waitForFocusedRow("buy oat milk, not done")
+
+      // Delete deletes it (a toast with Undo), the focus on its neighbour; Ctrl+Z brings it back, focused.
+      try await app.key("Delete", window: nil)
+      try await app.waitFor(role: "label", name: "Task deleted")
+      try await app.waitForFocusedRow("walk the dog, not done")
+      #expect(try await app.taskNames() == ["walk the dog"])
+      try await app.key("ctrl+z", window: nil)
+      try await app.waitFor(role: "check box", name: "buy oat milk")
+      try await app.waitForFocusedRow("buy oat milk, not done")
+      // (Edited last, it is the newest.)
+      #expect(try await app.taskNames() == ["buy oat milk", "walk the dog"])
+
+      // Shift+Tab from the first row goes back to the quick entry; Ctrl+N finds it from anywhere.
+      try await app.key("shift+Tab", window: nil)
+      try await app.waitForFocus(role: "text", name: "New task")
+      try await app.key("Tab", window: nil)
+      try await app.waitForFocusedRow("buy oat milk, not done")
+      try await app.key("Down", window: nil)
+      try await app.waitForFocusedRow("walk the dog, not done")
+      try await app.key("ctrl+n", window: nil)
+      try await app.waitForFocus(role: "text", name: "New task")
 
       // Ctrl+W closes the window (and so the app).
       try await app.key("ctrl+w", window: window)

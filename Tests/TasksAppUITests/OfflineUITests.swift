@@ -1,5 +1,7 @@
 // The offline banner's Retry as a person uses it: pressing it keeps the keyboard focus in the window's content, and
-// the "sent" toast goes away by itself (it stayed for minutes, holding the focus on its close button).
+// the "sent" toast goes away by itself (it stayed for minutes, holding the focus on its close button). And one
+// offline model: ticks, edits (in the task's details) and deletions made while the service is down wait in the
+// outbox like adds, survive kill -9, and reach the server once when it is back.
 
 import Foundation
 import TasksTestSupport
@@ -33,6 +35,61 @@ extension AppUI {
       // A toast lasts seconds, not minutes.
       try await app.waitUntilGone(role: "label", name: "1 waiting task was sent")
       await app.stop()
+    }
+
+    @Test("service down: tick, edit in the details window, delete; kill -9; service back: each sent once")
+    func changesWaitOffline() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "No Tasks")
+      for text in ["delete me", "rename me", "tick me"] {
+        try await app.quickAdd(text, window: window)
+        try await app.waitFor(role: "check box", name: text)
+      }
+      await playground.stop()
+
+      // Ticked: the row says its change waits; no toast refuses it, the banner says why.
+      try await app.click(role: "check box", name: "tick me")
+      try await app.waitFor(role: "list item", name: "tick me, done, change waiting to be sent")
+      try await app.waitFor(role: "push button", name: "Retry")
+      // The details: the whole text in a multi-line editor (the row's menu, from the keyboard).
+      try await app.click(role: "label", name: "rename me")
+      try await app.waitForFocusedRow("rename me, not done")
+      try await app.key("Menu", window: nil)
+      try await app.press(role: "menu item", name: "Details")
+      let details = try await app.waitForWindow(titled: "Edit Task")
+      try await app.setText("renamed offline\nwith a second line", name: "What needs doing?")
+      try await app.checkScreen("task-details")
+      try await app.press(button: "Save")
+      try await app.waitFor(
+        role: "list item", name: "renamed offline\nwith a second line, not done, change waiting to be sent")
+      #expect(try await app.visibleWindows(titled: "Edit Task").isEmpty, "\(details) closed")
+      // Deleted: once its Undo toast has gone, the deletion waits in the outbox.
+      try await app.press(role: "push button", name: "Delete “delete me”")
+      try await app.waitFor(role: "label", name: "Task deleted")
+      try await app.waitUntilGone(role: "label", name: "Task deleted")
+      try await app.checkScreen("offline-changes")
+      await app.stop(keepHome: true)  // SIGKILL
+
+      // Still offline after a restart: the list as the user left it.
+      let again = try AppDriver(settings: playground.settings, home: app.home)
+      _ = try await again.waitForWindow()
+      try await again.waitFor(role: "list item", name: "tick me, done, change waiting to be sent")
+      try await again.waitFor(role: "check box", name: "renamed offline\nwith a second line")
+      #expect(try await !again.taskNames().contains("delete me"))
+
+      // The service back: Retry sends each change once; the rows no longer wait; the server has them.
+      try await playground.restart()
+      try await again.press(button: "Retry")
+      try await again.waitFor(role: "list item", name: "tick me, done")
+      try await again.waitFor(role: "list item", name: "renamed offline\nwith a second line, not done")
+      let listed = try await again.runCLI(["list"])
+      #expect(listed.contains("[x] tick me"))
+      #expect(listed.contains("[ ] renamed offline"))
+      #expect(!listed.contains("delete me") && !listed.contains("rename me"))
+      #expect(listed.split(separator: "\n").count == 3, "two tasks of three lines in all: \(listed)")
+      await again.stop()
     }
   }
 }
