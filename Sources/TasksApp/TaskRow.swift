@@ -66,11 +66,17 @@ final class TaskRow {
   var key: RowKey?
   private var shown: RowContent?
   private var tooltip: String?
+  private var wraps = false
   private var highlighted = false
   private var namedItem: UnsafeMutablePointer<GtkWidget>?
   /// Texts longer than this many characters may not fit a row's three lines: they get a tooltip with the whole
   /// text.
   private static let longText = 120
+  /// Texts up to this many characters fit one line of a row at the window's narrowest: they do not wrap. A wrapping
+  /// label has a height for each width, which GTK measures whenever a row is bound to another task: on every
+  /// label, dragging the scroll bar through 10 000 tasks drew 19 frames a second instead of 50
+  /// (Tests/Benchmarks/RESULTS.md). Only the rows that may need a second line pay for it.
+  private static let oneLine = 24
 
   init() {
     box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
@@ -92,10 +98,8 @@ final class TaskRow {
       gtk_label_set_ellipsize(OpaquePointer(text), PANGO_ELLIPSIZE_END)
       gtk_box_append(texts.cast(to: gtk_box_get_type(), as: GtkBox.self), text)
     }
-    // The text wraps to three lines at most, then ends with "…" (the whole text is in the details, the tooltip and
-    // the accessible name). A wrapping label has a height for each width, which the list measures as rows are
-    // bound: Tests/Benchmarks/startup-and-scale.sh measures what that costs a drag through 100 000 tasks.
-    gtk_label_set_wrap(OpaquePointer(label), 1)
+    // A long text wraps to three lines at most, then ends with "…" (the whole text is in the details, the tooltip
+    // and the accessible name); see `show`.
     gtk_label_set_wrap_mode(OpaquePointer(label), PANGO_WRAP_WORD_CHAR)
     gtk_label_set_lines(OpaquePointer(label), 3)
     gtk_label_set_single_line_mode(OpaquePointer(caption), 1)
@@ -126,6 +130,11 @@ final class TaskRow {
       b2c_accessible_set_label(delete, String(format: tr("Delete “%@”"), content.text))
       // Only when it changes: setting a tooltip makes GTK 4.8 look for the widget under the pointer again, which
       // cost a quarter of a millisecond per row, 200 rows a frame when the scroll bar is dragged down a long list.
+      let wraps = content.text.count > Self.oneLine || content.text.contains(where: \.isNewline)
+      if wraps != self.wraps {
+        gtk_label_set_wrap(OpaquePointer(label), wraps ? 1 : 0)
+        self.wraps = wraps
+      }
       let tooltip = content.text.count > Self.longText ? content.text : nil
       if tooltip != self.tooltip {
         gtk_widget_set_tooltip_text(label, tooltip)
