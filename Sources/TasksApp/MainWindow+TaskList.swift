@@ -33,48 +33,45 @@ extension MainWindow {
     setUpQuickEntry()
     setUpSearch(tasks)
     setUpLiveRefresh()
+    sync.retry = { [unowned self] in await self.refreshQuietly(atMostEvery: .zero) }
     return tasks
   }
 
-  /// The actions of the list page: focus the quick entry, search, Undo, Delete Completed, and the settings the
-  /// main menu shows (sort order, Show Completed).
-  func addListActions() -> [String: OpaquePointer] {
-    var added: [String: OpaquePointer] = [:]
-    added["new-task"] = Actions.add("new-task", to: window) { [unowned self] in
-      let entry = self.builder.object("quick_entry", gtk_widget_get_type(), as: GtkWidget.self)
-      gtk_widget_grab_focus(entry)
+  /// Ctrl+N: the focus to the "New task…" entry.
+  func focusQuickEntry() {
+    gtk_widget_grab_focus(builder.object("quick_entry", gtk_widget_get_type(), as: GtkWidget.self))
+  }
+
+  /// Ctrl+F: opens the search bar (again: back to its text).
+  func openSearch() {
+    let bar = builder.opaqueObject("search_bar", gtk_search_bar_get_type())
+    let searching = gtk_search_bar_get_search_mode(bar) != 0
+    gtk_search_bar_set_search_mode(bar, 1)
+    if searching {
+      gtk_widget_grab_focus(builder.object("search_entry", gtk_widget_get_type(), as: GtkWidget.self))
     }
-    added["search"] = Actions.add("search", to: window) { [unowned self] in
-      let bar = self.builder.opaqueObject("search_bar", gtk_search_bar_get_type())
-      let searching = gtk_search_bar_get_search_mode(bar) != 0
-      gtk_search_bar_set_search_mode(bar, 1)
-      if searching {
-        // Ctrl+F again: back to the search text.
-        gtk_widget_grab_focus(self.builder.object("search_entry", gtk_widget_get_type(), as: GtkWidget.self))
-      }
+  }
+
+  /// Delete Completed: every completed task, with one Undo.
+  func deleteCompleted() {
+    guard let keys = taskList?.completedKeys, !keys.isEmpty else {
+      showToast(tr("No completed tasks to delete"))
+      return
     }
-    added["undo"] = Actions.add("undo", to: window) { [unowned self] in self.undo() }
-    added["delete-completed"] = Actions.add("delete-completed", to: window) { [unowned self] in
-      guard let keys = self.taskList?.completedKeys, !keys.isEmpty else {
-        self.showToast(tr("No completed tasks to delete"))
-        return
-      }
-      self.delete(keys)
-    }
-    windowState?.addAction(for: "sort-order", to: window)
-    windowState?.addAction(for: "show-completed", to: window)
-    return added
+    delete(keys)
   }
 
   /// Ctrl+Z: takes back the deletion whose toast shows, else the last completion.
-  private func undo() {
-    if let deletion = pendingDeletion {
+  func undo() {
+    switch undoQueue.takeLast() {
+    case .deletion(let deletion):
       undoDeletion(deletion)
-    } else if let (task, done) = lastCompletion {
-      lastCompletion = nil
+    case .completion(let task, let done):
       var current = taskList?.task(.task(task.id)) ?? task
       current.completed = done
       setCompleted(current, !done, undoable: false)
+    case nil:
+      break
     }
   }
 
@@ -150,48 +147,8 @@ extension MainWindow {
   /// Fetches the list without the header's spinner, when the list is on screen, no row is being edited, no fetch
   /// is under way and the last one is older than `interval`. Nothing moves when nothing changed.
   func refreshQuietly(atMostEvery interval: Duration) async {
-    guard page == .tasks || page == .noTasks, taskList?.isEditing == false, !fetching else { return }
-    if let lastFetch, ContinuousClock.now - lastFetch < interval { return }
+    guard page == .tasks || page == .noTasks, taskList?.isEditing == false, !sync.fetching else { return }
+    if let lastFetch = sync.lastFetch, ContinuousClock.now - lastFetch < interval { return }
     await reload(quietly: true)
-  }
-
-  // MARK: Automatic retry
-
-  /// While the task service cannot be reached, tries again by itself: after 5 s, then twice as long each time (at
-  /// most 5 min), and at once when the network changes or the window gets the focus.
-  func scheduleRetry() {
-    guard retryTask == nil else { return }
-    watchNetwork()
-    let delay = retryDelay
-    retryDelay = min(retryDelay * 2, .seconds(300))
-    retryTask = Task { [weak self] in
-      try? await Task.sleep(for: delay)
-      guard let self, !Task.isCancelled else { return }
-      self.retryTask = nil
-      await self.refreshQuietly(atMostEvery: .zero)
-    }
-  }
-
-  /// The service answered: no more retries, and the next outage starts again at 5 s.
-  func stopRetrying() {
-    retryTask?.cancel()
-    retryTask = nil
-    retryDelay = .seconds(5)
-  }
-
-  private func watchNetwork() {
-    guard !watchingNetwork else { return }
-    watchingNetwork = true
-    Signal.connect(g_network_monitor_get_default(), "network-changed") { [unowned self] (_: UnsafeMutableRawPointer?) in
-      guard self.retryTask != nil else { return }
-      self.retryTask?.cancel()
-      self.retryTask = nil
-      Task { await self.refreshQuietly(atMostEvery: .zero) }
-    }
-  }
-
-  /// Whether the computer has a network at all (else the banner says "You are offline").
-  var networkAvailable: Bool {
-    g_network_monitor_get_network_available(g_network_monitor_get_default()) != 0
   }
 }

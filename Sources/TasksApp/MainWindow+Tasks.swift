@@ -5,12 +5,6 @@ import Foundation
 import GtkSupport
 import TasksCore
 
-/// Rows deleted in the list (one, or every completed task) whose deletion waits for their Undo toast to go away.
-struct PendingDeletion {
-  var keys: [RowKey]
-  var toast: OpaquePointer
-}
-
 extension MainWindow {
   // MARK: Loading
 
@@ -25,10 +19,10 @@ extension MainWindow {
       return
     }
     let files = files(for: account)
-    fetching = true
+    sync.fetching = true
     defer {
-      fetching = false
-      lastFetch = .now
+      sync.fetching = false
+      sync.lastFetch = .now
     }
     if quietly {
       await show(await ListFetch.run(session, files), of: files, announcingSent: announcingSent)
@@ -41,7 +35,7 @@ extension MainWindow {
 
   /// Shows what a load of the list brought.
   func show(_ fetch: ListFetch, of files: AccountFiles, announcingSent: Bool = true) async {
-    guard let taskList else { return }
+    guard taskList != nil else { return }
     switch fetch.tasks {
     case .success(let tasks):
       // (Rows whose Undo toast is showing stay out of the list until the toast goes.)
@@ -65,10 +59,10 @@ extension MainWindow {
     _ files: AccountFiles, _ tasks: [TaskItem], _ flushed: Outbox.FlushResult, _ announcingSent: Bool
   ) {
     showOfflineBanner(false)
-    stopRetrying()
+    sync.stopRetrying()
     showTasksPage()
-    if savedList != tasks {
-      savedList = tasks
+    if sync.savedList != tasks {
+      sync.savedList = tasks
       Task { try? await files.cache.save(tasks) }
     }
     if announcingSent && flushed.sent > 0 {
@@ -87,7 +81,7 @@ extension MainWindow {
   }
 
   private func listFailed(_ error: TaskAPIError, _ files: AccountFiles) async {
-    guard let taskList else { return }
+    guard taskList != nil else { return }
     if case .unauthorized = error, await session?.account == nil { return }  // the sign-in page is on its way
     let copy = try? await files.cache.load()
     if page != .tasks && page != .noTasks {
@@ -101,7 +95,7 @@ extension MainWindow {
       if case .untrusted = network {
         // Not "offline": the service answered with a certificate that cannot be trusted. Tasks still wait.
         gtk_label_set_text(label, network.message)
-      } else if !networkAvailable {
+      } else if !ListSync.networkAvailable {
         gtk_label_set_text(
           label,
           when.map { String(format: tr("You are offline. These are your tasks as of %@."), $0) }
@@ -114,7 +108,7 @@ extension MainWindow {
             ?? tr("The task service cannot be reached. Your changes are sent when it can be."))
       }
       showOfflineBanner(true)
-      if case .untrusted = network {} else { scheduleRetry() }
+      if case .untrusted = network {} else { sync.scheduleRetry() }
     } else {
       showToast(error.message, aboutList: true) { Task { await self.reload() } }
     }
@@ -175,7 +169,7 @@ extension MainWindow {
 
   /// Ticks or unticks a task; `undoable`, Ctrl+Z takes it back.
   func setCompleted(_ task: TaskItem, _ done: Bool, undoable: Bool) {
-    if undoable { lastCompletion = (task, done) }
+    if undoable { undoQueue.recordCompletion(task, done: done) }
     var changed = task
     changed.completed = done
     change(from: task, to: changed) { outbox in try await outbox.change(task.id, completed: done) }
@@ -212,7 +206,6 @@ extension MainWindow {
   /// Takes the rows out at once and shows an Undo toast; the server hears of it when the toast goes away.
   func delete(_ keys: [RowKey]) {
     guard let taskList, !keys.isEmpty else { return }
-    finishPendingWork()  // one Undo at a time: an earlier deletion happens now
     taskList.remove(keys)
     showTasksPage()
     // Short, as GNOME's toasts are: the task's text may be long, and the row is gone from view anyway.
@@ -222,22 +215,22 @@ extension MainWindow {
     let toast = adw_toast_new(title)!
     adw_toast_set_button_label(toast, tr("Undo"))
     adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
-    pendingDeletion = PendingDeletion(keys: keys, toast: toast)
+    // One Undo at a time: an earlier deletion happens now.
+    if let earlier = undoQueue.begin(PendingDeletion(keys: keys, toast: toast)) {
+      adw_toast_dismiss(earlier.toast)
+      commit(earlier)
+    }
     Signal.connect(toast, "button-clicked") { [unowned self] in
-      guard let deletion = self.pendingDeletion, deletion.toast == toast else { return }
-      self.undoDeletion(deletion)
+      if let deletion = self.undoQueue.endDeletion(shownBy: toast) { self.undoDeletion(deletion) }
     }
     Signal.connect(toast, "dismissed") { [unowned self] in
-      guard let deletion = self.pendingDeletion, deletion.toast == toast else { return }
-      self.pendingDeletion = nil
-      self.commit(deletion)
+      if let deletion = self.undoQueue.endDeletion(shownBy: toast) { self.commit(deletion) }
     }
     present(toast)
   }
 
-  /// Puts the rows of a deletion whose toast still shows back (Undo, Ctrl+Z).
+  /// Puts the rows of a deletion whose toast still shows back (Undo, Ctrl+Z; the queue has let go of it).
   func undoDeletion(_ deletion: PendingDeletion) {
-    pendingDeletion = nil
     taskList?.restore(deletion.keys, focusing: true)
     showTasksPage()
     adw_toast_dismiss(deletion.toast)
@@ -248,8 +241,7 @@ extension MainWindow {
   /// does not cut the request short.
   @discardableResult
   func finishPendingWork() -> Task<Void, Never>? {
-    guard let deletion = pendingDeletion else { return nil }
-    pendingDeletion = nil
+    guard let deletion = undoQueue.endDeletion() else { return nil }
     adw_toast_dismiss(deletion.toast)
     return commit(deletion)
   }

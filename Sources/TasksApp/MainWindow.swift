@@ -6,12 +6,15 @@ import GtkSupport
 import TasksCore
 import TasksLoopback
 
-/// The main window, built from `ui/main-window.ui`.
+/// The main window, built from `ui/main-window.ui`: the chrome (pages, header, banner, toasts, spinner).
 ///
 /// At start it asks the keyring for a session (single sign-on, no web view); with one it shows the task list (first
 /// the offline copy, then the server's), else the welcome page. Sign In shows B2C's pages in an embedded web view,
 /// loaded only then. When the settings cannot be used it says which file and key are wrong. Its size and maximised
-/// state persist in GSettings. The task operations are in `MainWindow+Tasks.swift`.
+/// state persist in GSettings. The parts: `AccountController` (session, sign-in, sign-out, switching, each
+/// account's files), `TaskListController` (the list page: models, filter and sort, rows, editing), `UndoQueue`,
+/// `ListSync` (fetches and automatic retry), the action table (`MainWindow+Actions.swift`), and the task
+/// operations (`MainWindow+Tasks.swift`, `MainWindow+TaskList.swift`).
 @MainActor
 final class MainWindow {
   let builder = Builder(resource: Installation.resourceBase + "/ui/main-window.ui")
@@ -22,12 +25,13 @@ final class MainWindow {
   private let spinner: OpaquePointer
   let offlineBanner: OpaquePointer
   let windowState: WindowState?
-  let session: Session?
-  private var signIn: SignInController?
+  /// The account side: session, sign-in, sign-out, switching, each account's files (nil: the settings are
+  /// unusable).
+  private(set) var account: AccountController?
   var taskList: TaskListController?
-  private var failureDetails = ""
-  private var actions: [String: OpaquePointer] = [:]
-  private var accountFiles: AccountFiles?
+  var failureDetails = ""
+  /// The window's actions (see `actionTable`) and where each can be used.
+  var actions: [String: (action: OpaquePointer, scope: WindowAction.Scope)] = [:]
   /// The signed-in user's name, as the header shows it under the title on the list.
   private var accountName = ""
   /// The main menu's account header: its box, name and email labels.
@@ -36,24 +40,24 @@ final class MainWindow {
   /// The toasts about the list on screen (dismissed when another page replaces the list).
   private var listToasts: [OpaquePointer] = []
   var addTaskWindow: AddTaskWindow?
-  var pendingDeletion: PendingDeletion?
-  /// The last completion the user made, for Ctrl+Z (a deletion's Undo comes first while its toast shows).
-  var lastCompletion: (task: TaskItem, done: Bool)?
-  /// The server's list as last saved to the offline copy (a refresh that brings the same list writes nothing).
-  var savedList: [TaskItem]?
-  /// When the list was last fetched, and whether a fetch is under way (live refresh asks at most so often).
-  var lastFetch: ContinuousClock.Instant?
-  var fetching = false
-  /// The automatic retry while the task service cannot be reached: its task and the next wait.
-  var retryTask: Task<Void, Never>?
-  var retryDelay: Duration = .seconds(5)
-  var watchingNetwork = false
+  /// What Ctrl+Z and the toasts' Undo take back.
+  let undoQueue = UndoQueue()
+  /// The list's fetches, its offline copy and the automatic retry.
+  let sync = ListSync()
   private var requestsRunning = 0
   private var waitingToPresent = false
   private(set) var page: Page = .loading
 
   /// The window as a `GtkWindow`, for transient children.
   var gtkWindow: UnsafeMutablePointer<GtkWindow> { window.window }
+
+  /// The session (nil: the settings are unusable).
+  var session: Session? { account?.session }
+
+  /// The outbox and offline copy of `account` (each account has its own).
+  func files(for account: Account) -> AccountFiles {
+    self.account?.files(for: account) ?? AccountFiles(account: account)
+  }
 
   init(
     application: UnsafeMutablePointer<AdwApplication>, installation: Installation,
@@ -71,18 +75,15 @@ final class MainWindow {
     windowState?.bind("keep-signed-in", to: builder.object("keep_signed_in_check"), property: "active")
     switch startup {
     case .failure(let error):
-      session = nil
       let page = builder.opaqueObject("settings_error_page", adw_status_page_get_type())
       adw_status_page_set_description(page, error.description)
       show(.settingsError)
     case .success(let startup):
       let session = startup.session
-      self.session = session
       let slot = builder.object("web_view_slot", gtk_widget_get_type(), as: GtkWidget.self)
       let controller = SignInController(
         session: session, installation: installation, slot: slot,
         progressBar: builder.opaqueObject("sign_in_progress", gtk_progress_bar_get_type()))
-      controller.onFinished = { [unowned self] step in self.signInFinished(step) }
       // As a browser shows a page: its host, secure or not, and its own title under it.
       // (WebKit can report a page after the flow has left it: only the sign-in page shows such news.)
       controller.onPageLoaded = { [unowned self] title in
@@ -91,7 +92,7 @@ final class MainWindow {
       controller.onPageCommitted = { [unowned self] host, secure in
         if self.page == .signIn { self.showPageOrigin(host: host, secure: secure) }
       }
-      signIn = controller
+      account = AccountController(ui: self, session: session, signIn: controller)
       taskList = makeTaskList()
     }
     Signal.connectReturningBool(window, "close-request") { [unowned self] in
@@ -103,7 +104,7 @@ final class MainWindow {
     if case .success(let startup) = startup {
       addActions()
       show(.loading)
-      Task { await self.start(startup) }
+      Task { await self.account?.start(startup) }
     }
   }
 
@@ -144,18 +145,11 @@ final class MainWindow {
     gtk_stack_set_visible_child(contentStack, child)
     keepFocusInWindow(page: child)
     let signedIn = page == .tasks || page == .noTasks
-    for name in [
-      "refresh", "add-task", "new-task", "search", "undo", "delete-completed", "sign-out", "edit-profile",
-      "switch-account",
-    ] {
-      actions[name].map { Actions.setEnabled($0, signedIn) }
-    }
+    enableActions(on: page)
     // Header buttons that can do nothing on this page are hidden, not greyed (GNOME HIG).
     for name in ["add_task_button", "refresh_button", "search_button"] {
       gtk_widget_set_visible(builder.object(name, gtk_widget_get_type(), as: GtkWidget.self), signedIn ? 1 : 0)
     }
-    // Escape cancels a sign-in, in the window or in the browser (before the page sees the key).
-    actions["cancel-sign-in"].map { Actions.setEnabled($0, page == .signIn || page == .browser) }
     if !signedIn { showOfflineBanner(false) }
   }
 
@@ -344,101 +338,21 @@ final class MainWindow {
 
   // MARK: Flow
 
-  private func addActions() {
-    actions["sign-in"] = Actions.add("sign-in", to: window) { [unowned self] in self.startSignIn() }
-    actions["sign-in-browser"] = Actions.add("sign-in-browser", to: window) { [unowned self] in
-      self.startBrowserSignIn()
-    }
-    actions["cancel-sign-in"] = Actions.add("cancel-sign-in", to: window) { [unowned self] in
-      Task {
-        await self.signIn?.cancel()
-        await self.leaveSignIn()
-      }
-    }
-    // Only B2C has an edit-profile flow: without one the action is missing, which hides its menu item.
-    if session?.canEditProfile == true {
-      actions["edit-profile"] = Actions.add("edit-profile", to: window) { [unowned self] in
-        self.startSignIn(editProfile: true)
-      }
-    }
-    actions["switch-account"] = Actions.add("switch-account", to: window) { [unowned self] in self.switchAccount() }
-    actions["sign-out"] = Actions.add("sign-out", to: window) { [unowned self] in self.signOut() }
-    actions["refresh"] = Actions.add("refresh", to: window) { [unowned self] in Task { await self.reload() } }
-    actions["add-task"] = Actions.add("add-task", to: window) { [unowned self] in self.openAddTask() }
-    actions.merge(addListActions()) { _, new in new }
-    actions["copy-details"] = Actions.add("copy-details", to: window) { [unowned self] in
-      gdk_clipboard_set_text(gtk_widget_get_clipboard(self.window.widget), self.failureDetails)
-      self.showToast(tr("Details copied"))
-    }
-    if let application = gtk_window_get_application(window.window) {
-      Actions.setAccelerators(application, for: "win.refresh", ["F5", "<Primary>r"])
-      Actions.setAccelerators(application, for: "win.add-task", ["<Primary><Shift>n"])
-      Actions.setAccelerators(application, for: "win.new-task", ["<Primary>n"])
-      Actions.setAccelerators(application, for: "win.search", ["<Primary>f"])
-      Actions.setAccelerators(application, for: "win.undo", ["<Primary>z"])
-      Actions.setAccelerators(application, for: "window.close", ["<Primary>w"])
-      Actions.setAccelerators(application, for: "win.cancel-sign-in", ["Escape"])
-    }
-  }
-
-  /// Shows what the start-up load brought: the list (the offline copy first if the server's is still on its way),
-  /// the sign-in page for a session that has ended, or the welcome page.
-  private func start(_ startup: StartupLoad) async {
-    let session = startup.session
-    Task {
-      for await state in await session.updates() { self.stateChanged(state) }
-    }
-    switch await startup.restored.value {
-    case .success(let restored?):
-      accountFiles = restored.files
-      if let copy = restored.offlineCopy, !startup.listIsReady {
-        await show(copy.tasks, of: restored.files)
-        showTasksPage()
-      }
-      await withSpinner {
-        if let fetch = await startup.list.value {
-          await show(fetch, of: restored.files)
-        }
-      }
-    case .success(nil):
-      if case .needsSignIn(let account) = await session.state {
-        sessionEnded(account)
-      } else {
-        show(.welcome)
-      }
-    case .failure(let error):
-      keyringFailed(error)
-    }
-  }
-
-  /// The keyring could not be read (locked and not unlocked, say): the welcome page, and a Retry that asks again.
-  private func keyringFailed(_ error: SessionError) {
-    show(.welcome)
-    showToast(error.message) { [unowned self] in
-      Task {
-        guard let session = self.session else { return }
-        do throws(SessionError) {
-          if try await session.restore() != nil { await self.reload() }
-        } catch {
-          self.keyringFailed(error)
-        }
-      }
-    }
-  }
-
-  private func stateChanged(_ state: Session.State) {
+  /// Shows who is signed in (or that nobody is) in the header and the main menu; a session that can no longer be
+  /// refreshed while the list is shown asks to sign in again.
+  func stateChanged(_ state: Session.State) {
     switch state {
     case .signedIn(let account), .refreshing(let account):
       accountName = account.displayName
       showAccountInMenu(account)
       // On the sign-in page (Switch Account, Edit Profile) the subtitle is the page's own title.
       if page != .signIn { adw_window_title_set_subtitle(windowTitle, account.displayName) }
-    case .needsSignIn(let account):
+    case .needsSignIn(let signedOut):
       accountName = ""
       showAccountInMenu(nil)
       adw_window_title_set_subtitle(windowTitle, "")
       // While the list is shown: its session could not be refreshed. (At start, `start` handles it.)
-      if page == .tasks || page == .noTasks { sessionEnded(account) }
+      if page == .tasks || page == .noTasks { account?.sessionEnded(signedOut) }
     case .signedOut:
       accountName = ""
       showAccountInMenu(nil)
@@ -448,70 +362,8 @@ final class MainWindow {
     }
   }
 
-  /// The session can no longer be refreshed: sign in again, as the same user; the outbox stays for then.
-  private func sessionEnded(_ account: Account?) {
-    showToast(tr("Your sign-in has ended. Please sign in again."))
-    startSignIn(loginHint: account?.email)
-  }
-
-  private func startSignIn(editProfile: Bool = false, prompt: String? = nil, loginHint: String? = nil) {
-    guard let signIn else { return }
-    show(.signIn)
-    let persistent = windowState?.bool("keep-signed-in") ?? false
-    Task {
-      let started = await signIn.start(
-        editProfile: editProfile, persistent: persistent, prompt: prompt, loginHint: loginHint)
-      if case .failure(let error) = started { showFailure(error) }
-    }
-  }
-
-  private func startBrowserSignIn() {
-    guard let signIn else { return }
-    show(.browser)
-    Task {
-      let timeout = windowState?.uint("browser-sign-in-timeout") ?? LoopbackListener.defaultTimeout
-      let kept = windowState?.bool("keep-signed-in") ?? false
-      if case .failure(let error) = await signIn.startInBrowser(
-        parent: window.window, timeout: timeout, keepSignedIn: kept)
-      {
-        showFailure(error)
-      }
-    }
-  }
-
-  private func signInFinished(_ step: SignInStep) {
-    switch step {
-    case .signedIn(let account), .profileUpdated(let account):
-      b2c_debug("sign-in: the tokens are checked and in the keyring")
-      if let previous = accountFiles, previous.objectID != account.objectID {
-        // Switched to another account: the previous one's offline copy goes, as at sign-out (its outbox stays).
-        accountFiles = nil
-        taskList?.show([])
-        Task { await previous.cache.remove() }
-      }
-      present()
-      show(.loading)
-      Task {
-        await reload()
-        if case .profileUpdated = step { showToast(tr("Profile saved")) }
-        if case .signedIn = step, await session?.passwordChanged == true { showToast(tr("Password changed")) }
-      }
-    case .cancelled:
-      Task { await leaveSignIn() }
-    case .failed(let error):
-      showFailure(error)
-    case .notOurs, .load:
-      break
-    }
-  }
-
-  /// Back from a cancelled flow: to the list when someone is still signed in (Edit Profile), else to the welcome
-  /// page.
-  private func leaveSignIn() async {
-    if await session?.account != nil { showTasksPage() } else { show(.welcome) }
-  }
-
-  private func showFailure(_ error: SessionError) {
+  /// Shows the sign-in failed page with what went wrong; its Copy Details copies the failure's details.
+  func showSignInFailure(_ error: SessionError) {
     let page = builder.opaqueObject("sign_in_failed_page", adw_status_page_get_type())
     adw_status_page_set_description(page, error.message)
     var details = ["B2C Tasks sign-in failed", "Time: \(Date().formatted(.iso8601))", "Message: \(error.message)"]
@@ -521,48 +373,6 @@ final class MainWindow {
     show(.signInFailed)
   }
 
-  /// Switch Account: a sign-in that asks for a password even if B2C remembers someone. The current session stays
-  /// (and Cancel goes back to its list) until the new sign-in succeeds and replaces it.
-  private func switchAccount() {
-    Task {
-      await finishPendingWork()?.value  // a pending delete goes out under the current account
-      startSignIn(prompt: "login")
-    }
-  }
-
-  /// Signs out every app of the keychain group, forgets B2C's cookies and the offline copy; the outbox stays on
-  /// disk for when this user signs in again.
-  private func signOut() {
-    guard let session else { return }
-    Task {
-      await finishPendingWork()?.value  // the delete goes out while the session can still send it
-      let cache = accountFiles?.cache
-      let logout: Session.Logout?
-      do throws(SessionError) {
-        logout = try await session.signOut()
-      } catch {
-        showToast(error.message)
-        return
-      }
-      accountFiles = nil
-      await cache?.remove()
-      signIn?.clearWebsiteData()
-      // A sign-in made in the browser left the provider's session there: end it there too.
-      if let logout, logout.inBrowser, let reason = signIn?.openInBrowser(logout.url, parent: window.window) {
-        showToast(String(format: tr("No web browser could be opened (%@)."), reason))
-      }
-      taskList?.show([])
-      show(.welcome)
-    }
-  }
-
-  /// The outbox and offline copy of `account` (each account has its own).
-  func files(for account: Account) -> AccountFiles {
-    if let accountFiles, accountFiles.objectID == account.objectID { return accountFiles }
-    let files = AccountFiles(account: account)
-    accountFiles = files
-    return files
-  }
 }
 
 /// One account's files: the outbox of tasks waiting to be sent and the offline copy of the list.

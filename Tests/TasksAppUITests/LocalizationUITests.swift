@@ -99,7 +99,9 @@ extension AppUI {
 
       try await app.key("ctrl+question", window: window)
       try await app.waitForWindow(titled: "Shortcuts")
-      try await app.waitFor(role: "label", name: "Add a Task")
+      for shortcut in ["New Task", "Add a Task in a Window", "Search", "Undo", "Mark as Done or Not Done", "Delete"] {
+        try await app.waitFor(role: "label", name: shortcut)
+      }
       // (GTK 4.8's own shortcuts window leaves its search entry and buttons unnamed: not checked here.)
       _ = try await app.screenshot("shortcuts")
       await app.stop()

@@ -1,0 +1,60 @@
+// ListSync: the task list's fetches: when, what was last saved offline, and the automatic retry while the task
+// service cannot be reached. Main actor.
+
+import CGtk
+import Foundation
+import GtkSupport
+import TasksCore
+
+/// What the window knows of its fetches of the list: when the last one was, whether one is under way (a live
+/// refresh asks at most so often), the list last written to the offline copy (a refresh that brings the same list
+/// writes nothing), and the automatic retry while the task service cannot be reached: after 5 s, then twice as long
+/// each time (at most 5 min), and at once when the network changes.
+@MainActor
+final class ListSync {
+  var savedList: [TaskItem]?
+  var lastFetch: ContinuousClock.Instant?
+  var fetching = false
+  /// What a retry does (a quiet refresh of the list).
+  var retry: @MainActor () async -> Void = {}
+  private var retryTask: Task<Void, Never>?
+  private var retryDelay: Duration = .seconds(5)
+  private var watchingNetwork = false
+
+  /// Tries again after the next wait, unless a retry is already waiting.
+  func scheduleRetry() {
+    guard retryTask == nil else { return }
+    watchNetwork()
+    let delay = retryDelay
+    retryDelay = min(retryDelay * 2, .seconds(300))
+    retryTask = Task { [weak self] in
+      try? await Task.sleep(for: delay)
+      guard let self, !Task.isCancelled else { return }
+      self.retryTask = nil
+      await self.retry()
+    }
+  }
+
+  /// The service answered: no more retries, and the next outage starts again at 5 s.
+  func stopRetrying() {
+    retryTask?.cancel()
+    retryTask = nil
+    retryDelay = .seconds(5)
+  }
+
+  private func watchNetwork() {
+    guard !watchingNetwork else { return }
+    watchingNetwork = true
+    Signal.connect(g_network_monitor_get_default(), "network-changed") { [unowned self] (_: UnsafeMutableRawPointer?) in
+      guard self.retryTask != nil else { return }
+      self.retryTask?.cancel()
+      self.retryTask = nil
+      Task { await self.retry() }
+    }
+  }
+
+  /// Whether the computer has a network at all (else the banner says "You are offline").
+  static var networkAvailable: Bool {
+    g_network_monitor_get_network_available(g_network_monitor_get_default()) != 0
+  }
+}
