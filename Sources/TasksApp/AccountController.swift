@@ -48,11 +48,15 @@ final class AccountController {
         await ui.show(copy.tasks, of: restored.files)
         ui.showTasksPage()
       }
+      // The first fetch counts as one for the live refresh: the window's focus-in right after must not fetch again.
+      ui.sync.fetching = true
       await ui.withSpinner {
         if let fetch = await startup.list.value {
           await ui.show(fetch, of: restored.files)
         }
       }
+      ui.sync.fetching = false
+      ui.sync.lastFetch = .now
     case .success(nil):
       if case .needsSignIn(let account) = await session.state {
         sessionEnded(account)

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """measure.py NAME COMMAND...: starts COMMAND, waits until a check box named NAME is on the accessibility bus (the
 list is laid out and its rows exist), prints "seconds rss_kib", then stops the program. Exits 1 after 120 s.
-MEASURE_ROLE=ROLE waits for another role than "check box" (a label, say). With SCROLL=PROGRAM in the environment it then runs `PROGRAM WINDOW 50` on the program's window (scroll.c: frame
-times while scrolling the list below the 50-pixel header bar) and appends its output to the file SCROLL_OUT."""
+MEASURE_ROLE=ROLE waits for another role than "check box" (a label, say). With SCROLL=PROGRAM in the environment it then runs `PROGRAM WINDOW TOP` on the program's window (scroll.c: frame
+times while scrolling the list whose scroll bar starts TOP pixels down the window, found on the accessibility bus)
+and appends its output to the file SCROLL_OUT."""
 import os
 import signal
 import subprocess
@@ -46,12 +47,42 @@ ROLE = os.environ.get("MEASURE_ROLE", "check box")
 LEAVES = {"check box", "label", "push button", "toggle button", "scroll bar", "image", "text", "separator"}
 
 
+def scroll_bar_top(pid):
+    """The top of the list's vertical scroll bar, in pixels from the top of the window (what is above it, a header
+    bar, an entry, is not the list); 50 (under a header bar) when it cannot be found."""
+    for app in pyatspi.Registry.getDesktop(0):
+        try:
+            if app is None or app.get_process_id() != pid:
+                continue
+            window = app.getChildAtIndex(0)
+            top = window.queryComponent().getExtents(pyatspi.DESKTOP_COORDS).y
+            bar = pyatspi.findDescendant(
+                window, lambda n: n.getRoleName() == "scroll bar" and n.getState().contains(pyatspi.STATE_VERTICAL))
+            if bar is not None:
+                return bar.queryComponent().getExtents(pyatspi.DESKTOP_COORDS).y - top
+        except Exception:
+            continue
+    return 50
+
+
+def area(window):
+    shell = subprocess.run(["xdotool", "getwindowgeometry", "--shell", window], capture_output=True, text=True,
+                           timeout=30).stdout
+    size = dict(line.split("=", 1) for line in shell.split() if "=" in line)
+    return int(size.get("WIDTH", 0)) * int(size.get("HEIGHT", 0))
+
+
 def scroll(pid):
+    time.sleep(0.5)  # the first frames after the rows appear (an animation would count as scrolling's)
     windows = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(pid)],
                              capture_output=True, text=True, timeout=30).stdout.split()
-    time.sleep(0.5)  # the first frames after the rows appear (an animation would count as scrolling's)
+    # The program's window is its largest: a tooltip under the pointer is a window of its own.
+    window = max(windows, key=area)
+    # Below the header bar (50 px), and below whatever sits above the list (the app's "New task…" entry). The
+    # accessibility bus counts from the window's frame, a few pixels above its X window: 6 px more stay inside.
+    top = max(50, scroll_bar_top(pid) + 6)
     with open(os.environ["SCROLL_OUT"], "a") as out:
-        subprocess.run([os.environ["SCROLL"], windows[-1], "50"], stdout=out, check=True, timeout=60)
+        subprocess.run([os.environ["SCROLL"], window, str(top)], stdout=out, check=True, timeout=60)
 
 
 def main():
