@@ -102,7 +102,8 @@ extension AppUI {
       }
       let focused = try #require(tree.first { $0.states.contains("focused") && $0.isShowing })
       #expect(
-        focused.role == "list item" || focused.role == "push button",
+        ["list item", "push button", "toggle button"].contains(focused.role)
+          || (focused.role == "text" && focused.name == "New task"),
         "Shift+Tab from the header went to \(focused.role) \(focused.name)")
       try await app.key("ctrl+n", window: nil)
       try await app.waitForFocus(role: "text", name: "New task")
