@@ -100,6 +100,14 @@ extension MainWindow {
       return self.taskList?.focusFirstRow() ?? false
     }
     gtk_widget_add_controller(entry, keys)
+    // Shift+Tab from the header's first button goes round to the list's last row. (GTK 4.8's list view, entered
+    // backwards, took no focus: it went nowhere.)
+    let back = gtk_event_controller_key_new()!
+    Signal.connectKeyPressed(back) { [unowned self] keyval in
+      guard keyval == UInt32(GDK_KEY_ISO_Left_Tab) else { return false }
+      return self.taskList?.focusLastRow() ?? false
+    }
+    gtk_widget_add_controller(builder.object("add_task_button", gtk_widget_get_type(), as: GtkWidget.self), back)
   }
 
   // MARK: Search

@@ -243,10 +243,14 @@ final class TaskListController {
   private func reorder() {
     var entries: [TaskListEntry<RowKey>] = []
     entries.reserveCapacity(tasks.count + pending.count)
-    for task in tasks.values.sorted(by: { $0.id < $1.id }) where !hidden.contains(.task(task.id)) {
+    let alphabetical = sortOrder == .alphabetical
+    for id in tasks.keys.sorted() where hidden.isEmpty || !hidden.contains(.task(id)) {
+      guard let task = tasks[id] else { continue }
+      // (The text is read only to sort alphabetically.)
       entries.append(
         TaskListEntry(
-          key: .task(task.id), text: task.text, completed: task.completed, date: task.dateModified, waiting: false))
+          key: .task(id), text: alphabetical ? task.text : "", completed: task.completed, date: task.dateModified,
+          waiting: false))
     }
     for waiting in pending.values.sorted(by: { $0.createdAt < $1.createdAt })
     where !hidden.contains(.pending(waiting.id)) {
@@ -487,6 +491,14 @@ final class TaskListController {
   func focusFirstRow() -> Bool {
     guard g_list_model_get_n_items(OpaquePointer(filterModel.gpointer)) > 0 else { return false }
     focusRow(at: 0)
+    return true
+  }
+
+  /// Gives the keyboard focus to the last row shown; answers whether there was one.
+  func focusLastRow() -> Bool {
+    let count = Int(g_list_model_get_n_items(OpaquePointer(filterModel.gpointer)))
+    guard count > 0 else { return false }
+    focusRow(at: count - 1)
     return true
   }
 
