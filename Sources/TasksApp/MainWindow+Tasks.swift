@@ -181,12 +181,15 @@ extension MainWindow {
     change(from: task, to: changed) { outbox in try await outbox.change(task.id, text: text) }
   }
 
-  /// Shows `changed` at once, keeps the change in the outbox (on disk), then sends it as an add is sent: offline,
-  /// it waits there (the row says so) and goes when the service can be reached.
+  /// Shows `changed` at once, keeps the change in the outbox (on disk), then sends it: offline, it waits there (the
+  /// row says so) and goes when the service can be reached.
   private func change(
     from task: TaskItem, to changed: TaskItem, _ record: @escaping (Outbox) async throws -> Void
   ) {
     guard let session else { return }
+    // Modified now, as the server will record it: the row takes its place in the order at once.
+    var changed = changed
+    changed.dateModified = Date()
     taskList?.update(changed, waiting: true)
     Task {
       guard let account = await session.account else { return }
@@ -197,8 +200,24 @@ extension MainWindow {
         showToast(tr("The change could not be saved. Check that your disk is not full."), aboutList: true)
         return
       }
-      await reload(announcingSent: false)
+      await sendChanges(files(for: account))
     }
+  }
+
+  /// Sends what waits in the outbox after a change or a deletion, without fetching the list again: the rows show
+  /// the change already. When the service cannot be reached, or refused a change, or something added was sent, a
+  /// reload shows the banner, the server's truth or the new rows.
+  private func sendChanges(_ files: AccountFiles) async {
+    guard let session else { return }
+    let flushed = await withSpinner { await files.outbox.flush(TaskAPIClient(session: session)) }
+    guard flushed.stoppedBy == nil, flushed.refusedChanges.isEmpty, flushed.sent == 0 else {
+      return await reload(announcingSent: false, quietly: true)
+    }
+    taskList?.markWaiting(await files.outbox.changedTaskIDs)
+    // The offline copy is the list as shown; the next fetch writes the server's again.
+    guard let tasks = taskList?.confirmedTasks else { return }
+    sync.savedList = nil
+    try? await files.cache.save(tasks)
   }
 
   // MARK: Deleting
@@ -247,7 +266,7 @@ extension MainWindow {
   }
 
   /// Carries out a deletion: each task's goes into the outbox (on disk) and the row is gone for good; then the
-  /// outbox is sent, as after an add (offline, the deletions wait there).
+  /// outbox is sent (offline, the deletions wait there).
   @discardableResult
   private func commit(_ deletion: PendingDeletion) -> Task<Void, Never>? {
     guard let session, let taskList else { return nil }
@@ -274,7 +293,7 @@ extension MainWindow {
         showTasksPage()
         showToast(tr("The task could not be deleted. Check that your disk is not full."), aboutList: true)
       }
-      await reload(announcingSent: false, quietly: true)
+      await sendChanges(files(for: account))
     }
   }
 }

@@ -186,6 +186,17 @@ final class TaskListController {
     if let row = boundRows[key] { fill(row, key) }
   }
 
+  /// Marks the tasks with a change still waiting in the outbox (the others were sent); their rows say so.
+  func markWaiting(_ ids: Set<Int64>) {
+    let moved = ids.symmetricDifference(changed)
+    guard !moved.isEmpty else { return }
+    changed = ids
+    for id in moved {
+      forgetContent(.task(id))
+      if let row = boundRows[.task(id)] { fill(row, .task(id)) }
+    }
+  }
+
   /// Redraws the rows on screen (their ages move on with the clock).
   func redrawAges() {
     contents = contents.filter { $0.value.caption.isEmpty || !$0.value.confirmed || $0.value.changeWaiting }
