@@ -63,7 +63,9 @@ extension MainWindow {
     showTasksPage()
     if sync.savedList != tasks {
       sync.savedList = tasks
-      Task { try? await files.cache.save(tasks) }
+      // Once the list is drawn: encoding 100 000 tasks takes a core for half a second, which the first frame
+      // should not share.
+      Idle.run { Task { try? await files.cache.save(tasks) } }
     }
     if announcingSent && flushed.sent > 0 {
       showToast(

@@ -33,6 +33,8 @@ final class TaskListController {
   private var hidden: Set<RowKey> = []
   private var contents: [RowKey: RowContent] = [:]
   private var folded: [RowKey: String] = [:]
+  /// Each age's caption, formatted once ("2 h ago"): the rows bound while scrolling share a few dozen of them.
+  private var captions: [TaskAge: String] = [:]
   private var rows: [UnsafeMutableRawPointer: TaskRow] = [:]
   private var boundRows: [RowKey: TaskRow] = [:]
   private var binding = false
@@ -456,7 +458,7 @@ final class TaskListController {
     case .task(let id):
       guard let task = tasks[id] else { return nil }
       let waiting = changed.contains(id)
-      let caption = waiting ? tr("change waiting to be sent") : task.dateModified.map { TaskAge.caption(for: $0) } ?? ""
+      let caption = waiting ? Phrases.changeWaiting : task.dateModified.map { self.caption(TaskAge(since: $0)) } ?? ""
       content = RowContent(
         text: task.text, completed: task.completed, caption: caption, confirmed: true, changeWaiting: waiting)
     case .pending(let id):
@@ -467,6 +469,13 @@ final class TaskListController {
     }
     contents[key] = content
     return content
+  }
+
+  private func caption(_ age: TaskAge) -> String {
+    if let caption = captions[age] { return caption }
+    let caption = age.caption
+    captions[age] = caption
+    return caption
   }
 
   /// Scrolls `key` into view and highlights it for a moment.

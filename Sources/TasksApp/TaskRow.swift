@@ -55,6 +55,7 @@ struct RowContent: Equatable {
 enum Phrases {
   static let done = tr("done")
   static let notDone = tr("not done")
+  static let changeWaiting = tr("change waiting to be sent")
   /// "%@, %@": a text and its state.
   static let list = Template(tr("%@, %@"))
   /// "Delete “%@”": the delete button's name.
@@ -160,12 +161,12 @@ final class TaskRow {
       b2c_accessible_set_label(delete, Phrases.delete.filled(content.text))
       // Only when it changes: setting a tooltip makes GTK 4.8 look for the widget under the pointer again, which
       // cost a quarter of a millisecond per row, 200 rows a frame when the scroll bar is dragged down a long list.
-      let wraps = content.text.count > Self.oneLine || content.text.contains(where: \.isNewline)
+      let wraps = Self.wraps(content.text)
       if wraps != self.wraps {
         gtk_label_set_wrap(OpaquePointer(label), wraps ? 1 : 0)
         self.wraps = wraps
       }
-      let tooltip = content.text.count > Self.longText ? content.text : nil
+      let tooltip = Self.longer(content.text, than: Self.longText) ? content.text : nil
       if tooltip != self.tooltip {
         gtk_widget_set_tooltip_text(label, tooltip)
         self.tooltip = tooltip
@@ -196,6 +197,20 @@ final class TaskRow {
       b2c_accessible_set_label(listItem, content.spokenName)
       namedItem = listItem
     }
+  }
+
+  /// Whether `text` may take more than one line: longer than `oneLine` characters, or with a line break. (Counted
+  /// in bytes first: counting characters walks the text's grapheme clusters, on every bind while scrolling.)
+  private static func wraps(_ text: String) -> Bool {
+    let breaks = text.unicodeScalars.contains { scalar in
+      (0x0A...0x0D).contains(scalar.value) || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+    return breaks || longer(text, than: oneLine)
+  }
+
+  /// Whether `text` has more than `count` characters; a text of no more bytes has not.
+  private static func longer(_ text: String, than count: Int) -> Bool {
+    text.utf8.count > count && text.count > count
   }
 
   /// Draws the row as just added for a moment (a fading highlight), or not.

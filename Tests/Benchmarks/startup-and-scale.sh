@@ -7,6 +7,9 @@
 #             many check buttons (and, to tell GTK's cost from ours, of as many rows made as b2c-tasks makes them).
 # Release build installed into .build-prefix-bench/ (--quick: the debug build in .build-prefix-test/, 1 000
 # tasks, one run each; CI runs it so to keep it working). Runs its own Xvfb, D-Bus session and unlocked keyring.
+# --before PREFIX: also measures the b2c-tasks installed in PREFIX (an earlier commit, built with
+# meson-wrap/tools/dev-install.sh from a git worktree), alternated with this one, and prints this one's figures as
+# a ratio of that one's: a before/after in one run, as the machine's speed drifts from one day to the next.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -14,34 +17,58 @@ if [ -z "${B2C_BENCH_INSIDE:-}" ]; then
   export B2C_BENCH_INSIDE=1
   exec Tests/xvfb.sh dbus-run-session -- "$0" "$@"
 fi
-quick=false sizes="1000 10000 100000" runs=5 prefix="$repo/.build-prefix-bench"
-if [ "${1:-}" = "--quick" ]; then quick=true sizes="1000" runs=1 prefix="$repo/.build-prefix-test"; fi
+quick=false sizes="1000 10000 100000" runs=5 prefix="$repo/.build-prefix-bench" before=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) quick=true sizes="1000" runs=1 prefix="$repo/.build-prefix-test" ;;
+    --before) before=$2; shift ;;
+    *) echo "usage: $0 [--quick] [--before PREFIX]" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ -z "$before" ] || [ -x "$before/bin/b2c-tasks" ] || { echo "no b2c-tasks in $before/bin" >&2; exit 2; }
 if [ "$quick" = false ]; then
   meson-wrap/tools/dev-install.sh "$prefix" release >/dev/null
 fi
 . "$repo/Tests/Benchmarks/environment.sh"
 B2C_TEST_EMAIL=ann@example.com B2C_TEST_PASSWORD=Tasks-Demo-1 BROWSER="$repo/Tests/TasksTestSupport/scripted-browser.sh" \
   "$prefix/bin/b2c-tasks-cli" sign-in --timeout 60 --json >/dev/null
-# measure LABEL COMMAND...: runs it $runs times; leaves "seconds rss" medians in $work/LABEL.
+# measure LABEL COMMAND...: runs it $runs times; leaves "seconds rss" medians in $work/LABEL. With BEFORE=PROGRAM,
+# that program's runs alternate with these, their medians in $work/LABEL.before.
 measure() {
   label=$1; shift
   : >"$work/$label.runs"
+  : >"$work/$label.before.runs"
   i=0
   while [ $i -lt $runs ]; do
     /usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "${MEASURE_NAME:-task number 1}" "$@" >>"$work/$label.runs"
     # No offline copy, so every start fetches the list. (Mesa's shader cache stays, as on a desktop: removing it
     # made every start of both programs compile llvmpipe's shaders again, 0.5 s that hid the difference.)
     rm -rf "$work/cache/io.github.b2ctasks.B2CTasks"
+    if [ -n "${BEFORE:-}" ]; then
+      /usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "task number 1" "$BEFORE" >>"$work/$label.before.runs"
+      rm -rf "$work/cache/io.github.b2ctasks.B2CTasks"
+    fi
     i=$((i + 1))
   done
   echo "$(median "$work/$label.runs" 1) $(median "$work/$label.runs" 2)" >"$work/$label"
+  if [ -n "${BEFORE:-}" ]; then
+    echo "$(median "$work/$label.before.runs" 1) $(median "$work/$label.before.runs" 2)" >"$work/$label.before"
+    read -r after_s after_kib <"$work/$label"
+    read -r before_s before_kib <"$work/$label.before"
+    awk -v a="$after_s" -v b="$before_s" -v c="$after_kib" -v d="$before_kib" -v l="$label" 'BEGIN {
+      printf "  %s, before: %.3f s %d KiB; after : before = time %.2f×, RSS %.2f×\n", l, b, d, a / b, c / d }'
+  fi
 }
 
 cc -O2 -o "$work/baseline-program" "$repo/Tests/Benchmarks/baseline.c" $(pkg-config --cflags --libs libadwaita-1)
 /usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "task number 1" "$work/baseline-program" >/dev/null  # fills the caches
 measure baseline "$work/baseline-program"
 seed 20
-measure tasks-20 "$prefix/bin/b2c-tasks"
+if [ -n "$before" ]; then
+  /usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "task number 1" "$before/bin/b2c-tasks" >/dev/null  # its caches
+fi
+BEFORE=${before:+$before/bin/b2c-tasks} measure tasks-20 "$prefix/bin/b2c-tasks"
 read -r base_s base_kib <"$work/baseline"
 read -r our_s our_kib <"$work/tasks-20"
 echo "start-up (medians of $runs): baseline ${base_s} s ${base_kib} KiB; b2c-tasks with 20 tasks ${our_s} s ${our_kib} KiB"
@@ -69,12 +96,13 @@ if command -v endeavour >/dev/null; then
 fi
 for size in $sizes; do
   seed "$size"
-  measure "tasks-$size" "$prefix/bin/b2c-tasks"
+  BEFORE=${before:+$before/bin/b2c-tasks} measure "tasks-$size" "$prefix/bin/b2c-tasks"
   read -r s kib <"$work/tasks-$size"
   awk -v n="$size" -v s="$s" -v k="$kib" -v s0="$our_s" -v k0="$our_kib" 'BEGIN {
     printf "scale %6d tasks: %.3f s (%.2f× the 20-task start, +%.1f µs per task), %d KiB (+%.2f KiB per task)\n",
       n, s, s / s0, (s - s0) / (n - 20) * 1e6, k, (k - k0) / (n - 20) }'
   frames "scroll-$size" "$prefix/bin/b2c-tasks"
+  [ -z "$before" ] || frames "scroll-before-$size" "$before/bin/b2c-tasks"
   BASELINE_ROWS=$size frames "scroll-baseline-$size" "$work/baseline-program"
   # The same list with rows made as b2c-tasks makes them, in C: what such a row costs GTK, apart from what we add.
   BASELINE_ROWS=$size BASELINE_ROW=app MEASURE_ROLE=label frames "scroll-app-row-$size" "$work/baseline-program"
@@ -84,6 +112,7 @@ for size in $sizes; do
     echo "scroll $size tasks, $phase: $(sed -n "s/^$phase: //p" "$work/scroll-$size.frames")"
     echo "  baseline (GtkListView of $size check buttons): $(sed -n "s/^$phase: //p" "$work/scroll-baseline-$size.frames")"
     echo "  the same in C with b2c-tasks' rows: $(sed -n "s/^$phase: //p" "$work/scroll-app-row-$size.frames")"
+    [ -z "$before" ] || echo "  before: $(sed -n "s/^$phase: //p" "$work/scroll-before-$size.frames")"
     awk -v a="$ours" -v b="$theirs" 'BEGIN {
       if (b > 0) ratio = sprintf("%.2f×", a / b); else if (a == 0) ratio = "none in either"; else ratio = a " against none"
       printf "  ratio of frames over 16 ms: %s\n", ratio }'
