@@ -19,6 +19,8 @@ let package = Package(
     // WebKit lives in its own shared library, loaded by b2c-tasks only when a sign-in needs a web view.
     .library(name: "TasksWebView", type: .dynamic, targets: ["TasksWebView"]),
     .executable(name: "b2c-playground", targets: ["PlaygroundMain"]),
+    // The task API alone, for a real deployment (SQLite or PostgreSQL, behind a balancer).
+    .executable(name: "b2c-tasks-api", targets: ["TasksAPIMain"]),
     // The parsers' fuzzing harness (libFuzzer with -sanitize=fuzzer; a corpus replayer otherwise).
     .executable(name: "b2c-tasks-fuzz", targets: ["TasksFuzz"]),
   ],
@@ -83,10 +85,27 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
-    // MARK: The playground
+    // MARK: The task API and the playground
+    // The task API (routes, bearer validation, storage): served by b2c-tasks-api and, in-process, by the playground.
+    .target(
+      name: "TaskService",
+      dependencies: [
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
+    .executableTarget(
+      name: "TasksAPIMain",
+      dependencies: [
+        "TaskService", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+      ]),
     .target(
       name: "B2CPlayground",
       dependencies: [
+        "TaskService",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -100,7 +119,7 @@ let package = Package(
     .executableTarget(
       name: "PlaygroundMain",
       dependencies: [
-        "B2CPlayground", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "B2CPlayground", "TaskService", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
     // MARK: Tests

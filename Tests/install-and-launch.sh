@@ -15,7 +15,7 @@ meson install -C "$build" --destdir "$work/dest" --quiet >"$work/install.log" 2>
 installed_prefix=$(meson introspect "$build" --buildoptions \
   | python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
 root="$work/dest$installed_prefix"
-expected="bin/b2c-tasks bin/b2c-tasks-cli bin/b2c-playground lib/b2c-tasks/libTasksWebView.so
+expected="bin/b2c-tasks bin/b2c-tasks-cli bin/b2c-playground bin/b2c-tasks-api lib/b2c-tasks/libTasksWebView.so
   share/b2c-tasks/b2c-tasks.gresource share/applications/$app_id.desktop share/metainfo/$app_id.metainfo.xml
   share/glib-2.0/schemas/$app_id.gschema.xml share/dbus-1/services/$app_id.service
   share/icons/hicolor/scalable/apps/$app_id.svg share/icons/hicolor/symbolic/apps/$app_id-symbolic.svg"
@@ -26,7 +26,7 @@ done
 missing=""
 for file in $expected; do [ -s "$root/$file" ] || missing="$missing $file"; done
 [ -z "$missing" ] || fail "missing from the installed tree:$missing"
-for program in b2c-tasks b2c-tasks-cli b2c-playground; do [ -x "$root/bin/$program" ] || fail "$program is not executable"; done
+for program in b2c-tasks b2c-tasks-cli b2c-playground b2c-tasks-api; do [ -x "$root/bin/$program" ] || fail "$program is not executable"; done
 grep -qx 'DBusActivatable=true' "$root/share/applications/$app_id.desktop" || fail "the desktop file is not DBusActivatable"
 grep -qx "Exec=$installed_prefix/bin/b2c-tasks --gapplication-service" "$root/share/dbus-1/services/$app_id.service" \
   || fail "the D-Bus service does not start $installed_prefix/bin/b2c-tasks"

@@ -4,6 +4,7 @@ import ArgumentParser
 import B2CPlayground
 import Foundation
 import Logging
+import TaskService
 
 /// The command line of `b2c-playground`.
 @main
@@ -52,7 +53,7 @@ struct PlaygroundCommand: AsyncParsableCommand {
     if (issuerMetadata == nil) != (audience == nil) {
       throw ValidationError("--issuer-metadata and --audience go together.")
     }
-    if let issuerMetadata, !Self.isTrustworthy(issuerMetadata) {
+    if let issuerMetadata, !IssuerKeys.isTrustworthy(issuerMetadata) {
       throw ValidationError("--issuer-metadata must be an https URL (or http on a loopback address).")
     }
     if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together.") }
@@ -64,13 +65,6 @@ struct PlaygroundCommand: AsyncParsableCommand {
       throw ValidationError("--public-url must be http(s)://HOST[:PORT] without a path.")
     }
     guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
-  }
-
-  /// An https URL, or http on a loopback address: where the keys that decide who may use the task API come from.
-  static func isTrustworthy(_ text: String) -> Bool {
-    guard let url = URLComponents(string: text), let host = url.host?.lowercased(), !host.isEmpty else { return false }
-    if url.scheme == "https" { return true }
-    return url.scheme == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
   }
 
   func run() async throws {

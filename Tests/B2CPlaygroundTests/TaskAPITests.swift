@@ -12,11 +12,11 @@ import _CryptoExtras
 
 /// Calls the task API with a bearer token.
 struct TaskClient {
-  let harness: PlaygroundHarness
+  let api: URL
   let token: String?
   let browser = Browser()
 
-  var tasksURL: URL { harness.base.appending(path: "api/tasks") }
+  var tasksURL: URL { api.appending(path: "api/tasks") }
 
   func call(
     _ method: String, _ path: String = "", body: Data? = nil, contentType: String? = nil,
@@ -44,21 +44,30 @@ struct TaskClient {
   }
 }
 
-@Suite("Playground: task API")
+/// Every test runs against both hosts of the task API: the playground's own and b2c-tasks-api (a process of its
+/// own, trusting the playground as it would a real tenant).
+@Suite("Task API, in the playground and in b2c-tasks-api")
 struct TaskAPITests {
   private func signedIn(
-    _ harness: PlaygroundHarness, _ email: String = "ann@example.com", _ password: String = "Tasks-Demo-1",
-    bearer: String = "access_token"
+    _ harness: PlaygroundHarness, _ api: TaskAPIEndpoint, _ email: String = "ann@example.com",
+    _ password: String = "Tasks-Demo-1", bearer: String = "access_token"
   ) async throws -> TaskClient {
     let tokens = try await SignInDriver(harness).tokens(email, password)
-    return TaskClient(harness: harness, token: try #require(tokens[bearer] as? String))
+    return TaskClient(api: api.base, token: try #require(tokens[bearer] as? String))
   }
 
-  @Test("the original contract: GET lists, POST (form and JSON, Text in any case) answers 204, DELETE answers 204")
-  func contract() async throws {
+  @Test(
+    "the original contract: GET lists, POST (form and JSON, Text in any case) answers 204, DELETE answers 204",
+    arguments: TaskAPIHost.allCases)
+  func contract(host: TaskAPIHost) async throws {
     let harness = try await PlaygroundHarness.start()
-    defer { Task { await harness.stop() } }
-    let ann = try await signedIn(harness)
+    let api = try await host.start(for: harness)
+    defer {
+      Task {
+        await api.stop(); await harness.stop()
+      }
+    }
+    let ann = try await signedIn(harness, api)
     #expect(try await ann.list().isEmpty)
     #expect(try await ann.add("buy milk").status == 204)
     let json = try await ann.call("POST", body: Data(#"{"text":"walk the dog"}"#.utf8), contentType: "application/json")
@@ -78,20 +87,32 @@ struct TaskAPITests {
     #expect(try await ann.list().count == 2)
   }
 
-  @Test("the sample's way: the id_token as bearer is accepted too")
-  func idTokenBearer() async throws {
+  @Test("the sample's way: the id_token as bearer is accepted too", arguments: TaskAPIHost.allCases)
+  func idTokenBearer(host: TaskAPIHost) async throws {
     let harness = try await PlaygroundHarness.start()
-    defer { Task { await harness.stop() } }
-    let ann = try await signedIn(harness, bearer: "id_token")
+    let api = try await host.start(for: harness)
+    defer {
+      Task {
+        await api.stop(); await harness.stop()
+      }
+    }
+    let ann = try await signedIn(harness, api, bearer: "id_token")
     #expect(try await ann.add("from the sample").status == 204)
     #expect(try await ann.list().count == 1)
   }
 
-  @Test("bad input: empty or missing Text, wrong types, unsupported media, oversize body, bad ids")
-  func badInput() async throws {
+  @Test(
+    "bad input: empty or missing Text, wrong types, unsupported media, oversize body, bad ids",
+    arguments: TaskAPIHost.allCases)
+  func badInput(host: TaskAPIHost) async throws {
     let harness = try await PlaygroundHarness.start()
-    defer { Task { await harness.stop() } }
-    let ann = try await signedIn(harness)
+    let api = try await host.start(for: harness)
+    defer {
+      Task {
+        await api.stop(); await harness.stop()
+      }
+    }
+    let ann = try await signedIn(harness, api)
     #expect(try await ann.add("   ").status == 400)
     #expect(
       try await ann.call("POST", body: Data("Other=x".utf8), contentType: "application/x-www-form-urlencoded").status
@@ -110,11 +131,16 @@ struct TaskAPITests {
     #expect(try await ann.list().isEmpty, "nothing was stored")
   }
 
-  @Test("extension: PATCH changes Text and Completed of one's own task")
-  func update() async throws {
+  @Test("extension: PATCH changes Text and Completed of one's own task", arguments: TaskAPIHost.allCases)
+  func update(host: TaskAPIHost) async throws {
     let harness = try await PlaygroundHarness.start()
-    defer { Task { await harness.stop() } }
-    let ann = try await signedIn(harness)
+    let api = try await host.start(for: harness)
+    defer {
+      Task {
+        await api.stop(); await harness.stop()
+      }
+    }
+    let ann = try await signedIn(harness, api)
     _ = try await ann.add("draft")
     let id = try #require(try await ann.list().first?["Id"] as? Int)
     #expect(
@@ -135,11 +161,16 @@ struct TaskAPITests {
         .status == 404)
   }
 
-  @Test("extension: a retried POST with the same Idempotency-Key is stored once")
-  func idempotency() async throws {
+  @Test("extension: a retried POST with the same Idempotency-Key is stored once", arguments: TaskAPIHost.allCases)
+  func idempotency(host: TaskAPIHost) async throws {
     let harness = try await PlaygroundHarness.start()
-    defer { Task { await harness.stop() } }
-    let ann = try await signedIn(harness)
+    let api = try await host.start(for: harness)
+    defer {
+      Task {
+        await api.stop(); await harness.stop()
+      }
+    }
+    let ann = try await signedIn(harness, api)
     let first = try await ann.add("once", key: "7c9e6679-7425-40de-944b-e07fc1f90ae7")
     let retry = try await ann.add("once", key: "7c9e6679-7425-40de-944b-e07fc1f90ae7")
     #expect(first.status == 204 && retry.status == 204)
@@ -149,12 +180,17 @@ struct TaskAPITests {
     #expect(try await ann.add("bad key", key: "has space").status == 400)
   }
 
-  @Test("one user never sees or changes another user's tasks")
-  func isolation() async throws {
+  @Test("one user never sees or changes another user's tasks", arguments: TaskAPIHost.allCases)
+  func isolation(host: TaskAPIHost) async throws {
     let harness = try await PlaygroundHarness.start()
-    defer { Task { await harness.stop() } }
-    let ann = try await signedIn(harness)
-    let bob = try await signedIn(harness, "bob@example.com", "Tasks-Demo-2")
+    let api = try await host.start(for: harness)
+    defer {
+      Task {
+        await api.stop(); await harness.stop()
+      }
+    }
+    let ann = try await signedIn(harness, api)
+    let bob = try await signedIn(harness, api, "bob@example.com", "Tasks-Demo-2")
     _ = try await ann.add("ann's secret plan")
     let id = try #require(try await ann.list().first?["Id"] as? Int)
     #expect(try await bob.list().isEmpty)
@@ -178,8 +214,19 @@ struct TaskAPITests {
       ("basic", 401),
     ])
   func bearerValidation(kind: String, status: Int) async throws {
+    for host in TaskAPIHost.allCases {
+      try await bearerValidation(kind: kind, status: status, host: host)
+    }
+  }
+
+  private func bearerValidation(kind: String, status: Int, host: TaskAPIHost) async throws {
     let harness = try await PlaygroundHarness.start()
-    defer { Task { await harness.stop() } }
+    let api = try await host.start(for: harness)
+    defer {
+      Task {
+        await api.stop(); await harness.stop()
+      }
+    }
     let forger = try await TokenForger(harness)
     let now = Int(Date().timeIntervalSince1970)
     var claims = ForgedClaims(
@@ -202,10 +249,10 @@ struct TaskAPITests {
     case "basic": header = "Basic YW5uOnBhc3M="
     default: header = "Bearer " + (try await forger.sign(claims))
     }
-    var request = URLRequest(url: harness.base.appending(path: "api/tasks"))
+    var request = URLRequest(url: api.base.appending(path: "api/tasks"))
     if let header { request.setValue(header, forHTTPHeaderField: "Authorization") }
     let answer = try await Browser().send(request)
-    #expect(answer.status == status)
+    #expect(answer.status == status, "\(host)")
     if status == 401 {
       #expect(answer.headers["www-authenticate"] == "Bearer")
       #expect(try answer.json()["Message"] as? String == "Authorization has been denied for this request.")

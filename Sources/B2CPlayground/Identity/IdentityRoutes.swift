@@ -3,6 +3,7 @@
 
 import Foundation
 import Hummingbird
+import TaskService
 
 /// The identity endpoints: discovery, keys, authorize (with the sign-in pages), token and logout — for B2C each under
 /// `/{tenant}/oauth2/v2.0/…?p={policy}` and `/{tenant}/{policy}/oauth2/v2.0/…`; for External ID under
@@ -472,12 +473,4 @@ struct IdentityRoutes: Sendable {
     let encoded = value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     return encoded.replacingOccurrences(of: " ", with: "+")
   }
-}
-
-/// A JSON response.
-func json(_ object: Any, status: HTTPResponse.Status = .ok) throws -> Response {
-  let data = try JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes])
-  return Response(
-    status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-    body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
 }

@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import HummingbirdBcrypt
 import JWTKit
+import TaskService
 
 /// The tenant's identity logic.
 struct IdentityService: Sendable {

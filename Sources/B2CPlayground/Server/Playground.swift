@@ -7,6 +7,7 @@ import HummingbirdTLS
 import Logging
 import NIOCore
 import NIOSSL
+import TaskService
 
 /// The b2c-playground server: a local Azure AD B2C tenant and the sample's task API on one port.
 public struct Playground: Sendable {
@@ -29,17 +30,24 @@ public struct Playground: Sendable {
     let identity = IdentityService(
       configuration: configuration, keys: keys, store: store, flows: FlowStore(), origin: origin)
     if configuration.seedDemoAccounts { try await DemoAccounts.seed(identity) }
-    let validatorKeys: BearerValidator.Keys =
-      configuration.externalTenant.map { .external(ExternalTenantKeys($0)) }
-      ?? .own(keys, issuer: { identity.issuer }, audiences: configuration.clients.map(\.id))
+    let validator =
+      configuration.externalTenant.map { tenant in
+        BearerValidator(
+          keys: .issuers([IssuerKeys(metadataURL: tenant.metadataURL)]), audiences: [tenant.audience],
+          clockSkew: configuration.clockSkew)
+      }
+      ?? BearerValidator(
+        keys: .local(keys.collection, issuer: { identity.issuer }), audiences: configuration.clients.map(\.id),
+        clockSkew: configuration.clockSkew)
     let router = Router(context: BasicRequestContext.self)
     router.middlewares.add(RequestLog())
     router.middlewares.add(HostCheck(origin: origin))
     router.middlewares.add(ErrorShield())
     router.get("/health") { _, _ in "ok" }
     IdentityRoutes(service: identity).register(on: router)
+    // The task API, the same implementation b2c-tasks-api serves, on the playground's own database.
     TaskRoutes(
-      store: store, validator: BearerValidator(keys: validatorKeys, clockSkew: configuration.clockSkew),
+      store: SQLiteTaskStore(database: store.database), validator: validator,
       maxRequestBytes: configuration.maxRequestBytes
     ).register(on: router)
     self.responder = router.buildResponder()

@@ -2,6 +2,7 @@
 
 import Foundation
 import GRDB
+import TaskService
 
 /// A user of the tenant. The password is kept only as a bcrypt hash.
 struct User: Codable, FetchableRecord, PersistableRecord, Sendable, Equatable {
@@ -12,18 +13,6 @@ struct User: Codable, FetchableRecord, PersistableRecord, Sendable, Equatable {
   var displayName: String
   var passwordHash: String
   var createdAt: Date
-}
-
-/// A task as the task API stores it.
-struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable, Equatable {
-  static let databaseTableName = "tasks"
-  var id: Int64?
-  var owner: String
-  var text: String
-  var completed: Bool
-  var dateModified: Date
-
-  mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 /// A refresh token, stored as the SHA-256 of its value. Each use rotates it: the old one is marked used and a new
@@ -70,20 +59,7 @@ final class PlaygroundStore: Sendable {
         t.column("passwordHash", .text).notNull()
         t.column("createdAt", .datetime).notNull()
       }
-      try db.create(table: "tasks") { t in
-        t.autoIncrementedPrimaryKey("id")
-        t.column("owner", .text).notNull().indexed()
-        t.column("text", .text).notNull()
-        t.column("completed", .boolean).notNull().defaults(to: false)
-        t.column("dateModified", .datetime).notNull()
-      }
-      try db.create(table: "idempotencyKeys") { t in
-        t.column("owner", .text).notNull()
-        t.column("key", .text).notNull()
-        t.column("taskID", .integer).notNull()
-        t.column("createdAt", .datetime).notNull()
-        t.primaryKey(["owner", "key"])
-      }
+      try SQLiteTaskStore.createTables(db)
       try db.create(table: "refreshTokens") { t in
         t.primaryKey("tokenHash", .text)
         t.column("family", .text).notNull().indexed()
@@ -130,57 +106,6 @@ final class PlaygroundStore: Sendable {
 
   func userCount() async throws -> Int {
     try await database.read { db in try User.fetchCount(db) }
-  }
-
-  // MARK: Tasks
-
-  func tasks(owner: String) async throws -> [TaskRecord] {
-    try await database.read { db in
-      try TaskRecord.filter(Column("owner") == owner).order(Column("id")).fetchAll(db)
-    }
-  }
-
-  /// Adds a task; with an idempotency key that was used before by the same owner, returns the task it added then.
-  func addTask(owner: String, text: String, idempotencyKey: String?) async throws -> TaskRecord {
-    try await database.write { db in
-      if let idempotencyKey,
-        let existing = try Int64.fetchOne(
-          db, sql: "SELECT taskID FROM idempotencyKeys WHERE owner = ? AND key = ?",
-          arguments: [owner, idempotencyKey]),
-        let task = try TaskRecord.fetchOne(db, key: existing)
-      {
-        return task
-      }
-      var task = TaskRecord(id: nil, owner: owner, text: text, completed: false, dateModified: Date())
-      try task.insert(db)
-      if let idempotencyKey, let id = task.id {
-        try db.execute(
-          sql: "INSERT INTO idempotencyKeys (owner, key, taskID, createdAt) VALUES (?, ?, ?, ?)",
-          arguments: [owner, idempotencyKey, id, Date()])
-      }
-      return task
-    }
-  }
-
-  /// Deletes the owner's task `id`; deleting a missing task does nothing, as in the original API.
-  func deleteTask(owner: String, id: Int64) async throws {
-    _ = try await database.write { db in
-      try TaskRecord.filter(Column("owner") == owner && Column("id") == id).deleteAll(db)
-    }
-  }
-
-  /// Changes the owner's task `id`; answers false when the owner has no such task.
-  func updateTask(owner: String, id: Int64, text: String?, completed: Bool?) async throws -> Bool {
-    try await database.write { db in
-      guard var task = try TaskRecord.filter(Column("owner") == owner && Column("id") == id).fetchOne(db) else {
-        return false
-      }
-      if let text { task.text = text }
-      if let completed { task.completed = completed }
-      task.dateModified = Date()
-      try task.update(db)
-      return true
-    }
   }
 
   // MARK: Refresh tokens

@@ -6,14 +6,20 @@ import Hummingbird
 /// `GET/POST /api/tasks`, `DELETE /api/tasks/{id}` as the sample's TaskService answered them, and the extensions
 /// `PATCH /api/tasks/{id}` (Text, Completed) and `Idempotency-Key` on POST. Every route needs a valid bearer token;
 /// a user only ever sees and changes their own tasks.
-struct TaskRoutes: Sendable {
-  let store: PlaygroundStore
+public struct TaskRoutes: Sendable {
+  let store: any TaskStore
   let validator: BearerValidator
   let maxRequestBytes: Int
   /// The longest task text accepted.
-  static let maxTextLength = 4000
+  public static let maxTextLength = 4000
 
-  func register(on router: Router<BasicRequestContext>) {
+  public init(store: any TaskStore, validator: BearerValidator, maxRequestBytes: Int) {
+    self.store = store
+    self.validator = validator
+    self.maxRequestBytes = maxRequestBytes
+  }
+
+  public func register<Context: RequestContext>(on router: Router<Context>) {
     router.get("/api/tasks") { request, context in
       try await authorized(request, context) { owner in
         let tasks = try await store.tasks(owner: owner)
@@ -86,7 +92,7 @@ struct TaskRoutes: Sendable {
 
   /// Runs `body` for the token's owner, or answers 401 as the original did.
   private func authorized(
-    _ request: Request, _ context: BasicRequestContext, _ body: (String) async throws -> Response
+    _ request: Request, _ context: some RequestContext, _ body: (String) async throws -> Response
   ) async throws -> Response {
     guard let owner = await validator.owner(authorization: request.headers[.authorization]) else {
       var response = try json(["Message": "Authorization has been denied for this request."], status: .unauthorized)

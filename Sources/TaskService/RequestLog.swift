@@ -6,7 +6,9 @@ import Logging
 
 /// Logs method, path, query (secret values replaced by `…`), status and duration of every request. Bodies are never
 /// logged; neither are headers, which carry cookies and bearer tokens.
-struct RequestLog<Context: RequestContext>: RouterMiddleware {
+public struct RequestLog<Context: RequestContext>: RouterMiddleware {
+  public init() {}
+
   /// Query parameters whose values are secrets or grant access.
   static var secretParameters: Set<String> {
     [
@@ -15,10 +17,17 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
     ]
   }
 
-  func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+  public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+    async throws
     -> Response
   {
     let start = ContinuousClock.now
+    // (At debug level: which requests are in flight, e.g. when a shutdown waits for them.)
+    context.logger.debug(
+      "request started",
+      metadata: [
+        "method": "\(request.method.rawValue)", "path": "\(Self.redacted(request.uri.path, query: request.uri.query))",
+      ])
     do {
       let response = try await next(request, context)
       log(request, context, status: response.status.code, start: start)
@@ -42,7 +51,7 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
   }
 
   /// `path?query` with the values of secret parameters replaced by `…`.
-  static func redacted(_ path: String, query: String?) -> String {
+  public static func redacted(_ path: String, query: String?) -> String {
     guard let query, !query.isEmpty else { return path }
     let parts = query.split(separator: "&").map { part -> String in
       let name = part.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
@@ -54,8 +63,11 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
 
 /// Turns any error a route did not answer into a plain 500 without details, so no stack or internal message leaks;
 /// HTTP errors (too large, not found) keep their status.
-struct ErrorShield<Context: RequestContext>: RouterMiddleware {
-  func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+public struct ErrorShield<Context: RequestContext>: RouterMiddleware {
+  public init() {}
+
+  public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+    async throws
     -> Response
   {
     do {
@@ -69,4 +81,12 @@ struct ErrorShield<Context: RequestContext>: RouterMiddleware {
         ?? Response(status: .internalServerError)
     }
   }
+}
+
+/// A JSON response.
+public func json(_ object: Any, status: HTTPResponse.Status = .ok) throws -> Response {
+  let data = try JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes])
+  return Response(
+    status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+    body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
 }

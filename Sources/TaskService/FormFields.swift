@@ -3,11 +3,11 @@
 import Foundation
 
 /// Name/value pairs of a form body or query string, with `+` as space and percent-escapes decoded.
-struct FormFields: Sendable {
-  private(set) var pairs: [(name: String, value: String)] = []
+public struct FormFields: Sendable {
+  public private(set) var pairs: [(name: String, value: String)] = []
 
   /// Parses `text`; pairs whose escapes are broken are dropped.
-  init(_ text: String?) {
+  public init(_ text: String?) {
     guard let text, !text.isEmpty else { return }
     for part in text.split(separator: "&", omittingEmptySubsequences: true) {
       let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -22,17 +22,17 @@ struct FormFields: Sendable {
   }
 
   /// The first value named exactly `name`.
-  subscript(name: String) -> String? {
+  public subscript(name: String) -> String? {
     pairs.first { $0.name == name }?.value
   }
 
   /// The first value whose name equals `name` ignoring case.
-  func caseInsensitive(_ name: String) -> String? {
+  public func caseInsensitive(_ name: String) -> String? {
     pairs.first { $0.name.lowercased() == name.lowercased() }?.value
   }
 
   /// The first non-empty value named `name`.
-  func nonEmpty(_ name: String) -> String? {
+  public func nonEmpty(_ name: String) -> String? {
     guard let value = self[name], !value.isEmpty else { return nil }
     return value
   }

@@ -1,0 +1,212 @@
+// BearerValidator: checks the task API's bearer tokens: signature (JWKS), issuer, audience, lifetime. Sendable.
+
+import Crypto
+import Foundation
+import JWTKit
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The claims the task API looks at; anything else in the token is ignored.
+struct BearerClaims: JWTPayload {
+  var iss: String
+  var aud: AudienceClaim
+  var exp: Int
+  var nbf: Int?
+  var oid: String?
+  var sub: String?
+
+  func verify(using algorithm: some JWTAlgorithm) throws {}
+}
+
+/// Validates bearer tokens as the sample's .NET TaskService did: signature against the issuer's keys, `iss`, `aud`,
+/// and lifetime with clock skew. The keys are either a local key collection (the playground's own) or those of one
+/// or more OpenID Connect issuers (B2C policies, Entra External ID, any OpenID Connect provider), read from their
+/// metadata documents.
+///
+/// A token that passed is remembered, by the SHA-256 of its text, until it expires: a client calls with the same
+/// access token for an hour, and checking an RS256 signature is most of what a request would otherwise cost.
+public struct BearerValidator: Sendable {
+  public enum Keys: Sendable {
+    /// A key collection and the issuer its tokens name (asked each time: it may depend on the bound port).
+    case local(JWTKeyCollection, issuer: @Sendable () -> String)
+    /// The issuers whose metadata documents are at these URLs.
+    case issuers([IssuerKeys])
+  }
+
+  let keys: Keys
+  let audiences: [String]
+  let clockSkew: Int
+  private let cache = VerifiedTokens()
+
+  /// A validator accepting tokens signed with `keys` for any of `audiences` (compared ignoring case).
+  public init(keys: Keys, audiences: [String], clockSkew: Int) {
+    self.keys = keys
+    self.audiences = audiences.map { $0.lowercased() }
+    self.clockSkew = clockSkew
+  }
+
+  /// The owner (`oid`, else `sub`) of a valid bearer token in an `Authorization` header, or nil.
+  public func owner(authorization: String?) async -> String? {
+    guard let authorization, authorization.utf8.count < 16_384 else { return nil }
+    let parts = authorization.split(separator: " ", maxSplits: 1)
+    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+    let token = parts[1].trimmingCharacters(in: .whitespaces)
+    let now = Int(Date().timeIntervalSince1970)
+    let digest = Data(SHA256.hash(data: Data(token.utf8)))
+    if let owner = cache.owner(of: digest, at: now) { return owner }
+    do {
+      let claims: BearerClaims
+      switch keys {
+      case .local(let collection, let issuer):
+        claims = try await collection.verify(token, as: BearerClaims.self)
+        guard claims.iss == issuer() else { return nil }
+      case .issuers(let issuers):
+        claims = try await Self.verify(token, with: issuers)
+      }
+      guard claims.aud.value.contains(where: { audiences.contains($0.lowercased()) }) else { return nil }
+      guard now <= claims.exp + clockSkew, now >= (claims.nbf ?? 0) - clockSkew else { return nil }
+      guard let owner = claims.oid ?? claims.sub else { return nil }
+      cache.remember(digest, owner: owner, until: claims.exp + clockSkew, now: now)
+      return owner
+    } catch {
+      return nil
+    }
+  }
+
+  /// Verifies `token` with the issuer it names (read, unverified, from its payload only to pick the keys).
+  private static func verify(_ token: String, with issuers: [IssuerKeys]) async throws -> BearerClaims {
+    let named = IssuerKeys.payloadIssuer(token)
+    var lastError: any Error = JWTError.generic(identifier: "iss", reason: "no trusted issuer")
+    for issuer in issuers {
+      do {
+        return try await issuer.verify(token, naming: named)
+      } catch {
+        lastError = error
+      }
+    }
+    throw lastError
+  }
+}
+
+/// Tokens verified before, by their SHA-256, with their owner and the time they stop being accepted. Bounded: past
+/// `limit`, expired entries go, and if none had expired, all of them.
+final class VerifiedTokens: Sendable {
+  private struct Entry {
+    let owner: String
+    let until: Int
+  }
+  private let entries = Mutex<[Data: Entry]>([:])
+  private let limit = 10_000
+
+  func owner(of digest: Data, at now: Int) -> String? {
+    entries.withLock { entries in
+      guard let entry = entries[digest] else { return nil }
+      if now > entry.until {
+        entries[digest] = nil
+        return nil
+      }
+      return entry.owner
+    }
+  }
+
+  func remember(_ digest: Data, owner: String, until: Int, now: Int) {
+    entries.withLock { entries in
+      if entries.count >= limit {
+        entries = entries.filter { $0.value.until >= now }
+        if entries.count >= limit { entries.removeAll() }
+      }
+      entries[digest] = Entry(owner: owner, until: until)
+    }
+  }
+}
+
+/// One OpenID Connect issuer's signing keys and issuer name, read from its metadata document (a B2C policy's, an
+/// External ID tenant's, any provider's `/.well-known/openid-configuration`).
+public actor IssuerKeys {
+  public let metadataURL: URL
+  private var collection: JWTKeyCollection?
+  private var issuer: String?
+  private var lastFetch = Date.distantPast
+
+  public init(metadataURL: URL) {
+    self.metadataURL = metadataURL
+  }
+
+  /// Whether `text` is a place keys may be read from: an https URL, or http on a loopback address (the keys decide
+  /// who may use the task API).
+  public nonisolated static func isTrustworthy(_ text: String) -> Bool {
+    guard let url = URLComponents(string: text), let host = url.host?.lowercased(), !host.isEmpty else { return false }
+    if url.scheme == "https" { return true }
+    return url.scheme == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
+  }
+
+  /// Verifies `token`'s signature and that it names this issuer; fetches the keys again (at most once a minute)
+  /// when the token names an unknown key. `named` is the issuer the token claims, to skip other issuers' tokens.
+  func verify(_ token: String, naming named: String?) async throws -> BearerClaims {
+    if collection == nil { try await fetch() }
+    if let issuer, let named, issuer != named {
+      throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "another issuer")
+    }
+    do {
+      return try await check(token)
+    } catch {
+      guard Date().timeIntervalSince(lastFetch) > 60 else { throw error }
+      try await fetch()
+      return try await check(token)
+    }
+  }
+
+  private func check(_ token: String) async throws -> BearerClaims {
+    guard let collection, let issuer else { throw JWTError.generic(identifier: "keys", reason: "no keys") }
+    guard Self.header(token)?["alg"] as? String == "RS256" else {
+      throw JWTError.generic(identifier: "alg", reason: "only RS256 is accepted")
+    }
+    let claims = try await collection.verify(token, as: BearerClaims.self)
+    guard claims.iss == issuer else {
+      throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "issuer")
+    }
+    return claims
+  }
+
+  private func fetch() async throws {
+    lastFetch = Date()
+    let (metadata, _) = try await URLSession.shared.data(from: metadataURL)
+    guard let document = try JSONSerialization.jsonObject(with: metadata) as? [String: Any],
+      let issuer = document["issuer"] as? String, let jwksText = document["jwks_uri"] as? String,
+      let jwksURL = URL(string: jwksText)
+    else { throw JWTError.generic(identifier: "metadata", reason: "not an OpenID Connect metadata document") }
+    let (jwks, _) = try await URLSession.shared.data(from: jwksURL)
+    // B2C's key sets name no algorithm, and JWTKit would take it from the first token's header and keep it for the
+    // key: one junk token naming PS256 made every later RS256 token fail. Every key is pinned to RS256.
+    guard let set = try JSONSerialization.jsonObject(with: jwks) as? [String: Any],
+      let keys = set["keys"] as? [[String: Any]]
+    else { throw JWTError.generic(identifier: "jwks", reason: "not a key set") }
+    let pinned = keys.filter { $0["kty"] as? String == "RSA" && ($0["alg"] as? String ?? "RS256") == "RS256" }
+      .map { $0.merging(["alg": "RS256"]) { _, new in new } }
+    let collection = JWTKeyCollection()
+    let json = try JSONSerialization.data(withJSONObject: ["keys": pinned])
+    try await collection.add(jwksJSON: String(decoding: json, as: UTF8.self))
+    self.collection = collection
+    self.issuer = issuer
+  }
+
+  /// The `iss` a JWT's payload names, unverified (only to choose whose keys verify it).
+  nonisolated static func payloadIssuer(_ token: String) -> String? {
+    part(token, 1)?["iss"] as? String
+  }
+
+  /// A JWT's header, if it can be read.
+  private static func header(_ token: String) -> [String: Any]? { part(token, 0) }
+
+  private nonisolated static func part(_ token: String, _ index: Int) -> [String: Any]? {
+    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3 else { return nil }
+    var base64 = parts[index].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+    guard let data = Data(base64Encoded: base64) else { return nil }
+    return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+  }
+}

@@ -1,0 +1,61 @@
+// TaskAPIServer: the task API alone, as b2c-tasks-api serves it: the routes, /health, /ready. Sendable.
+
+import Foundation
+import Hummingbird
+import Logging
+
+/// The task API on its own, for a real deployment: any number of instances on one database, behind a balancer.
+/// `/health` says the process is alive; `/ready` that its database answers (a balancer sends traffic only then).
+public struct TaskAPIServer: Sendable {
+  /// Where it listens and what it trusts.
+  public struct Configuration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// The OpenID Connect metadata documents of the issuers whose tokens are accepted.
+    public var issuerMetadata: [URL] = []
+    /// The audiences (client ids) accepted tokens must carry one of.
+    public var audiences: [String] = []
+    /// Allowed clock difference when checking token lifetimes, in seconds.
+    public var clockSkew = 300
+    /// The largest request body accepted, in bytes.
+    public var maxRequestBytes = 64 * 1024
+
+    public init() {}
+  }
+
+  private let configuration: Configuration
+  private let responder: RouterResponder<BasicRequestContext>
+  private let logger: Logger
+
+  public init(configuration: Configuration, store: any TaskStore, logger: Logger) {
+    self.configuration = configuration
+    self.logger = logger
+    let router = Router(context: BasicRequestContext.self)
+    router.middlewares.add(RequestLog())
+    router.middlewares.add(ErrorShield())
+    router.get("/health") { _, _ in "ok" }
+    router.get("/ready") { _, _ -> Response in
+      guard await store.isReachable() else {
+        return try json(["Message": "The database cannot be reached."], status: .serviceUnavailable)
+      }
+      return try json(["Message": "ready"])
+    }
+    let validator = BearerValidator(
+      keys: .issuers(configuration.issuerMetadata.map { IssuerKeys(metadataURL: $0) }),
+      audiences: configuration.audiences, clockSkew: configuration.clockSkew)
+    TaskRoutes(store: store, validator: validator, maxRequestBytes: configuration.maxRequestBytes).register(on: router)
+    responder = router.buildResponder()
+  }
+
+  /// Serves until SIGINT or SIGTERM, then stops taking connections and finishes the requests in flight.
+  /// `onListening` is told the bound port (for port 0).
+  public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    let app = Application(
+      responder: responder,
+      configuration: .init(
+        address: .hostname(configuration.host, port: configuration.port), serverName: "b2c-tasks-api"),
+      onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+      logger: logger)
+    try await app.runService()
+  }
+}

@@ -1,0 +1,131 @@
+// TaskStore: where the task API keeps tasks and idempotency keys: SQLite (GRDB) here, PostgreSQL beside it. Sendable.
+
+import Foundation
+import GRDB
+
+/// A task as the task API stores it.
+public struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable, Equatable {
+  public static let databaseTableName = "tasks"
+  public var id: Int64?
+  public var owner: String
+  public var text: String
+  public var completed: Bool
+  public var dateModified: Date
+
+  public init(id: Int64?, owner: String, text: String, completed: Bool, dateModified: Date) {
+    self.id = id
+    self.owner = owner
+    self.text = text
+    self.completed = completed
+    self.dateModified = dateModified
+  }
+
+  public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// The task API's storage. Every call names the owner: a user only ever reads and changes their own tasks.
+public protocol TaskStore: Sendable {
+  /// The owner's tasks, oldest first.
+  func tasks(owner: String) async throws -> [TaskRecord]
+  /// Adds a task; with an idempotency key the same owner used before, returns the task added then instead.
+  func addTask(owner: String, text: String, idempotencyKey: String?) async throws -> TaskRecord
+  /// Deletes the owner's task `id`; a missing one is no error, as in the original API.
+  func deleteTask(owner: String, id: Int64) async throws
+  /// Changes the owner's task `id`; false when the owner has no such task.
+  func updateTask(owner: String, id: Int64, text: String?, completed: Bool?) async throws -> Bool
+  /// Whether the database answers (`/ready`).
+  func isReachable() async -> Bool
+}
+
+/// Tasks in SQLite through GRDB: the embedded default, and the playground's own database.
+public final class SQLiteTaskStore: TaskStore {
+  private let database: any DatabaseWriter
+
+  /// Uses `database`, whose schema its owner keeps (the playground creates the tables with `createTables`).
+  public init(database: any DatabaseWriter) {
+    self.database = database
+  }
+
+  /// Opens (creating and migrating) the database file at `path`.
+  public convenience init(path: String) throws {
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in
+      // Durable on commit: an acknowledged task survives kill -9 and power loss.
+      try db.execute(sql: "PRAGMA synchronous = FULL")
+    }
+    // WAL: readers do not wait for a writer (and a second process may open the same file).
+    let pool = try DatabasePool(path: path, configuration: configuration)
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("tasks-v1") { db in try Self.createTables(db) }
+    try migrator.migrate(pool)
+    self.init(database: pool)
+  }
+
+  /// The task API's tables: tasks, and idempotency keys unique per owner.
+  public static func createTables(_ db: Database) throws {
+    try db.create(table: "tasks", options: .ifNotExists) { t in
+      t.autoIncrementedPrimaryKey("id")
+      t.column("owner", .text).notNull().indexed()
+      t.column("text", .text).notNull()
+      t.column("completed", .boolean).notNull().defaults(to: false)
+      t.column("dateModified", .datetime).notNull()
+    }
+    try db.create(table: "idempotencyKeys", options: .ifNotExists) { t in
+      t.column("owner", .text).notNull()
+      t.column("key", .text).notNull()
+      t.column("taskID", .integer).notNull()
+      t.column("createdAt", .datetime).notNull()
+      t.primaryKey(["owner", "key"])
+    }
+  }
+
+  public func tasks(owner: String) async throws -> [TaskRecord] {
+    try await database.read { db in
+      try TaskRecord.filter(Column("owner") == owner).order(Column("id")).fetchAll(db)
+    }
+  }
+
+  public func addTask(owner: String, text: String, idempotencyKey: String?) async throws -> TaskRecord {
+    try await database.write { db in
+      if let idempotencyKey,
+        let existing = try Int64.fetchOne(
+          db, sql: "SELECT taskID FROM idempotencyKeys WHERE owner = ? AND key = ?",
+          arguments: [owner, idempotencyKey]),
+        let task = try TaskRecord.fetchOne(db, key: existing)
+      {
+        return task
+      }
+      var task = TaskRecord(id: nil, owner: owner, text: text, completed: false, dateModified: Date())
+      try task.insert(db)
+      if let idempotencyKey, let id = task.id {
+        try db.execute(
+          sql: "INSERT INTO idempotencyKeys (owner, key, taskID, createdAt) VALUES (?, ?, ?, ?)",
+          arguments: [owner, idempotencyKey, id, Date()])
+      }
+      return task
+    }
+  }
+
+  public func deleteTask(owner: String, id: Int64) async throws {
+    _ = try await database.write { db in
+      try TaskRecord.filter(Column("owner") == owner && Column("id") == id).deleteAll(db)
+    }
+  }
+
+  public func updateTask(owner: String, id: Int64, text: String?, completed: Bool?) async throws -> Bool {
+    try await database.write { db in
+      guard var task = try TaskRecord.filter(Column("owner") == owner && Column("id") == id).fetchOne(db) else {
+        return false
+      }
+      if let text { task.text = text }
+      if let completed { task.completed = completed }
+      task.dateModified = Date()
+      try task.update(db)
+      return true
+    }
+  }
+
+  public func isReachable() async -> Bool {
+    (try? await database.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+  }
+}

@@ -1,0 +1,69 @@
+// b2c-tasks-api: the sample's task API alone, for a real deployment in front of a real tenant.
+
+import ArgumentParser
+import Foundation
+import Logging
+import TaskService
+
+/// The command line of `b2c-tasks-api`.
+@main
+struct TasksAPICommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "b2c-tasks-api",
+    abstract: "The B2C Tasks task API (/api/tasks) on its own, for a real Azure AD B2C, External ID or OpenID "
+      + "Connect tenant.",
+    discussion: """
+      Accepts bearer tokens of the issuers named with --issuer-metadata (a B2C policy's, an External ID tenant's or \
+      any OpenID Connect provider's metadata document) that carry one of the --audience values. Keeps tasks in \
+      SQLite (--database PATH). Serves /health (alive) and /ready (the database answers). SIGTERM stops taking \
+      connections and finishes the requests in flight.
+      """)
+
+  @Option(help: "The address to listen on.") var host = "127.0.0.1"
+  @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
+  @Option(help: "The database: a SQLite file path (default: $XDG_DATA_HOME/b2c-tasks-api/tasks.sqlite).")
+  var database: String?
+  @Option(help: "An issuer's OpenID Connect metadata URL whose tokens are accepted (repeatable).")
+  var issuerMetadata: [String] = []
+  @Option(help: "An audience (client id) accepted tokens must carry (repeatable).") var audience: [String] = []
+  @Option(help: "Allowed clock skew in seconds when checking tokens.") var clockSkew = 300
+  @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+
+  func validate() throws {
+    guard !issuerMetadata.isEmpty else { throw ValidationError("Name at least one --issuer-metadata.") }
+    guard !audience.isEmpty else { throw ValidationError("Name at least one --audience.") }
+    for url in issuerMetadata where !IssuerKeys.isTrustworthy(url) {
+      throw ValidationError("--issuer-metadata must be an https URL (or http on a loopback address): \(url)")
+    }
+    guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
+  }
+
+  func run() async throws {
+    var logger = Logger(label: "b2c-tasks-api")
+    logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+    var configuration = TaskAPIServer.Configuration()
+    configuration.host = host
+    configuration.port = port
+    configuration.issuerMetadata = issuerMetadata.compactMap(URL.init(string:))
+    configuration.audiences = audience
+    configuration.clockSkew = clockSkew
+    let path = try databasePath()
+    let store = try SQLiteTaskStore(path: path)
+    let server = TaskAPIServer(configuration: configuration, store: store, logger: logger)
+    try await server.run { [host] port in
+      // One line a supervisor (or a test) can wait for; the rest goes through the logger.
+      FileHandle.standardOutput.write(Data("b2c-tasks-api listening on http://\(host):\(port)\n".utf8))
+    }
+  }
+
+  private func databasePath() throws -> String {
+    if let database { return database }
+    let data =
+      ProcessInfo.processInfo.environment["XDG_DATA_HOME"].map { URL(filePath: $0) }
+      ?? URL(filePath: NSHomeDirectory()).appending(path: ".local/share")
+    let folder = data.appending(path: "b2c-tasks-api")
+    try FileManager.default.createDirectory(
+      at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    return folder.appending(path: "tasks.sqlite").path(percentEncoded: false)
+  }
+}

@@ -1,0 +1,80 @@
+// TaskAPIHost: where a test reaches the task API: the playground's own, or b2c-tasks-api as a process of its own.
+
+import Foundation
+import TasksTestSupport
+import Testing
+
+/// The two hosts of the one task API implementation.
+enum TaskAPIHost: String, CaseIterable, CustomTestStringConvertible, Sendable {
+  /// In the playground's process, on its database.
+  case playground
+  /// `b2c-tasks-api`, another process with its own SQLite database, trusting the playground's B2C policy by its
+  /// metadata document (as it would trust a real tenant).
+  case service
+
+  var testDescription: String { rawValue }
+
+  /// A started API for `harness`'s users; `stop()` it at the end.
+  func start(for harness: PlaygroundHarness) async throws -> TaskAPIEndpoint {
+    switch self {
+    case .playground: return TaskAPIEndpoint(base: harness.base, process: nil, data: nil)
+    case .service:
+      let data = try TestDesktop.temporaryFolder("tasks-api")
+      let process = try await TaskAPIProcess.start(
+        database: data.appending(path: "tasks.sqlite").path,
+        issuerMetadata: harness.base.appending(
+          path: "\(PlaygroundHarness.tenant)/\(PlaygroundHarness.signIn)/v2.0/.well-known/openid-configuration"))
+      return TaskAPIEndpoint(base: process.base, process: process, data: data)
+    }
+  }
+}
+
+/// A task API a test talks to.
+struct TaskAPIEndpoint {
+  let base: URL
+  let process: TaskAPIProcess?
+  let data: URL?
+
+  func stop() async {
+    await process?.stop()
+    if let data { try? FileManager.default.removeItem(at: data) }
+  }
+}
+
+/// A `b2c-tasks-api` process on a free loopback port.
+final class TaskAPIProcess: Sendable {
+  let process: ChildProcess
+  let port: Int
+  var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+  private init(process: ChildProcess, port: Int) {
+    self.process = process
+    self.port = port
+  }
+
+  static var program: URL { TestDesktop.binaryFolder.appending(path: "b2c-tasks-api") }
+
+  /// Starts it on `database`, trusting the issuer at `issuerMetadata` for the app's client id.
+  static func start(database: String, issuerMetadata: URL, arguments: [String] = []) async throws -> TaskAPIProcess {
+    try #require(FileManager.default.isExecutableFile(atPath: program.path), "build it first: swift build")
+    let process = try ChildProcess(
+      program,
+      [
+        "--port", "0", "--database", database, "--issuer-metadata", issuerMetadata.absoluteString, "--audience",
+        PlaygroundHarness.clientID,
+      ] + arguments)
+    var port: Int?
+    let started = await eventually(timeout: .seconds(30)) {
+      port = listeningPort(in: process.standardOutput)
+      return port != nil || !process.isRunning
+    }
+    try #require(started && port != nil, "b2c-tasks-api did not start: \(process.standardError)")
+    return TaskAPIProcess(process: process, port: port!)
+  }
+
+  /// SIGTERM, then waits for it to end (SIGKILL after 30 s).
+  func stop() async {
+    process.terminate()
+    if await process.waitForExit(timeout: .seconds(30)) == nil { process.kill() }
+  }
+}

@@ -1,0 +1,150 @@
+// Tests of the b2c-tasks-api program itself: its command line, /health and /ready, a log without secrets, and a
+// SIGTERM that finishes the request in flight.
+
+import Foundation
+import TasksTestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("b2c-tasks-api: the program", .serialized)
+struct TasksAPIProgramTests {
+  @Test("--help describes it; no issuer, no audience or an http issuer elsewhere than loopback is refused")
+  func commandLine() async throws {
+    let help = try await ChildProcess.run(TaskAPIProcess.program, ["--help"])
+    #expect(help.status == 0)
+    #expect(help.output.contains("USAGE: b2c-tasks-api") && help.output.contains("--issuer-metadata"))
+    for arguments in [
+      ["--audience", "x"], ["--issuer-metadata", "https://login.example.com/.well-known/openid-configuration"],
+      ["--issuer-metadata", "http://login.example.com/.well-known/openid-configuration", "--audience", "x"],
+    ] {
+      let refused = try await ChildProcess.run(TaskAPIProcess.program, arguments)
+      #expect(refused.status != 0, "\(arguments)")
+    }
+  }
+
+  @Test("/health and /ready answer; the request log names each request and never the token")
+  func healthAndLog() async throws {
+    let harness = try await PlaygroundHarness.start()
+    let api = try await TaskAPIHost.service.start(for: harness)
+    defer {
+      Task {
+        await api.stop(); await harness.stop()
+      }
+    }
+    let browser = Browser()
+    let health = try await browser.get(api.base.appending(path: "health"))
+    #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self) == "ok")
+    let ready = try await browser.get(api.base.appending(path: "ready"))
+    #expect(ready.status == 200)
+    let token = try #require(
+      try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+    var request = URLRequest(url: api.base.appending(path: "api/tasks"))
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    #expect(try await browser.send(request).status == 200)
+    let process = try #require(api.process?.process)
+    let logged = await eventually(timeout: .seconds(30)) {
+      (process.standardOutput + process.standardError).contains("path=/api/tasks")
+    }
+    #expect(logged, "no request line: \(process.standardOutput) \(process.standardError)")
+    #expect(!process.standardOutput.contains(token) && !process.standardError.contains(token))
+  }
+
+  @Test("SIGTERM: it stops taking connections, finishes the add in flight (stored), and exits 0")
+  func gracefulShutdown() async throws {
+    let harness = try await PlaygroundHarness.start()
+    defer { Task { await harness.stop() } }
+    let data = try TestDesktop.temporaryFolder("tasks-api-term")
+    defer { try? FileManager.default.removeItem(at: data) }
+    let database = data.appending(path: "tasks.sqlite").path
+    let metadata = harness.base.appending(
+      path: "\(PlaygroundHarness.tenant)/\(PlaygroundHarness.signIn)/v2.0/.well-known/openid-configuration")
+    let token = try #require(
+      try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+    let first = try await TaskAPIProcess.start(
+      database: database, issuerMetadata: metadata, arguments: ["--log-level", "debug"])
+
+    // An add whose body is only half sent when SIGTERM comes.
+    let body = "Text=sent+across+the+shutdown"
+    let connection = try RawConnection(port: first.port)
+    try connection.send(
+      "POST /api/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+        + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+        + body.prefix(10))
+    let inFlight = await eventually(timeout: .seconds(30)) {
+      (first.process.standardOutput + first.process.standardError).split(separator: "\n").contains {
+        $0.contains("method=POST") && $0.hasSuffix("request started")
+      }
+    }
+    try #require(inFlight, "the add never started: \(first.process.standardError)")
+    first.process.terminate()
+    let closed = await eventually(timeout: .seconds(30)) { (try? RawConnection(port: first.port)) == nil }
+    #expect(closed, "it still takes new connections after SIGTERM")
+    try connection.send(String(body.dropFirst(10)))
+    let answer = try connection.receiveHead()
+    #expect(answer.hasPrefix("HTTP/1.1 204"), "answered: \(answer)")
+    #expect(await first.process.waitForExit(timeout: .seconds(30)) == 0)
+
+    let second = try await TaskAPIProcess.start(database: database, issuerMetadata: metadata)
+    defer { Task { await second.stop() } }
+    var request = URLRequest(url: second.base.appending(path: "api/tasks"))
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    let list = try await Browser().send(request)
+    let texts = (try JSONSerialization.jsonObject(with: list.body) as? [[String: Any]])?.map { $0["Text"] as? String }
+    #expect(texts == ["sent across the shutdown"])
+  }
+}
+
+/// A TCP connection to a loopback port, written and read byte by byte (to stop halfway through a request).
+final class RawConnection {
+  private let socket: Int32
+
+  init(port: Int) throws {
+    socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw POSIXError(.EMFILE) }
+    var timeout = timeval(tv_sec: 30, tv_usec: 0)
+    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else {
+      close(socket)
+      throw POSIXError(.ECONNREFUSED)
+    }
+  }
+
+  deinit { close(socket) }
+
+  func send(_ text: String) throws {
+    let bytes = Array(text.utf8)
+    guard write(socket, bytes, bytes.count) == bytes.count else { throw POSIXError(.EPIPE) }
+  }
+
+  /// The response's status line and headers.
+  func receiveHead() throws -> String {
+    var received: [UInt8] = []
+    var byte: UInt8 = 0
+    while !received.ends(with: Array("\r\n\r\n".utf8)) {
+      guard read(socket, &byte, 1) == 1 else { break }
+      received.append(byte)
+    }
+    return String(decoding: received, as: UTF8.self)
+  }
+}
+
+extension Array where Element: Equatable {
+  fileprivate func ends(with suffix: [Element]) -> Bool {
+    count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+  }
+}
