@@ -55,6 +55,33 @@ struct TasksAPIProgramTests {
     #expect(!process.standardOutput.contains(token) && !process.standardError.contains(token))
   }
 
+  @Test("a token it verified is remembered only until it expires: then the same token is refused")
+  func rememberedTokenExpires() async throws {
+    // Tokens of 20 s, no clock skew: the first call verifies (and remembers) it, a later one must check its expiry.
+    let harness = try await PlaygroundHarness.start { $0.lifetimes.accessToken = 20 }
+    defer { Task { await harness.stop() } }
+    let data = try TestDesktop.temporaryFolder("tasks-api-expiry")
+    defer { try? FileManager.default.removeItem(at: data) }
+    let api = try await TaskAPIProcess.start(
+      database: data.appending(path: "tasks.sqlite").path,
+      issuerMetadata: harness.base.appending(
+        path: "\(PlaygroundHarness.tenant)/\(PlaygroundHarness.signIn)/v2.0/.well-known/openid-configuration"),
+      arguments: ["--clock-skew", "0"])
+    defer { Task { await api.stop() } }
+    let token = try #require(
+      try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+    var request = URLRequest(url: api.base.appending(path: "api/tasks"))
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    let browser = Browser()
+    #expect(try await browser.send(request).status == 200)
+    var last = 200
+    let refused = await eventually(timeout: .seconds(120), every: .seconds(1)) {
+      last = (try? await browser.send(request).status) ?? 0
+      return last == 401
+    }
+    #expect(refused, "the expired token was still accepted (last answer \(last))")
+  }
+
   @Test("SIGTERM: it stops taking connections, finishes the add in flight (stored), and exits 0")
   func gracefulShutdown() async throws {
     let harness = try await PlaygroundHarness.start()
