@@ -36,6 +36,8 @@ let package = Package(
     // X.509 (already built for JWTKit): the tests' throwaway certificate authority.
     .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
     .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+    // PostgreSQL for b2c-tasks-api (a connection pool; SQLite stays through GRDB).
+    .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
   ],
   targets: [
     // MARK: C libraries
@@ -96,10 +98,17 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Logging", package: "swift-log"),
       ]),
+    // The task API's PostgreSQL store (only b2c-tasks-api links PostgresNIO; the playground stays on SQLite).
+    .target(
+      name: "TaskServicePostgres",
+      dependencies: [
+        "TaskService", .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
     .executableTarget(
       name: "TasksAPIMain",
       dependencies: [
-        "TaskService", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "TaskService", "TaskServicePostgres", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
       ]),
     .target(

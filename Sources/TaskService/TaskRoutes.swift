@@ -66,8 +66,8 @@ public struct TaskRoutes: Sendable {
     if let key, key.isEmpty || key.count > 200 || !key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) {
       return Self.invalid("The Idempotency-Key header must be 1 to 200 printable ASCII characters.")
     }
-    let task = try await store.addTask(owner: owner, text: text, idempotencyKey: key)
-    return Response(status: .noContent, headers: [.location: "/api/tasks/\(task.id ?? 0)"])
+    let id = try await store.addTask(owner: owner, text: text, idempotencyKey: key)
+    return Response(status: .noContent, headers: [.location: "/api/tasks/\(id)"])
   }
 
   private func update(_ request: Request, owner: String, id: Int64) async throws -> Response {

@@ -27,8 +27,9 @@ public struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord, Se
 public protocol TaskStore: Sendable {
   /// The owner's tasks, oldest first.
   func tasks(owner: String) async throws -> [TaskRecord]
-  /// Adds a task; with an idempotency key the same owner used before, returns the task added then instead.
-  func addTask(owner: String, text: String, idempotencyKey: String?) async throws -> TaskRecord
+  /// Adds a task and returns its id; with an idempotency key the same owner used before, adds nothing and returns
+  /// the id of the task added then (even if it has been deleted since: a retried add never brings a task back).
+  func addTask(owner: String, text: String, idempotencyKey: String?) async throws -> Int64
   /// Deletes the owner's task `id`; a missing one is no error, as in the original API.
   func deleteTask(owner: String, id: Int64) async throws
   /// Changes the owner's task `id`; false when the owner has no such task.
@@ -85,24 +86,24 @@ public final class SQLiteTaskStore: TaskStore {
     }
   }
 
-  public func addTask(owner: String, text: String, idempotencyKey: String?) async throws -> TaskRecord {
+  public func addTask(owner: String, text: String, idempotencyKey: String?) async throws -> Int64 {
     try await database.write { db in
       if let idempotencyKey,
         let existing = try Int64.fetchOne(
           db, sql: "SELECT taskID FROM idempotencyKeys WHERE owner = ? AND key = ?",
-          arguments: [owner, idempotencyKey]),
-        let task = try TaskRecord.fetchOne(db, key: existing)
+          arguments: [owner, idempotencyKey])
       {
-        return task
+        return existing
       }
       var task = TaskRecord(id: nil, owner: owner, text: text, completed: false, dateModified: Date())
       try task.insert(db)
-      if let idempotencyKey, let id = task.id {
+      guard let id = task.id else { throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "no row id") }
+      if let idempotencyKey {
         try db.execute(
           sql: "INSERT INTO idempotencyKeys (owner, key, taskID, createdAt) VALUES (?, ?, ?, ?)",
           arguments: [owner, idempotencyKey, id, Date()])
       }
-      return task
+      return id
     }
   }
 

@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import TaskService
+import TaskServicePostgres
 
 /// The command line of `b2c-tasks-api`.
 @main
@@ -15,14 +16,21 @@ struct TasksAPICommand: AsyncParsableCommand {
     discussion: """
       Accepts bearer tokens of the issuers named with --issuer-metadata (a B2C policy's, an External ID tenant's or \
       any OpenID Connect provider's metadata document) that carry one of the --audience values. Keeps tasks in \
-      SQLite (--database PATH). Serves /health (alive) and /ready (the database answers). SIGTERM stops taking \
-      connections and finishes the requests in flight.
+      SQLite (--database PATH, one instance) or PostgreSQL (--database postgres://user@host:port/db, or \
+      DATABASE_URL; any number of instances on one database; the password from PGPASSWORD or DATABASE_URL, not the \
+      command line). Serves /health (alive) and /ready (the database answers). SIGTERM stops taking connections and \
+      finishes the requests in flight.
       """)
 
   @Option(help: "The address to listen on.") var host = "127.0.0.1"
   @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
-  @Option(help: "The database: a SQLite file path (default: $XDG_DATA_HOME/b2c-tasks-api/tasks.sqlite).")
+  @Option(
+    help: """
+      The database: a PostgreSQL URL (postgres://user@host:port/database[?sslmode=…]) or a SQLite file path \
+      (default: $DATABASE_URL, else $XDG_DATA_HOME/b2c-tasks-api/tasks.sqlite).
+      """)
   var database: String?
+  @Option(help: "At most this many connections to PostgreSQL.") var connections = 20
   @Option(help: "An issuer's OpenID Connect metadata URL whose tokens are accepted (repeatable).")
   var issuerMetadata: [String] = []
   @Option(help: "An audience (client id) accepted tokens must carry (repeatable).") var audience: [String] = []
@@ -36,7 +44,14 @@ struct TasksAPICommand: AsyncParsableCommand {
       throw ValidationError("--issuer-metadata must be an https URL (or http on a loopback address): \(url)")
     }
     guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
+    guard connections > 0 else { throw ValidationError("--connections must be at least 1.") }
+    if let url = databaseURL, PostgresURL.isPostgres(url) {
+      do { _ = try PostgresURL(url) } catch { throw ValidationError("\(error)") }
+    }
   }
+
+  /// --database, else DATABASE_URL.
+  private var databaseURL: String? { database ?? ProcessInfo.processInfo.environment["DATABASE_URL"] }
 
   func run() async throws {
     var logger = Logger(label: "b2c-tasks-api")
@@ -47,17 +62,29 @@ struct TasksAPICommand: AsyncParsableCommand {
     configuration.issuerMetadata = issuerMetadata.compactMap(URL.init(string:))
     configuration.audiences = audience
     configuration.clockSkew = clockSkew
-    let path = try databasePath()
-    let store = try SQLiteTaskStore(path: path)
-    let server = TaskAPIServer(configuration: configuration, store: store, logger: logger)
-    try await server.run { [host] port in
+    let announce: @Sendable (Int) async -> Void = { [host] port in
       // One line a supervisor (or a test) can wait for; the rest goes through the logger.
       FileHandle.standardOutput.write(Data("b2c-tasks-api listening on http://\(host):\(port)\n".utf8))
+    }
+    guard let url = databaseURL, PostgresURL.isPostgres(url) else {
+      let store = try SQLiteTaskStore(path: try databasePath())
+      try await TaskAPIServer(configuration: configuration, store: store, logger: logger).run(onListening: announce)
+      return
+    }
+    let postgres = try PostgresURL(url)
+    logger.info("using PostgreSQL", metadata: ["database": "\(postgres)"])
+    let store = PostgresTaskStore(configuration: postgres, connections: connections, logger: logger)
+    try await withThrowingTaskGroup { group in
+      group.addTask { await store.run() }
+      try await store.migrate()
+      // The server returns once SIGTERM's requests in flight are answered; only then does the pool close.
+      try await TaskAPIServer(configuration: configuration, store: store, logger: logger).run(onListening: announce)
+      group.cancelAll()
     }
   }
 
   private func databasePath() throws -> String {
-    if let database { return database }
+    if let database = databaseURL { return database }
     let data =
       ProcessInfo.processInfo.environment["XDG_DATA_HOME"].map { URL(filePath: $0) }
       ?? URL(filePath: NSHomeDirectory()).appending(path: ".local/share")

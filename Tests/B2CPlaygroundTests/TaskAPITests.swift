@@ -178,6 +178,12 @@ struct TaskAPITests {
     _ = try await ann.add("twice", key: "another-key")
     #expect(try await ann.list().map { $0["Text"] as? String } == ["once", "twice"])
     #expect(try await ann.add("bad key", key: "has space").status == 400)
+    // A retry that arrives after the task was deleted answers as the add did and does not bring the task back.
+    let id = try #require(first.headers["location"]?.split(separator: "/").last.map(String.init))
+    #expect(try await ann.call("DELETE", id).status == 204)
+    let late = try await ann.add("once", key: "7c9e6679-7425-40de-944b-e07fc1f90ae7")
+    #expect(late.status == 204 && late.headers["location"] == first.headers["location"])
+    #expect(try await ann.list().map { $0["Text"] as? String } == ["twice"])
   }
 
   @Test("one user never sees or changes another user's tasks", arguments: TaskAPIHost.allCases)

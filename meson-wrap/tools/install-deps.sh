@@ -12,9 +12,10 @@ if [ "${1:-}" = "--tests" ]; then
   # for the benchmarks (seeding tasks, the C baseline), libxtst-dev and libxdamage-dev for scroll.c's XTEST and DAMAGE;
   # python3-venv for the interoperability tests' OpenID Connect provider (Tests/Interop/django-oidc, from PyPI);
   # ca-certificates for update-ca-certificates (the TLS tests trust a throwaway authority for their run); strace to
-  # see the modes the playground creates its secret files with.
+  # see the modes the playground creates its secret files with; PostgreSQL and nginx for b2c-tasks-api's tests (a
+  # cluster and balancer of the tests' own on private ports, whatever Debian's services do).
   packages="$packages ca-certificates strace xvfb xauth xdotool imagemagick python3-pyatspi gir1.2-atspi-2.0 python3-gi libsecret-tools wrk
-    libgtk-4-bin fonts-wqy-microhei sqlite3 gcc libxtst-dev libxdamage-dev python3-venv"
+    libgtk-4-bin fonts-wqy-microhei sqlite3 gcc libxtst-dev libxdamage-dev python3-venv postgresql nginx-light"
 fi
 
 missing=""

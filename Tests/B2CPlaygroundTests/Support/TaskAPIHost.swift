@@ -4,13 +4,15 @@ import Foundation
 import TasksTestSupport
 import Testing
 
-/// The two hosts of the one task API implementation.
+/// The hosts of the one task API implementation, and its two databases.
 enum TaskAPIHost: String, CaseIterable, CustomTestStringConvertible, Sendable {
   /// In the playground's process, on its database.
   case playground
   /// `b2c-tasks-api`, another process with its own SQLite database, trusting the playground's B2C policy by its
   /// metadata document (as it would trust a real tenant).
   case service
+  /// `b2c-tasks-api` on a database of its own in the tests' PostgreSQL server.
+  case postgres
 
   var testDescription: String { rawValue }
 
@@ -22,10 +24,20 @@ enum TaskAPIHost: String, CaseIterable, CustomTestStringConvertible, Sendable {
       let data = try TestDesktop.temporaryFolder("tasks-api")
       let process = try await TaskAPIProcess.start(
         database: data.appending(path: "tasks.sqlite").path,
-        issuerMetadata: harness.base.appending(
-          path: "\(PlaygroundHarness.tenant)/\(PlaygroundHarness.signIn)/v2.0/.well-known/openid-configuration"))
+        issuerMetadata: harness.policyMetadata)
       return TaskAPIEndpoint(base: process.base, process: process, data: data)
+    case .postgres:
+      let database = try await PostgresServer.shared().createDatabase()
+      let process = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
+      return TaskAPIEndpoint(base: process.base, process: process, data: nil)
     }
+  }
+}
+
+extension PlaygroundHarness {
+  /// The sign-in policy's OpenID Connect metadata URL, as a real deployment names its tenant's.
+  var policyMetadata: URL {
+    base.appending(path: "\(Self.tenant)/\(Self.signIn)/v2.0/.well-known/openid-configuration")
   }
 }
 

@@ -1,0 +1,179 @@
+// PostgresTaskStore: the task API's tasks in PostgreSQL through PostgresNIO's connection pool, for any number of
+// b2c-tasks-api instances on one database. Sendable.
+
+import Foundation
+import Logging
+import PostgresNIO
+import TaskService
+
+/// Tasks in PostgreSQL. Stateless: everything an instance knows is in the database, so instances are interchangeable;
+/// an idempotency key is a row unique per owner, so a retried add lands once whichever instance gets it.
+///
+/// Run `run()` for as long as the store is used (it drives the pool), then call `migrate()` before serving.
+public final class PostgresTaskStore: TaskStore {
+  private let client: PostgresClient
+  private let logger: Logger
+
+  /// A store on the database `configuration` names, with at most `connections` connections open.
+  public init(configuration: PostgresURL, connections: Int = 20, logger: Logger) {
+    var pool = configuration.clientConfiguration
+    pool.options.maximumConnections = connections
+    pool.options.connectTimeout = .seconds(10)
+    // The pool's own log: its connection failures surface in the queries that wait for them (as 500s and a failing
+    // /ready), so only its errors are worth a line of their own; it warns, too, when a query waits for run().
+    var background = logger
+    background.logLevel = max(logger.logLevel, .error)
+    client = PostgresClient(configuration: pool, backgroundLogger: background)
+    self.logger = logger
+  }
+
+  /// Drives the connection pool until the calling task is cancelled.
+  public func run() async { await client.run() }
+
+  // MARK: Schema
+
+  /// The schema's versions, oldest first; each runs once, in one transaction with its record in `schema_migrations`.
+  static let migrations: [(version: String, statements: [PostgresQuery])] = [
+    (
+      "tasks-v1",
+      [
+        """
+        CREATE TABLE tasks (
+          id bigserial PRIMARY KEY,
+          owner text NOT NULL,
+          text text NOT NULL,
+          completed boolean NOT NULL DEFAULT false,
+          date_modified timestamptz NOT NULL)
+        """,
+        "CREATE INDEX tasks_owner_id ON tasks (owner, id)",
+        // No foreign key: the key outlives a deleted task, so a late retry does not bring it back.
+        """
+        CREATE TABLE idempotency_keys (
+          owner text NOT NULL,
+          key text NOT NULL,
+          task_id bigint NOT NULL,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (owner, key))
+        """,
+      ]
+    )
+  ]
+
+  /// Any constant: the advisory lock every instance takes while it migrates (`b2c-tasks-api` in ASCII).
+  static let migrationLock: Int64 = 0x6232_632D_7461_736B
+
+  /// Brings the schema up to date. Safe when several instances start at once: each waits for the advisory lock
+  /// (held until its transaction ends), then sees the versions the others applied.
+  public func migrate() async throws {
+    try await client.withTransaction(logger: logger) { connection in
+      try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
+      try await connection.query(
+        """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+          version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+        """, logger: logger)
+      var applied = Set<String>()
+      for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger)
+        .decode(String.self)
+      {
+        applied.insert(version)
+      }
+      for migration in Self.migrations where !applied.contains(migration.version) {
+        for statement in migration.statements { try await connection.query(statement, logger: logger) }
+        try await connection.query(
+          "INSERT INTO schema_migrations (version) VALUES (\(migration.version))", logger: logger)
+        logger.info("applied schema migration", metadata: ["version": "\(migration.version)"])
+      }
+    }
+  }
+
+  // MARK: TaskStore
+
+  public func tasks(owner: String) async throws -> [TaskRecord] {
+    var tasks: [TaskRecord] = []
+    let rows = try await client.query(
+      "SELECT id, text, completed, date_modified FROM tasks WHERE owner = \(owner) ORDER BY id", logger: logger)
+    for try await (id, text, completed, modified) in rows.decode((Int64, String, Bool, Date).self) {
+      tasks.append(TaskRecord(id: id, owner: owner, text: text, completed: completed, dateModified: modified))
+    }
+    return tasks
+  }
+
+  public func addTask(owner: String, text: String, idempotencyKey: String?) async throws -> Int64 {
+    let now = Date()
+    guard let idempotencyKey else {
+      let rows = try await client.query(
+        """
+        INSERT INTO tasks (owner, text, completed, date_modified) VALUES (\(owner), \(text), false, \(now))
+        RETURNING id
+        """, logger: logger)
+      return try await Self.first(rows)
+    }
+    return try await client.withTransaction(logger: logger) { connection in
+      // The key's row claims the id first: of two instances adding with one key at once, the second waits on the
+      // unique index until the first commits, then finds the key taken and answers with the first one's task.
+      let claimed = try await connection.query(
+        """
+        INSERT INTO idempotency_keys (owner, key, task_id) VALUES (\(owner), \(idempotencyKey),
+          nextval(pg_get_serial_sequence('tasks', 'id')))
+        ON CONFLICT (owner, key) DO NOTHING RETURNING task_id
+        """, logger: logger)
+      if let id = try await Self.firstIfAny(claimed) {
+        try await connection.query(
+          """
+          INSERT INTO tasks (id, owner, text, completed, date_modified) VALUES (\(id), \(owner), \(text), false, \(now))
+          """, logger: logger)
+        return id
+      }
+      let existing = try await connection.query(
+        "SELECT task_id FROM idempotency_keys WHERE owner = \(owner) AND key = \(idempotencyKey)", logger: logger)
+      return try await Self.first(existing)
+    }
+  }
+
+  public func deleteTask(owner: String, id: Int64) async throws {
+    try await client.query("DELETE FROM tasks WHERE owner = \(owner) AND id = \(id)", logger: logger)
+  }
+
+  public func updateTask(owner: String, id: Int64, text: String?, completed: Bool?) async throws -> Bool {
+    let rows = try await client.query(
+      """
+      UPDATE tasks SET text = COALESCE(\(text), text), completed = COALESCE(\(completed), completed),
+        date_modified = \(Date())
+      WHERE owner = \(owner) AND id = \(id) RETURNING id
+      """, logger: logger)
+    return try await Self.firstIfAny(rows) != nil
+  }
+
+  public func isReachable() async -> Bool {
+    guard let rows = try? await client.query("SELECT 1", logger: logger) else { return false }
+    return (try? await Self.firstIfAny(rows, as: Int32.self)) == 1
+  }
+
+  // MARK: Rows
+
+  private static func firstIfAny<Value: PostgresDecodable & Sendable>(
+    _ rows: PostgresRowSequence, as: Value.Type = Int64.self
+  ) async throws -> Value? {
+    var first: Value?
+    for try await value in rows.decode(Value.self) where first == nil { first = value }
+    return first
+  }
+
+  private static func first(_ rows: PostgresRowSequence) async throws -> Int64 {
+    guard let id = try await firstIfAny(rows) else { throw PostgresStoreError.noRow }
+    return id
+  }
+}
+
+/// What the PostgreSQL store reports beyond the driver's own errors.
+public enum PostgresStoreError: Error, CustomStringConvertible {
+  /// A statement that returns a row returned none.
+  case noRow
+
+  public var description: String {
+    switch self {
+    case .noRow: "PostgreSQL returned no row where one was expected"
+    }
+  }
+}
