@@ -150,7 +150,7 @@ let package = Package(
     .testTarget(
       name: "B2CPlaygroundTests",
       dependencies: [
-        "B2CPlayground", "TasksTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+        "B2CPlayground", "TaskServicePostgres", "TasksTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
       ]),

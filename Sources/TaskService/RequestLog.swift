@@ -62,7 +62,7 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
 }
 
 /// Turns any error a route did not answer into a plain 500 without details, so no stack or internal message leaks;
-/// HTTP errors (too large, not found) keep their status.
+/// HTTP errors (too large, not found) keep their status; a database that cannot be reached is a 503 to retry.
 public struct ErrorShield<Context: RequestContext>: RouterMiddleware {
   public init() {}
 
@@ -72,6 +72,13 @@ public struct ErrorShield<Context: RequestContext>: RouterMiddleware {
   {
     do {
       return try await next(request, context)
+    } catch is TaskStoreUnavailable {
+      context.logger.warning("the database cannot be reached")
+      var response =
+        (try? json(["Message": "The task database cannot be reached. Try again shortly."], status: .serviceUnavailable))
+        ?? Response(status: .serviceUnavailable)
+      response.headers[.retryAfter] = "5"
+      return response
     } catch let error as any HTTPResponseError {
       let message = error.status == .contentTooLarge ? "The request is too large." : error.status.reasonPhrase
       return (try? json(["Message": message], status: error.status)) ?? Response(status: error.status)

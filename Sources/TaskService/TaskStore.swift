@@ -38,6 +38,13 @@ public protocol TaskStore: Sendable {
   func isReachable() async -> Bool
 }
 
+/// The database cannot be reached (or did not answer in time): the request may succeed later, so the API answers
+/// 503 with Retry-After rather than 500, and `/ready` takes the instance out of its balancer's rotation.
+public struct TaskStoreUnavailable: Error, CustomStringConvertible {
+  public init() {}
+  public var description: String { "the task database cannot be reached" }
+}
+
 /// Tasks in SQLite through GRDB: the embedded default, and the playground's own database.
 public final class SQLiteTaskStore: TaskStore {
   private let database: any DatabaseWriter

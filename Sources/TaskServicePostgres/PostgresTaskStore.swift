@@ -90,6 +90,10 @@ public final class PostgresTaskStore: TaskStore {
   // MARK: TaskStore
 
   public func tasks(owner: String) async throws -> [TaskRecord] {
+    try await available { try await self.fetchTasks(owner: owner) }
+  }
+
+  private func fetchTasks(owner: String) async throws -> [TaskRecord] {
     var tasks: [TaskRecord] = []
     let rows = try await client.query(
       "SELECT id, text, completed, date_modified FROM tasks WHERE owner = \(owner) ORDER BY id", logger: logger)
@@ -100,6 +104,10 @@ public final class PostgresTaskStore: TaskStore {
   }
 
   public func addTask(owner: String, text: String, idempotencyKey: String?) async throws -> Int64 {
+    try await available { try await self.insertTask(owner: owner, text: text, idempotencyKey: idempotencyKey) }
+  }
+
+  private func insertTask(owner: String, text: String, idempotencyKey: String?) async throws -> Int64 {
     let now = Date()
     guard let idempotencyKey else {
       let rows = try await client.query(
@@ -132,22 +140,63 @@ public final class PostgresTaskStore: TaskStore {
   }
 
   public func deleteTask(owner: String, id: Int64) async throws {
-    try await client.query("DELETE FROM tasks WHERE owner = \(owner) AND id = \(id)", logger: logger)
+    try await available {
+      try await self.client.query("DELETE FROM tasks WHERE owner = \(owner) AND id = \(id)", logger: self.logger)
+    }
   }
 
   public func updateTask(owner: String, id: Int64, text: String?, completed: Bool?) async throws -> Bool {
-    let rows = try await client.query(
-      """
-      UPDATE tasks SET text = COALESCE(\(text), text), completed = COALESCE(\(completed), completed),
-        date_modified = \(Date())
-      WHERE owner = \(owner) AND id = \(id) RETURNING id
-      """, logger: logger)
-    return try await Self.firstIfAny(rows) != nil
+    try await available {
+      let rows = try await self.client.query(
+        """
+        UPDATE tasks SET text = COALESCE(\(text), text), completed = COALESCE(\(completed), completed),
+          date_modified = \(Date())
+        WHERE owner = \(owner) AND id = \(id) RETURNING id
+        """, logger: self.logger)
+      return try await Self.firstIfAny(rows) != nil
+    }
   }
 
   public func isReachable() async -> Bool {
-    guard let rows = try? await client.query("SELECT 1", logger: logger) else { return false }
-    return (try? await Self.firstIfAny(rows, as: Int32.self)) == 1
+    let answer = try? await available(within: .seconds(5)) {
+      try await Self.firstIfAny(try await self.client.query("SELECT 1", logger: self.logger), as: Int32.self)
+    }
+    return answer == 1
+  }
+
+  // MARK: Outages
+
+  /// Runs `work`, turning a database that cannot be reached, or does not answer `within`, into
+  /// `TaskStoreUnavailable` (a 503 to retry; the pool keeps trying to connect meanwhile).
+  private func available<Value: Sendable>(
+    within limit: Duration = .seconds(15), _ work: @escaping @Sendable () async throws -> Value
+  ) async throws -> Value {
+    do {
+      return try await withThrowingTaskGroup(of: Value?.self) { group in
+        group.addTask { try await work() }
+        group.addTask {
+          try await Task.sleep(for: limit)
+          return nil
+        }
+        defer { group.cancelAll() }
+        guard let value = try await group.next() ?? nil else { throw TaskStoreUnavailable() }
+        return value
+      }
+    } catch let error as PSQLError where Self.isOutage(error) {
+      logger.warning("PostgreSQL cannot be reached", metadata: ["code": "\(error.code)"])
+      throw TaskStoreUnavailable()
+    }
+  }
+
+  /// Whether `error` says the database is away (not that a statement was wrong).
+  static func isOutage(_ error: PSQLError) -> Bool {
+    let away: [PSQLError.Code] = [
+      .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown,
+    ]
+    if away.contains(error.code) { return true }
+    // SQLSTATE class 08 (connection exception) and 57P0x (shutting down, cannot connect now).
+    guard let state = error.serverInfo?[.sqlState] else { return false }
+    return state.hasPrefix("08") || state.hasPrefix("57P")
   }
 
   // MARK: Rows

@@ -14,7 +14,7 @@ import Testing
 
 @Suite("b2c-tasks-api: the program", .serialized)
 struct TasksAPIProgramTests {
-  @Test("--help describes it; no issuer, no audience or an http issuer elsewhere than loopback is refused")
+  @Test("--help describes it; no issuer, no audience, an http issuer off loopback or a bad database URL is refused")
   func commandLine() async throws {
     let help = try await ChildProcess.run(TaskAPIProcess.program, ["--help"])
     #expect(help.status == 0)
@@ -26,6 +26,14 @@ struct TasksAPIProgramTests {
       let refused = try await ChildProcess.run(TaskAPIProcess.program, arguments)
       #expect(refused.status != 0, "\(arguments)")
     }
+    // A bad database URL is refused before anything starts, in words, and without echoing its password.
+    let issuer = ["--issuer-metadata", "https://login.example.com/.well-known/openid-configuration", "--audience", "x"]
+    let badURL = try await ChildProcess.run(
+      TaskAPIProcess.program, issuer, environment: ["DATABASE_URL": "postgres://:s3cret@db.example.com/tasks"])
+    #expect(badURL.status != 0 && badURL.error.contains("names no user") && !badURL.error.contains("s3cret"))
+    let prefer = try await ChildProcess.run(
+      TaskAPIProcess.program, issuer + ["--database", "postgres://u@db.example.com/tasks?sslmode=prefer"])
+    #expect(prefer.status != 0 && prefer.error.contains("sslmode prefer is not supported"))
   }
 
   @Test("/health and /ready answer; the request log names each request and never the token")
@@ -64,8 +72,7 @@ struct TasksAPIProgramTests {
     defer { try? FileManager.default.removeItem(at: data) }
     let api = try await TaskAPIProcess.start(
       database: data.appending(path: "tasks.sqlite").path,
-      issuerMetadata: harness.base.appending(
-        path: "\(PlaygroundHarness.tenant)/\(PlaygroundHarness.signIn)/v2.0/.well-known/openid-configuration"),
+      issuerMetadata: harness.policyMetadata,
       arguments: ["--clock-skew", "0"])
     defer { Task { await api.stop() } }
     let token = try #require(
@@ -89,8 +96,7 @@ struct TasksAPIProgramTests {
     let data = try TestDesktop.temporaryFolder("tasks-api-term")
     defer { try? FileManager.default.removeItem(at: data) }
     let database = data.appending(path: "tasks.sqlite").path
-    let metadata = harness.base.appending(
-      path: "\(PlaygroundHarness.tenant)/\(PlaygroundHarness.signIn)/v2.0/.well-known/openid-configuration")
+    let metadata = harness.policyMetadata
     let token = try #require(
       try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
     let first = try await TaskAPIProcess.start(

@@ -66,13 +66,16 @@ final class TaskAPIProcess: Sendable {
 
   static var program: URL { TestDesktop.binaryFolder.appending(path: "b2c-tasks-api") }
 
-  /// Starts it on `database`, trusting the issuer at `issuerMetadata` for the app's client id.
-  static func start(database: String, issuerMetadata: URL, arguments: [String] = []) async throws -> TaskAPIProcess {
+  /// Starts it on `database` and `port` (0: a free one), trusting the issuer at `issuerMetadata` for the app's
+  /// client id.
+  static func start(
+    database: String, issuerMetadata: URL, port: Int = 0, arguments: [String] = []
+  ) async throws -> TaskAPIProcess {
     try #require(FileManager.default.isExecutableFile(atPath: program.path), "build it first: swift build")
     let process = try ChildProcess(
       program,
       [
-        "--port", "0", "--database", database, "--issuer-metadata", issuerMetadata.absoluteString, "--audience",
+        "--port", "\(port)", "--database", database, "--issuer-metadata", issuerMetadata.absoluteString, "--audience",
         PlaygroundHarness.clientID,
       ] + arguments)
     var port: Int?
