@@ -40,6 +40,8 @@ public struct TaskAPIServer: Sendable {
       }
       return try json(["Message": "ready"])
     }
+    TaskRoutes.refuseOtherMethods(on: router, path: "/health", allowed: [.get])
+    TaskRoutes.refuseOtherMethods(on: router, path: "/ready", allowed: [.get])
     let validator = BearerValidator(
       keys: .issuers(configuration.issuerMetadata.map { IssuerKeys(metadataURL: $0) }),
       audiences: configuration.audiences, clockSkew: configuration.clockSkew)

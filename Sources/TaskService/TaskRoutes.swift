@@ -10,7 +10,7 @@ public struct TaskRoutes: Sendable {
   let store: any TaskStore
   let validator: BearerValidator
   let maxRequestBytes: Int
-  /// The longest task text accepted.
+  /// The longest task text accepted, in Unicode code points (as JSON Schema's maxLength and GTK's max-length count).
   public static let maxTextLength = 4000
 
   public init(store: any TaskStore, validator: BearerValidator, maxRequestBytes: Int) {
@@ -47,6 +47,25 @@ public struct TaskRoutes: Sendable {
         }
       }
     }
+    Self.refuseOtherMethods(on: router, path: "/api/tasks", allowed: [.get, .post])
+    Self.refuseOtherMethods(on: router, path: "/api/tasks/:id", allowed: [.delete, .patch, .put])
+  }
+
+  /// Answers the methods a route does not take with 405 and the ones it does in `Allow` (not 404, which would say
+  /// the resource is not there).
+  public static func refuseOtherMethods<Context: RequestContext>(
+    on router: Router<Context>, path: RouterPath, allowed: [HTTPRequest.Method]
+  ) {
+    let all: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .options, .trace, .patch, .connect]
+    let allow = allowed.map(\.rawValue).joined(separator: ", ")
+    for method in all where !allowed.contains(method) {
+      router.on(path, method: method) { _, _ in
+        var response = try json(
+          ["Message": "The requested resource does not support http method '\(method)'."], status: .methodNotAllowed)
+        response.headers[.allow] = allow
+        return response
+      }
+    }
   }
 
   // MARK: Handlers
@@ -56,11 +75,9 @@ public struct TaskRoutes: Sendable {
     do { fields = try await Self.fields(request, limit: maxRequestBytes) } catch let error as ResponseError {
       return error.response
     }
+    if let raw = fields.text, let problem = Self.textProblem(raw) { return problem }
     guard let text = fields.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
       return Self.invalid("The Text field is required.")
-    }
-    guard text.count <= Self.maxTextLength else {
-      return Self.invalid("The Text field must be at most \(Self.maxTextLength) characters.")
     }
     let key = request.headers[.init("Idempotency-Key")!]
     if let key, key.isEmpty || key.count > 200 || !key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) {
@@ -75,11 +92,9 @@ public struct TaskRoutes: Sendable {
     do { fields = try await Self.fields(request, limit: maxRequestBytes) } catch let error as ResponseError {
       return error.response
     }
+    if let raw = fields.text, let problem = Self.textProblem(raw) { return problem }
     let text = fields.text?.trimmingCharacters(in: .whitespacesAndNewlines)
     if let text, text.isEmpty { return Self.invalid("The Text field must not be empty.") }
-    if let text, text.count > Self.maxTextLength {
-      return Self.invalid("The Text field must be at most \(Self.maxTextLength) characters.")
-    }
     if fields.completedWasInvalid { return Self.invalid("The Completed field must be true or false.") }
     guard text != nil || fields.completed != nil else { return Self.invalid("Give Text or Completed.") }
     guard try await store.updateTask(owner: owner, id: id, text: text, completed: fields.completed) else {
@@ -89,6 +104,18 @@ public struct TaskRoutes: Sendable {
   }
 
   // MARK: Helpers
+
+  /// Why a task text as sent (before trimming) is refused: too long, or with control characters other than tab and
+  /// line breaks (a NUL cannot even be stored in PostgreSQL's text; the others draw as boxes in any list).
+  static func textProblem(_ text: String) -> Response? {
+    if text.unicodeScalars.count > maxTextLength {
+      return invalid("The Text field must be at most \(maxTextLength) characters long.")
+    }
+    let control = text.unicodeScalars.contains { scalar in
+      (scalar.value < 0x20 && !["\t", "\n", "\r"].contains(scalar)) || scalar.value == 0x7F
+    }
+    return control ? invalid("The Text field must not contain control characters.") : nil
+  }
 
   /// Runs `body` for the token's owner, or answers 401 as the original did.
   private func authorized(

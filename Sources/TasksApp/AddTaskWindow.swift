@@ -19,7 +19,8 @@ final class AddTaskWindow {
   private var closed = false
   /// Whether it shows a task's details (rather than adding one).
   let isDetails: Bool
-  /// The longest text the task API takes, in characters (the quick entry's limit too).
+  /// The longest text the task API takes, in Unicode code points, as GTK's max-length and JSON Schema count (the
+  /// quick entry's limit too).
   private static let maximumLength = 4000
 
   /// Opens the window over `parent`; `onAdd` receives the trimmed text. With `editing`, the window shows that text
@@ -88,7 +89,13 @@ final class AddTaskWindow {
   }
 
   private func submit() {
-    let text = String(text.prefix(Self.maximumLength))
+    // Whole characters only: an emoji with modifiers is several code points, never cut in half.
+    var used = 0
+    let text = String(
+      text.prefix { character in
+        used += character.unicodeScalars.count
+        return used <= Self.maximumLength
+      })
     guard !text.isEmpty else { return }
     onAdd(text)
     finish()

@@ -122,6 +122,12 @@ struct TaskAPITests {
     #expect(try await ann.call("POST", body: Data([0xFF, 0xFE, 0x00]), contentType: "application/json").status == 400)
     #expect(try await ann.call("POST", body: Data("x".utf8), contentType: "text/plain").status == 415)
     #expect(try await ann.add(String(repeating: "x", count: 4001)).status == 400)
+    // Control characters (a NUL cannot be stored in PostgreSQL at all) are refused; tabs and line breaks are text.
+    #expect(try await ann.add("nul\u{0}inside").status == 400)
+    #expect(try await ann.add("bell\u{7}").status == 400)
+    #expect(
+      try await ann.call("POST", body: Data(#"{"Text":"a\u0000b"}"#.utf8), contentType: "application/json").status
+        == 400)
     let huge = try await ann.call("POST", body: Data(count: 200_000), contentType: "application/json")
     #expect(huge.status == 413)
     #expect(try await ann.call("DELETE", "abc").status == 404)
@@ -129,6 +135,7 @@ struct TaskAPITests {
       try await ann.call("PATCH", "abc", body: Data(#"{"Completed":true}"#.utf8), contentType: "application/json")
         .status == 404)
     #expect(try await ann.list().isEmpty, "nothing was stored")
+    #expect(try await ann.add("two\tcolumns\nand a second line").status == 204)
   }
 
   @Test("extension: PATCH changes Text and Completed of one's own task", arguments: TaskAPIHost.allCases)
