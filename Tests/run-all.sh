@@ -14,7 +14,7 @@ meson test -C "$repo/.build-meson-debug" --print-errorlogs
 # The installed tree, and a start the way GNOME's launcher does it (gtk4-launch, D-Bus activation).
 Tests/xvfb.sh Tests/install-and-launch.sh "$repo/.build-meson-debug" "$repo/.build-prefix-test"
 # Keep the benchmark scripts working (figures from a one-second debug run mean nothing; see Tests/Benchmarks).
-Tests/Benchmarks/playground-throughput.sh --quick
+Tests/Benchmarks/task-api-throughput.sh --quick
 Tests/Benchmarks/startup-and-scale.sh --quick
 Tests/Benchmarks/sign-in.sh --quick
 
