@@ -2,6 +2,7 @@
 
 import Foundation
 import Hummingbird
+import Synchronization
 
 /// `GET/POST /api/tasks`, `DELETE /api/tasks/{id}` as the sample's TaskService answered them, and the extensions
 /// `PATCH /api/tasks/{id}` (Text, Completed) and `Idempotency-Key` on POST. Every route needs a valid bearer token;
@@ -10,6 +11,7 @@ public struct TaskRoutes: Sendable {
   let store: any TaskStore
   let validator: BearerValidator
   let maxRequestBytes: Int
+  let lists = TaskListCache()
   /// The longest task text accepted, in Unicode code points (as JSON Schema's maxLength and GTK's max-length count).
   public static let maxTextLength = 4000
 
@@ -22,11 +24,7 @@ public struct TaskRoutes: Sendable {
   public func register<Context: RequestContext>(on router: Router<Context>) {
     router.get("/api/tasks") { request, context in
       try await authorized(request, context) { owner in
-        let tasks = try await store.tasks(owner: owner)
-        let body = try JSONEncoder().encode(tasks.map(TaskJSON.init))
-        return Response(
-          status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-          body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        try await list(request, owner: owner)
       }
     }
     router.post("/api/tasks") { request, context in
@@ -69,6 +67,29 @@ public struct TaskRoutes: Sendable {
   }
 
   // MARK: Handlers
+
+  /// The owner's list: from memory while the database's list version for the owner has not moved (one one-row
+  /// query instead of reading and encoding every task), 304 when the client's ETag is that version.
+  private func list(_ request: Request, owner: String) async throws -> Response {
+    let version = try await store.listVersion(owner: owner)
+    let etag = "\"\(version)\""
+    var headers: HTTPFields = [.cacheControl: "no-store", .eTag: etag]
+    if let match = request.headers[.ifNoneMatch],
+      match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
+    {
+      return Response(status: .notModified, headers: headers)
+    }
+    let body: ByteBuffer
+    if let cached = lists.body(owner: owner, version: version) {
+      body = cached
+    } else {
+      // Read after the version: a change in between makes the next request's version differ, never a stale hit.
+      body = ByteBuffer(bytes: TaskListJSON.encode(try await store.tasks(owner: owner)))
+      lists.keep(body, owner: owner, version: version)
+    }
+    headers[.contentType] = "application/json; charset=utf-8"
+    return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+  }
 
   private func add(_ request: Request, owner: String) async throws -> Response {
     let fields: TaskFields
@@ -127,39 +148,6 @@ public struct TaskRoutes: Sendable {
       return response
     }
     return try await body(owner)
-  }
-
-  /// The sample's JSON shape of a task, keys in the original API's order.
-  struct TaskJSON: Encodable {
-    var Id: Int64
-    var Owner: String
-    var Text: String
-    var Completed: Bool
-    var DateModified: String
-
-    init(_ task: TaskRecord) {
-      Id = task.id ?? 0
-      Owner = task.owner
-      Text = task.text
-      Completed = task.completed
-      DateModified = TaskRoutes.timestamp(task.dateModified)
-    }
-  }
-
-  /// `2016-07-26T20:14:05.123Z`, as the original API wrote dates. Written by hand: Foundation's ISO 8601 formatting
-  /// cost more than everything else of a 100-task answer together.
-  static func timestamp(_ date: Date) -> String {
-    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-    var seconds = time_t(milliseconds / 1000)
-    var parts = tm()
-    gmtime_r(&seconds, &parts)
-    func pad(_ value: Int32, _ width: Int) -> String {
-      let digits = String(value)
-      return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-    let millis = Int32(milliseconds % 1000)
-    return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-      + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(millis, 3))Z"
   }
 
   /// The `Text` and `Completed` of a form or JSON body (keys case-insensitive).
@@ -240,5 +228,42 @@ public struct TaskRoutes: Sendable {
 
   static var notFound: Response {
     (try? json(["Message": "No task with this id."], status: .notFound)) ?? Response(status: .notFound)
+  }
+}
+
+/// The latest encoded list of recently active owners, each with the list version it was read at. Bounded in bytes;
+/// when full, entries go in the order they came. Sendable (a lock).
+final class TaskListCache: Sendable {
+  /// At most this many bytes of lists are kept; a longer list is never kept.
+  static let capacity = 64 << 20
+  static let largest = 1 << 20
+  private struct Entries {
+    var lists: [String: (version: Int64, body: ByteBuffer)] = [:]
+    var order: [String] = []
+    var bytes = 0
+  }
+  private let entries = Mutex(Entries())
+
+  func body(owner: String, version: Int64) -> ByteBuffer? {
+    entries.withLock { entries in
+      guard let entry = entries.lists[owner], entry.version == version else { return nil }
+      return entry.body
+    }
+  }
+
+  func keep(_ body: ByteBuffer, owner: String, version: Int64) {
+    guard body.readableBytes <= Self.largest else { return }
+    entries.withLock { entries in
+      if let old = entries.lists.updateValue((version, body), forKey: owner) {
+        entries.bytes -= old.body.readableBytes
+      } else {
+        entries.order.append(owner)
+      }
+      entries.bytes += body.readableBytes
+      while entries.bytes > Self.capacity, !entries.order.isEmpty {
+        let oldest = entries.order.removeFirst()
+        if let gone = entries.lists.removeValue(forKey: oldest) { entries.bytes -= gone.body.readableBytes }
+      }
+    }
   }
 }

@@ -56,7 +56,27 @@ public final class PostgresTaskStore: TaskStore {
           PRIMARY KEY (owner, key))
         """,
       ]
-    )
+    ),
+    (
+      "tasks-v2-list-versions",
+      [
+        "CREATE TABLE owner_versions (owner text PRIMARY KEY, version bigint NOT NULL)",
+        "INSERT INTO owner_versions (owner, version) SELECT owner, 1 FROM tasks GROUP BY owner",
+        """
+        CREATE FUNCTION bump_owner_version() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          INSERT INTO owner_versions AS v (owner, version)
+            VALUES (CASE WHEN TG_OP = 'DELETE' THEN OLD.owner ELSE NEW.owner END, 1)
+            ON CONFLICT (owner) DO UPDATE SET version = v.version + 1;
+          RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER tasks_bump_owner_version AFTER INSERT OR UPDATE OR DELETE ON tasks
+          FOR EACH ROW EXECUTE FUNCTION bump_owner_version()
+        """,
+      ]
+    ),
   ]
 
   /// Any constant: the advisory lock every instance takes while it migrates (`b2c-tasks-api` in ASCII).
@@ -101,6 +121,14 @@ public final class PostgresTaskStore: TaskStore {
       tasks.append(TaskRecord(id: id, owner: owner, text: text, completed: completed, dateModified: modified))
     }
     return tasks
+  }
+
+  public func listVersion(owner: String) async throws -> Int64 {
+    try await available {
+      let rows = try await self.client.query(
+        "SELECT version FROM owner_versions WHERE owner = \(owner)", logger: self.logger)
+      return try await Self.firstIfAny(rows) ?? 0
+    }
   }
 
   public func addTask(owner: String, text: String, idempotencyKey: String?) async throws -> Int64 {

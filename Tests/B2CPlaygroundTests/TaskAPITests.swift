@@ -87,6 +87,44 @@ struct TaskAPITests {
     #expect(try await ann.list().count == 2)
   }
 
+  @Test(
+    "extension: the list's ETag answers 304 until a task changes; an answer from memory is never stale",
+    arguments: TaskAPIHost.allCases)
+  func listVersions(host: TaskAPIHost) async throws {
+    let harness = try await PlaygroundHarness.start()
+    let api = try await host.start(for: harness)
+    defer {
+      Task {
+        await api.stop(); await harness.stop()
+      }
+    }
+    let ann = try await signedIn(harness, api)
+    #expect(try await ann.add("buy milk").status == 204)
+    let first = try await ann.call("GET")
+    let etag = try #require(first.headers["etag"])
+    #expect(try await ann.call("GET", headers: ["If-None-Match": etag]).status == 304)
+    #expect(try await ann.call("GET", headers: ["If-None-Match": "\"other\", \(etag)"]).status == 304)
+    // Each kind of change moves the version, and the next list (answered from memory before) shows it.
+    #expect(try await ann.add("walk the dog").status == 204)
+    let added = try await ann.call("GET", headers: ["If-None-Match": etag])
+    #expect(added.status == 200 && added.headers["etag"] != etag)
+    var texts = try await ann.list().map { $0["Text"] as? String }
+    #expect(texts == ["buy milk", "walk the dog"])
+    let id = try #require(try await ann.list().first?["Id"] as? Int)
+    #expect(
+      try await ann.call("PATCH", "\(id)", body: Data(#"{"Completed":true}"#.utf8), contentType: "application/json")
+        .status == 204)
+    #expect(try await ann.list().first?["Completed"] as? Bool == true)
+    #expect(try await ann.call("DELETE", "\(id)").status == 204)
+    texts = try await ann.list().map { $0["Text"] as? String }
+    #expect(texts == ["walk the dog"])
+    // Another user's change does not touch Ann's version.
+    let before = try #require(try await ann.call("GET").headers["etag"])
+    let bob = try await signedIn(harness, api, "bob@example.com", "Tasks-Demo-2")
+    #expect(try await bob.add("bob's").status == 204)
+    #expect(try await ann.call("GET", headers: ["If-None-Match": before]).status == 304)
+  }
+
   @Test("the sample's way: the id_token as bearer is accepted too", arguments: TaskAPIHost.allCases)
   func idTokenBearer(host: TaskAPIHost) async throws {
     let harness = try await PlaygroundHarness.start()

@@ -35,7 +35,9 @@ struct TasksAPIClusterTests {
       #expect(try await TaskClient(api: instance.base, token: token).add("from instance \(index)").status == 204)
     }
     let name = try #require(database.split(separator: "/").last.map(String.init))
-    #expect(try await server.psql(name, "SELECT string_agg(version, ',') FROM schema_migrations") == "tasks-v1")
+    #expect(
+      try await server.psql(name, "SELECT string_agg(version, ',' ORDER BY version) FROM schema_migrations")
+        == "tasks-v1,tasks-v2-list-versions")
     #expect(
       try await texts(TaskClient(api: instances[0].base, token: token)) == (0..<3).map { "from instance \($0)" })
   }
@@ -55,6 +57,11 @@ struct TasksAPIClusterTests {
     let both = ["added through the first", "added through the second"]
     #expect(try await texts(viaFirst) == both)
     #expect(try await texts(viaSecond) == both)
+    // A list the second instance answered (and keeps in memory) changes with an add through the first.
+    #expect(try await viaFirst.add("added through the first again").status == 204)
+    #expect(try await texts(viaSecond) == both + ["added through the first again"])
+    #expect(try await viaSecond.call("DELETE", "\(try await viaSecond.list().last?["Id"] as? Int ?? 0)").status == 204)
+    #expect(try await texts(viaFirst) == both)
 
     // Through nginx (round robin): every add lands once, and both instances take some.
     for index in 1...6 { #expect(try await viaBalancer.add("balanced \(index)").status == 204) }

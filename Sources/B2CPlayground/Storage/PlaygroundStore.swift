@@ -74,6 +74,7 @@ final class PlaygroundStore: Sendable {
         t.column("status", .text).notNull()
       }
     }
+    SQLiteTaskStore.registerListVersions(in: &migrator)
     return migrator
   }
 
