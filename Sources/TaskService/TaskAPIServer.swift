@@ -19,6 +19,8 @@ public struct TaskAPIServer: Sendable {
     public var clockSkew = 300
     /// The largest request body accepted, in bytes.
     public var maxRequestBytes = 64 * 1024
+    /// How many bytes of encoded task lists to keep in memory (0: none).
+    public var listCacheBytes = 64 << 20
 
     public init() {}
   }
@@ -45,7 +47,10 @@ public struct TaskAPIServer: Sendable {
     let validator = BearerValidator(
       keys: .issuers(configuration.issuerMetadata.map { IssuerKeys(metadataURL: $0) }),
       audiences: configuration.audiences, clockSkew: configuration.clockSkew)
-    TaskRoutes(store: store, validator: validator, maxRequestBytes: configuration.maxRequestBytes).register(on: router)
+    TaskRoutes(
+      store: store, validator: validator, maxRequestBytes: configuration.maxRequestBytes,
+      listCacheBytes: configuration.listCacheBytes
+    ).register(on: router)
     responder = router.buildResponder()
   }
 

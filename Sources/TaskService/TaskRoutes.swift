@@ -11,12 +11,14 @@ public struct TaskRoutes: Sendable {
   let store: any TaskStore
   let validator: BearerValidator
   let maxRequestBytes: Int
-  let lists = TaskListCache()
+  let lists: TaskListCache
   /// The longest task text accepted, in Unicode code points (as JSON Schema's maxLength and GTK's max-length count).
   public static let maxTextLength = 4000
 
-  public init(store: any TaskStore, validator: BearerValidator, maxRequestBytes: Int) {
+  /// `listCacheBytes`: how many bytes of encoded lists to keep in memory (0: none).
+  public init(store: any TaskStore, validator: BearerValidator, maxRequestBytes: Int, listCacheBytes: Int = 64 << 20) {
     self.store = store
+    lists = TaskListCache(capacity: listCacheBytes)
     self.validator = validator
     self.maxRequestBytes = maxRequestBytes
   }
@@ -234,15 +236,20 @@ public struct TaskRoutes: Sendable {
 /// The latest encoded list of recently active owners, each with the list version it was read at. Bounded in bytes;
 /// when full, entries go in the order they came. Sendable (a lock).
 final class TaskListCache: Sendable {
-  /// At most this many bytes of lists are kept; a longer list is never kept.
-  static let capacity = 64 << 20
-  static let largest = 1 << 20
+  /// At most this many bytes of lists are kept; a list longer than a sixteenth of it (or 1 MiB) never is.
+  let capacity: Int
+  private let largest: Int
   private struct Entries {
     var lists: [String: (version: Int64, body: ByteBuffer)] = [:]
     var order: [String] = []
     var bytes = 0
   }
   private let entries = Mutex(Entries())
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    largest = min(1 << 20, capacity / 16)
+  }
 
   func body(owner: String, version: Int64) -> ByteBuffer? {
     entries.withLock { entries in
@@ -252,7 +259,7 @@ final class TaskListCache: Sendable {
   }
 
   func keep(_ body: ByteBuffer, owner: String, version: Int64) {
-    guard body.readableBytes <= Self.largest else { return }
+    guard body.readableBytes <= largest else { return }
     entries.withLock { entries in
       if let old = entries.lists.updateValue((version, body), forKey: owner) {
         entries.bytes -= old.body.readableBytes
@@ -260,7 +267,7 @@ final class TaskListCache: Sendable {
         entries.order.append(owner)
       }
       entries.bytes += body.readableBytes
-      while entries.bytes > Self.capacity, !entries.order.isEmpty {
+      while entries.bytes > capacity, !entries.order.isEmpty {
         let oldest = entries.order.removeFirst()
         if let gone = entries.lists.removeValue(forKey: oldest) { entries.bytes -= gone.body.readableBytes }
       }

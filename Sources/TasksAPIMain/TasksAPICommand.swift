@@ -31,6 +31,8 @@ struct TasksAPICommand: AsyncParsableCommand {
       """)
   var database: String?
   @Option(help: "At most this many connections to PostgreSQL.") var connections = 20
+  @Option(help: "Megabytes of encoded task lists kept in memory, each until its owner's tasks change (0: none).")
+  var listCache = 64
   @Option(help: "An issuer's OpenID Connect metadata URL whose tokens are accepted (repeatable).")
   var issuerMetadata: [String] = []
   @Option(help: "An audience (client id) accepted tokens must carry (repeatable).") var audience: [String] = []
@@ -45,6 +47,7 @@ struct TasksAPICommand: AsyncParsableCommand {
     }
     guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
     guard connections > 0 else { throw ValidationError("--connections must be at least 1.") }
+    guard (0...65536).contains(listCache) else { throw ValidationError("--list-cache must be 0 to 65536 (MB).") }
     if let url = databaseURL, PostgresURL.isPostgres(url) {
       do { _ = try PostgresURL(url) } catch { throw ValidationError("\(error)") }
     }
@@ -62,6 +65,7 @@ struct TasksAPICommand: AsyncParsableCommand {
     configuration.issuerMetadata = issuerMetadata.compactMap(URL.init(string:))
     configuration.audiences = audience
     configuration.clockSkew = clockSkew
+    configuration.listCacheBytes = listCache << 20
     let announce: @Sendable (Int) async -> Void = { [host] port in
       // One line a supervisor (or a test) can wait for; the rest goes through the logger.
       FileHandle.standardOutput.write(Data("b2c-tasks-api listening on http://\(host):\(port)\n".utf8))

@@ -74,13 +74,15 @@ wait_for "$work/postgres.log" "ready to accept connections"
 "$pgbin/createdb" -h 127.0.0.1 -p "$pgport" -U b2c tasks
 database_url="postgres://b2c@127.0.0.1:$pgport/tasks"
 
-# api NAME DATABASE: starts b2c-tasks-api on DATABASE; sets $api_url.
+# api NAME DATABASE [OPTION…]: starts b2c-tasks-api on DATABASE; sets $api_url.
 api() {
-  "$bin/b2c-tasks-api" --port 0 --database "$2" --issuer-metadata "$tenant/v2.0/.well-known/openid-configuration" \
-    --audience "$client" --log-level warning >"$work/$1.out" 2>&1 &
+  name=$1 database=$2
+  shift 2
+  "$bin/b2c-tasks-api" --port 0 --database "$database" --issuer-metadata "$tenant/v2.0/.well-known/openid-configuration" \
+    --audience "$client" --log-level warning "$@" >"$work/$name.out" 2>&1 &
   pids="$pids $!"
-  wait_for "$work/$1.out" "listening on"
-  api_url=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/$1.out")
+  wait_for "$work/$name.out" "listening on"
+  api_url=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/$name.out")
 }
 # seed URL: Ann gets 100 tasks there (the PostgreSQL instances share them).
 seed() {
@@ -105,19 +107,28 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 # compare NAME URL: /api/tasks against /health on one server, printed.
 compare() {
   set -- "$1" "$2" $(measure "$2/health") $(measure "$2/api/tasks" auth)
-  printf '  %-34s /health %9s req/s (p99 %8s)   /api/tasks %9s req/s (p99 %8s)   ratio %s\n' \
+  printf '  %-42s /health %9s req/s (p99 %8s)   /api/tasks %9s req/s (p99 %8s)   ratio %s\n' \
     "$1" "$3" "$4" "$5" "$6" "$(ratio "$5" "$3")"
 }
 
 echo "Task API throughput ($configuration, wrk -t2 -c16 -d$duration, 100 tasks, a valid token; $(nproc) CPUs):"
 seed "$playground"
 compare "b2c-playground (in-process, SQLite)" "$playground"
+# b2c-tasks-api answers an unchanged list from memory (one one-row query for the list's version); with
+# --list-cache 0 it reads and encodes every task for every request, as after each change.
 api sqlite "$work/tasks.sqlite"
 seed "$api_url"
 compare "b2c-tasks-api, SQLite" "$api_url"
+kill "$!"
+api sqlite-uncached "$work/tasks.sqlite" --list-cache 0
+compare "b2c-tasks-api, SQLite, no list cache" "$api_url"
+kill "$!"
+api postgres-uncached "$database_url" --list-cache 0
+seed "$api_url"
+compare "b2c-tasks-api, PostgreSQL, no list cache" "$api_url"
+kill "$!"
 api postgres1 "$database_url"
 first=$api_url
-seed "$first"
 compare "b2c-tasks-api, PostgreSQL" "$first"
 
 # One instance behind nginx, then two (the second on the same database), in the same run.
