@@ -115,19 +115,17 @@ public final class PostgresTaskStore: TaskStore {
 
   private func fetchTasks(owner: String) async throws -> [TaskRecord] {
     var tasks: [TaskRecord] = []
-    let rows = try await client.query(
-      "SELECT id, text, completed, date_modified FROM tasks WHERE owner = \(owner) ORDER BY id", logger: logger)
-    for try await (id, text, completed, modified) in rows.decode((Int64, String, Bool, Date).self) {
-      tasks.append(TaskRecord(id: id, owner: owner, text: text, completed: completed, dateModified: modified))
-    }
+    for try await task in try await client.execute(OwnersTasks(owner: owner), logger: logger) { tasks.append(task) }
     return tasks
   }
 
   public func listVersion(owner: String) async throws -> Int64 {
     try await available {
-      let rows = try await self.client.query(
-        "SELECT version FROM owner_versions WHERE owner = \(owner)", logger: self.logger)
-      return try await Self.firstIfAny(rows) ?? 0
+      var version: Int64 = 0
+      for try await value in try await self.client.execute(ListVersion(owner: owner), logger: self.logger) {
+        version = value
+      }
+      return version
     }
   }
 
@@ -252,5 +250,43 @@ public enum PostgresStoreError: Error, CustomStringConvertible {
     switch self {
     case .noRow: "PostgreSQL returned no row where one was expected"
     }
+  }
+}
+
+// The two statements of every list request, prepared once per connection (PostgreSQL parses and plans them once).
+
+/// The version of an owner's list (`owner_versions`, kept by a trigger).
+struct ListVersion: PostgresPreparedStatement {
+  static let sql = "SELECT version FROM owner_versions WHERE owner = $1"
+  typealias Row = Int64
+  let owner: String
+
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 1)
+    bindings.append(owner)
+    return bindings
+  }
+
+  func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+}
+
+/// An owner's tasks, oldest first; columns read one by one (decoding them as a tuple cost generic metadata lookups
+/// on every row).
+struct OwnersTasks: PostgresPreparedStatement {
+  static let sql = "SELECT id, text, completed, date_modified FROM tasks WHERE owner = $1 ORDER BY id"
+  typealias Row = TaskRecord
+  let owner: String
+
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 1)
+    bindings.append(owner)
+    return bindings
+  }
+
+  func decodeRow(_ row: PostgresRow) throws -> TaskRecord {
+    let cells = row.makeRandomAccess()
+    return TaskRecord(
+      id: try cells[0].decode(Int64.self), owner: owner, text: try cells[1].decode(String.self),
+      completed: try cells[2].decode(Bool.self), dateModified: try cells[3].decode(Date.self))
   }
 }
