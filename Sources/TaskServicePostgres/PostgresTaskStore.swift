@@ -255,33 +255,34 @@ public enum PostgresStoreError: Error, CustomStringConvertible {
 
 // The two statements of every list request, prepared once per connection (PostgreSQL parses and plans them once).
 
-/// The version of an owner's list (`owner_versions`, kept by a trigger).
-struct ListVersion: PostgresPreparedStatement {
-  static let sql = "SELECT version FROM owner_versions WHERE owner = $1"
-  typealias Row = Int64
-  let owner: String
+/// A statement whose one parameter is the owner.
+protocol OwnerStatement: PostgresPreparedStatement {
+  var owner: String { get }
+}
 
+extension OwnerStatement {
   func makeBindings() throws -> PostgresBindings {
     var bindings = PostgresBindings(capacity: 1)
     bindings.append(owner)
     return bindings
   }
+}
+
+/// The version of an owner's list (`owner_versions`, kept by a trigger).
+struct ListVersion: OwnerStatement {
+  static let sql = "SELECT version FROM owner_versions WHERE owner = $1"
+  typealias Row = Int64
+  let owner: String
 
   func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
 }
 
 /// An owner's tasks, oldest first; columns read one by one (decoding them as a tuple cost generic metadata lookups
 /// on every row).
-struct OwnersTasks: PostgresPreparedStatement {
+struct OwnersTasks: OwnerStatement {
   static let sql = "SELECT id, text, completed, date_modified FROM tasks WHERE owner = $1 ORDER BY id"
   typealias Row = TaskRecord
   let owner: String
-
-  func makeBindings() throws -> PostgresBindings {
-    var bindings = PostgresBindings(capacity: 1)
-    bindings.append(owner)
-    return bindings
-  }
 
   func decodeRow(_ row: PostgresRow) throws -> TaskRecord {
     let cells = row.makeRandomAccess()
