@@ -19,7 +19,7 @@ public final class PostgresTaskStore: TaskStore {
     var pool = configuration.clientConfiguration
     pool.options.maximumConnections = connections
     pool.options.connectTimeout = .seconds(10)
-    // The pool's own log: its connection failures surface in the queries that wait for them (as 500s and a failing
+    // The pool's own log: its connection failures surface in the queries that wait for them (as 503s and a failing
     // /ready), so only its errors are worth a line of their own; it warns, too, when a query waits for run().
     var background = logger
     background.logLevel = max(logger.logLevel, .error)
@@ -83,8 +83,13 @@ public final class PostgresTaskStore: TaskStore {
   static let migrationLock: Int64 = 0x6232_632D_7461_736B
 
   /// Brings the schema up to date. Safe when several instances start at once: each waits for the advisory lock
-  /// (held until its transaction ends), then sees the versions the others applied.
+  /// (held until its transaction ends), then sees the versions the others applied. Gives up after 30 s when the
+  /// database cannot be reached (the pool would otherwise wait for it for ever).
   public func migrate() async throws {
+    try await available(within: .seconds(30)) { try await self.applyMigrations() }
+  }
+
+  private func applyMigrations() async throws {
     try await client.withTransaction(logger: logger) { connection in
       try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
       try await connection.query(

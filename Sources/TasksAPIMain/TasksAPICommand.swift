@@ -80,7 +80,10 @@ struct TasksAPICommand: AsyncParsableCommand {
     let store = PostgresTaskStore(configuration: postgres, connections: connections, logger: logger)
     try await withThrowingTaskGroup { group in
       group.addTask { await store.run() }
-      try await store.migrate()
+      do { try await store.migrate() } catch is TaskStoreUnavailable {
+        throw StartError(
+          description: "PostgreSQL at \(postgres) cannot be reached: is it running, and is the URL right?")
+      }
       // The server returns once SIGTERM's requests in flight are answered; only then does the pool close.
       try await TaskAPIServer(configuration: configuration, store: store, logger: logger).run(onListening: announce)
       group.cancelAll()
@@ -97,4 +100,9 @@ struct TasksAPICommand: AsyncParsableCommand {
       at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     return folder.appending(path: "tasks.sqlite").path(percentEncoded: false)
   }
+}
+
+/// Why b2c-tasks-api could not start (ArgumentParser prints the description after "Error:").
+struct StartError: Error, CustomStringConvertible {
+  let description: String
 }

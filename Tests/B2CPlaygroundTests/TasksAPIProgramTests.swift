@@ -34,6 +34,12 @@ struct TasksAPIProgramTests {
     let prefer = try await ChildProcess.run(
       TaskAPIProcess.program, issuer + ["--database", "postgres://u@db.example.com/tasks?sslmode=prefer"])
     #expect(prefer.status != 0 && prefer.error.contains("sslmode prefer is not supported"))
+    // A database that is not there: it says so and exits (it does not wait for ever, nor listen without one).
+    let nowhere = try await ChildProcess.run(
+      TaskAPIProcess.program, issuer + ["--database", "postgres://u@127.0.0.1:\(try freeLoopbackPort())/tasks"],
+      timeout: .seconds(180))
+    #expect(nowhere.status != nil && nowhere.status != 0 && nowhere.error.contains("cannot be reached"), "\(nowhere)")
+    #expect(!nowhere.output.contains("listening"))
   }
 
   @Test("/health and /ready answer; the request log names each request and never the token")
