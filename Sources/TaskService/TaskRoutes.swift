@@ -12,6 +12,7 @@ public struct TaskRoutes: Sendable {
   let validator: BearerValidator
   let maxRequestBytes: Int
   let lists: TaskListCache
+  let versions: ListVersionReads
   /// The longest task text accepted, in Unicode code points (as JSON Schema's maxLength and GTK's max-length count).
   public static let maxTextLength = 4000
 
@@ -19,6 +20,7 @@ public struct TaskRoutes: Sendable {
   public init(store: any TaskStore, validator: BearerValidator, maxRequestBytes: Int, listCacheBytes: Int = 64 << 20) {
     self.store = store
     lists = TaskListCache(capacity: listCacheBytes)
+    versions = ListVersionReads { [store] owners in try await store.listVersions(owners: owners) }
     self.validator = validator
     self.maxRequestBytes = maxRequestBytes
   }
@@ -70,10 +72,11 @@ public struct TaskRoutes: Sendable {
 
   // MARK: Handlers
 
-  /// The owner's list: from memory while the database's list version for the owner has not moved (one one-row
-  /// query instead of reading and encoding every task), 304 when the client's ETag is that version.
+  /// The owner's list: from memory while the database's list version for the owner has not moved (a one-row lookup,
+  /// shared with the list requests that arrive meanwhile, instead of reading and encoding every task), 304 when the
+  /// client's ETag is that version.
   private func list(_ request: Request, owner: String) async throws -> Response {
-    let version = try await store.listVersion(owner: owner)
+    let version = try await versions.version(owner: owner)
     let etag = "\"\(version)\""
     var headers: HTTPFields = [.cacheControl: "no-store", .eTag: etag]
     if let match = request.headers[.ifNoneMatch],

@@ -27,9 +27,10 @@ public struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord, Se
 public protocol TaskStore: Sendable {
   /// The owner's tasks, oldest first.
   func tasks(owner: String) async throws -> [TaskRecord]
-  /// A number that changes whenever the owner's tasks change (kept by the database itself, so every instance and
-  /// every writer agrees); 0 before the owner's first task. Lets a list be answered from memory, or with 304.
-  func listVersion(owner: String) async throws -> Int64
+  /// For each owner, a number that changes whenever the owner's tasks change (kept by the database itself, so every
+  /// instance and every writer agrees); an owner left out has 0 (no task yet). Lets a list be answered from memory,
+  /// or with 304. Many owners at once: concurrent list requests share one read (`ListVersionReads`).
+  func listVersions(owners: [String]) async throws -> [String: Int64]
   /// Adds a task and returns its id; with an idempotency key the same owner used before, adds nothing and returns
   /// the id of the task added then (even if it has been deleted since: a retried add never brings a task back).
   func addTask(owner: String, text: String, idempotencyKey: String?) async throws -> Int64
@@ -39,6 +40,13 @@ public protocol TaskStore: Sendable {
   func updateTask(owner: String, id: Int64, text: String?, completed: Bool?) async throws -> Bool
   /// Whether the database answers (`/ready`).
   func isReachable() async -> Bool
+}
+
+extension TaskStore {
+  /// The list version of one owner (see `listVersions(owners:)`).
+  public func listVersion(owner: String) async throws -> Int64 {
+    try await listVersions(owners: [owner])[owner] ?? 0
+  }
 }
 
 /// The database cannot be reached (or did not answer in time): the request may succeed later, so the API answers
@@ -114,10 +122,12 @@ public final class SQLiteTaskStore: TaskStore {
     }
   }
 
-  public func listVersion(owner: String) async throws -> Int64 {
+  public func listVersions(owners: [String]) async throws -> [String: Int64] {
     try await database.read { db in
-      try Int64.fetchOne(
-        db.cachedStatement(sql: "SELECT version FROM listVersions WHERE owner = ?"), arguments: [owner]) ?? 0
+      let statement = try db.cachedStatement(sql: "SELECT version FROM listVersions WHERE owner = ?")
+      var versions: [String: Int64] = [:]
+      for owner in owners { versions[owner] = try Int64.fetchOne(statement, arguments: [owner]) }
+      return versions
     }
   }
 

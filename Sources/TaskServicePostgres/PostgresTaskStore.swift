@@ -124,13 +124,14 @@ public final class PostgresTaskStore: TaskStore {
     return tasks
   }
 
-  public func listVersion(owner: String) async throws -> Int64 {
+  public func listVersions(owners: [String]) async throws -> [String: Int64] {
     try await available {
-      var version: Int64 = 0
-      for try await value in try await self.client.execute(ListVersion(owner: owner), logger: self.logger) {
-        version = value
+      var versions: [String: Int64] = [:]
+      for try await (owner, version) in try await self.client.execute(ListVersions(owners: owners), logger: self.logger)
+      {
+        versions[owner] = version
       }
-      return version
+      return versions
     }
   }
 
@@ -171,7 +172,7 @@ public final class PostgresTaskStore: TaskStore {
   }
 
   public func deleteTask(owner: String, id: Int64) async throws {
-    try await available {
+    _ = try await available {
       try await self.client.query("DELETE FROM tasks WHERE owner = \(owner) AND id = \(id)", logger: self.logger)
     }
   }
@@ -260,34 +261,36 @@ public enum PostgresStoreError: Error, CustomStringConvertible {
 
 // The two statements of every list request, prepared once per connection (PostgreSQL parses and plans them once).
 
-/// A statement whose one parameter is the owner.
-protocol OwnerStatement: PostgresPreparedStatement {
-  var owner: String { get }
+/// The versions of owners' lists (`owner_versions`, kept by a trigger).
+struct ListVersions: PostgresPreparedStatement {
+  static let sql = "SELECT owner, version FROM owner_versions WHERE owner = ANY($1)"
+  typealias Row = (String, Int64)
+  let owners: [String]
+
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 1)
+    bindings.append(owners)
+    return bindings
+  }
+
+  func decodeRow(_ row: PostgresRow) throws -> (String, Int64) {
+    let cells = row.makeRandomAccess()
+    return (try cells[0].decode(String.self), try cells[1].decode(Int64.self))
+  }
 }
 
-extension OwnerStatement {
+/// An owner's tasks, oldest first; columns read one by one (decoding them as a tuple cost generic metadata lookups
+/// on every row).
+struct OwnersTasks: PostgresPreparedStatement {
+  static let sql = "SELECT id, text, completed, date_modified FROM tasks WHERE owner = $1 ORDER BY id"
+  typealias Row = TaskRecord
+  let owner: String
+
   func makeBindings() throws -> PostgresBindings {
     var bindings = PostgresBindings(capacity: 1)
     bindings.append(owner)
     return bindings
   }
-}
-
-/// The version of an owner's list (`owner_versions`, kept by a trigger).
-struct ListVersion: OwnerStatement {
-  static let sql = "SELECT version FROM owner_versions WHERE owner = $1"
-  typealias Row = Int64
-  let owner: String
-
-  func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
-}
-
-/// An owner's tasks, oldest first; columns read one by one (decoding them as a tuple cost generic metadata lookups
-/// on every row).
-struct OwnersTasks: OwnerStatement {
-  static let sql = "SELECT id, text, completed, date_modified FROM tasks WHERE owner = $1 ORDER BY id"
-  typealias Row = TaskRecord
-  let owner: String
 
   func decodeRow(_ row: PostgresRow) throws -> TaskRecord {
     let cells = row.makeRandomAccess()

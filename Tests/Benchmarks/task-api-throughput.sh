@@ -4,7 +4,8 @@
 # b2c-playground (SQLite), b2c-tasks-api on SQLite, b2c-tasks-api on PostgreSQL; then one against two b2c-tasks-api
 # instances on one PostgreSQL behind nginx. Prints every figure and ratio. PostgreSQL (initdb into a temporary
 # folder) and nginx run on private loopback ports. --quick uses the debug build and one-second runs (CI keeps the
-# script working with it); otherwise a release build and ten-second runs.
+# script working with it); otherwise a release build and ten-second runs. Each server's two routes are measured
+# alternately three times; medians are printed (each ratio from one pair of neighbouring runs).
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -92,23 +93,33 @@ seed() {
     i=$((i + 1))
   done
 }
-# measure URL [auth]: "requests/s p99" from wrk (two threads, 16 connections).
+# measure URL [auth]: "requests/s p99-ms" from wrk (two threads, 16 connections).
 measure() {
   if [ -n "${2:-}" ]; then script="-s $work/auth.lua"; else script=""; fi
   # shellcheck disable=SC2086
   out=$(wrk -t2 -c16 -d"$duration" --latency $script "$1")
   rps=$(printf '%s\n' "$out" | awk '/Requests\/sec/ {print $2}')
-  p99=$(printf '%s\n' "$out" | awk '$1 == "99%" {print $2}')
+  # p99 in milliseconds (wrk writes us, ms or s).
+  p99=$(printf '%s\n' "$out" | awk '$1 == "99%" { v = $2 + 0; u = $2; sub(/^[0-9.]+/, "", u)
+    printf "%.2f", (u == "us" ? v / 1000 : (u == "s" ? v * 1000 : v)) }')
   errors=$(printf '%s\n' "$out" | awk '/Non-2xx/ {print $5}')
   [ -z "$errors" ] || { echo "wrk saw non-2xx answers: $out" >&2; exit 1; }
   echo "$rps $p99"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-# compare NAME URL: /api/tasks against /health on one server, printed.
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# compare NAME URL: /api/tasks against /health on one server, alternated three times (the machine's speed drifts
+# within a run); prints the medians and the median of the three ratios.
 compare() {
-  set -- "$1" "$2" $(measure "$2/health") $(measure "$2/api/tasks" auth)
-  printf '  %-42s /health %9s req/s (p99 %8s)   /api/tasks %9s req/s (p99 %8s)   ratio %s\n' \
-    "$1" "$3" "$4" "$5" "$6" "$(ratio "$5" "$3")"
+  name=$1 url=$2 healths="" lists="" health_p99s="" list_p99s="" ratios=""
+  for round in 1 2 3; do
+    set -- $(measure "$url/health") $(measure "$url/api/tasks" auth)
+    healths="$healths $1" health_p99s="$health_p99s $2" lists="$lists $3" list_p99s="$list_p99s $4"
+    ratios="$ratios $(ratio "$3" "$1")"
+  done
+  printf '  %-42s /health %9s req/s (p99 %6sms)   /api/tasks %9s req/s (p99 %6sms)   ratio %s (%s)\n' \
+    "$name" "$(median $healths)" "$(median $health_p99s)" "$(median $lists)" "$(median $list_p99s)" \
+    "$(median $ratios)" "$(echo $ratios | tr ' ' '/')"
 }
 
 echo "Task API throughput ($configuration, wrk -t2 -c16 -d$duration, 100 tasks, a valid token; $(nproc) CPUs):"
@@ -157,5 +168,5 @@ balancer one "$one_port" "$first"
 two_port=$(free_port)
 balancer two "$two_port" "$first" "$second"
 set -- $(measure "http://127.0.0.1:$one_port/api/tasks" auth) $(measure "http://127.0.0.1:$two_port/api/tasks" auth)
-echo "  nginx + PostgreSQL, GET /api/tasks: one instance $1 req/s (p99 $2), two instances $3 req/s (p99 $4):" \
+echo "  nginx + PostgreSQL, GET /api/tasks: one instance $1 req/s (p99 $2 ms), two instances $3 req/s (p99 $4 ms):" \
   "two : one = $(ratio "$3" "$1")"
