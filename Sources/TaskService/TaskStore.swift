@@ -42,13 +42,6 @@ public protocol TaskStore: Sendable {
   func isReachable() async -> Bool
 }
 
-extension TaskStore {
-  /// The list version of one owner (see `listVersions(owners:)`).
-  public func listVersion(owner: String) async throws -> Int64 {
-    try await listVersions(owners: [owner])[owner] ?? 0
-  }
-}
-
 /// The database cannot be reached (or did not answer in time): the request may succeed later, so the API answers
 /// 503 with Retry-After rather than 500, and `/ready` takes the instance out of its balancer's rotation.
 public struct TaskStoreUnavailable: Error, CustomStringConvertible {
