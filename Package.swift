@@ -50,6 +50,8 @@ let package = Package(
     .systemLibrary(
       name: "CSecret", path: "Sources/CSecret", pkgConfig: "libsecret-1",
       providers: [.apt(["libsecret-1-dev"])]),
+    .systemLibrary(
+      name: "CSoup", path: "Sources/CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
     // gettext from glibc (libintl.h is not in Swift's Glibc module).
     .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
     // The C ABI between the app and its web-view plugin (a header both sides import).
@@ -62,28 +64,28 @@ let package = Package(
         "CIntl", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
       ]),
     .target(name: "TasksKeyring", dependencies: ["TasksCore", "CSecret"]),
+    // The core's HTTP over libsoup 3 (GIO): the GNOME app's, without libcurl, OpenSSL or FoundationNetworking.
+    .target(name: "TasksSoup", dependencies: ["TasksCore", "CSoup"]),
+    // The core's HTTP over URLSession: the command-line tool's.
+    .target(name: "TasksURLSession", dependencies: ["TasksCore"]),
     // An in-memory SessionStore for tests of the session's flows and refresh without a desktop (never in an app).
     .target(name: "TasksCoreTesting", dependencies: ["TasksCore"]),
     .target(name: "GtkSupport", dependencies: ["CGtk"]),
     .target(name: "TasksWebView", dependencies: ["CWebKit", "CWebViewABI"]),
-    // The RFC 8252 loopback redirect for signing in with the system browser (CLI, and the app's "Open in browser").
-    .target(
-      name: "TasksLoopback",
-      dependencies: [
-        "TasksCore", .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "Logging", package: "swift-log"),
-      ]),
+    // The RFC 8252 loopback redirect for signing in with the system browser (CLI, and the app's "Open in browser"),
+    // served by libsoup: the GNOME app links no SwiftNIO.
+    .target(name: "TasksLoopback", dependencies: ["TasksCore", "TasksSoup"]),
 
     // MARK: Apps
     .executableTarget(
       name: "TasksApp",
-      dependencies: ["TasksCore", "TasksKeyring", "TasksLoopback", "GtkSupport", "CGtk", "CWebViewABI"]),
+      dependencies: ["TasksCore", "TasksKeyring", "TasksSoup", "TasksLoopback", "GtkSupport", "CGtk", "CWebViewABI"]),
 
-    .executableTarget(name: "TasksFuzz", dependencies: ["TasksCore"]),
+    .executableTarget(name: "TasksFuzz", dependencies: ["TasksCore", "TasksURLSession"]),
     .executableTarget(
       name: "TasksCLI",
       dependencies: [
-        "TasksCore", "TasksKeyring", "TasksLoopback",
+        "TasksCore", "TasksKeyring", "TasksLoopback", "TasksURLSession",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
@@ -145,7 +147,8 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
       ], path: "Tests/TasksTestSupport", exclude: ["scripted-browser.sh"]),
     .testTarget(
-      name: "TasksCoreTests", dependencies: ["TasksCore", .product(name: "Crypto", package: "swift-crypto")],
+      name: "TasksCoreTests",
+      dependencies: ["TasksCore", "TasksURLSession", .product(name: "Crypto", package: "swift-crypto")],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "GtkSupportTests", dependencies: ["GtkSupport", "CGtk", "TasksTestSupport"]),
     .testTarget(name: "TasksKeyringTests", dependencies: ["TasksKeyring", "TasksTestSupport"]),
@@ -159,7 +162,8 @@ let package = Package(
     .testTarget(
       name: "TasksSessionTests",
       dependencies: [
-        "TasksCore", "TasksCoreTesting", "TasksKeyring", "TasksLoopback", "B2CPlayground", "TasksTestSupport",
+        "TasksCore", "TasksCoreTesting", "TasksKeyring", "TasksLoopback", "TasksURLSession", "TasksSoup",
+        "B2CPlayground", "TasksTestSupport",
         .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Logging", package: "swift-log"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),

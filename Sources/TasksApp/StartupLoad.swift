@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import TasksCore
 import TasksKeyring
+import TasksSoup
 
 /// One load of the list: what the outbox sent on the way, then the server's list or why it could not be had.
 struct ListFetch: Sendable {
@@ -41,7 +42,7 @@ final class StartupLoad: Sendable {
   private let listArrived = Flag()
 
   init(settings: AppSettings) {
-    let session = Session(settings: settings, store: KeyringSessionStore())
+    let session = Session(settings: settings, store: KeyringSessionStore(), http: .soup())
     self.session = session
     let restored = Task.detached { () -> Result<Restored?, SessionError> in
       do throws(SessionError) {

@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import TasksCore
 import TasksKeyring
+import TasksURLSession
 
 /// `b2c-tasks-cli`.
 @main
@@ -64,7 +65,7 @@ struct Context {
     } catch {
       throw Context.report(CLIFailure(status: 6, code: "settings", message: error.description), json: options.json)
     }
-    session = Session(settings: settings, store: KeyringSessionStore()) {
+    session = Session(settings: settings, store: KeyringSessionStore(), http: .shared) {
       // Said on the terminal so that a pause behind another app's refresh or sign-out does not look like a hang.
       FileHandle.standardError.write(
         Data((tr("Waiting for another B2C Tasks app to finish with your sign-in…") + "\n").utf8))

@@ -4,6 +4,7 @@
 
 import Foundation
 import TasksCore
+import TasksURLSession
 
 /// The parsers under test, by name. Each must return (not crash, not hang) on any input; errors are expected.
 enum FuzzTarget: String, CaseIterable {
@@ -88,7 +89,7 @@ enum FuzzTarget: String, CaseIterable {
 
   /// The public half of the key the jwt corpus was signed with (Tests/Fuzz/corpus/jwks/rsa).
   private static let fuzzKeys = Task { try await OpenIDMetadata.keySet(Data(fuzzKeySet.utf8)) }
-  private static let validator = IDTokenValidator(metadata: OpenIDMetadata(), clientID: "fuzz-client")
+  private static let validator = IDTokenValidator(metadata: OpenIDMetadata(http: .shared), clientID: "fuzz-client")
   private static let fuzzKeySet =
     #"{"keys":[{"kid":"fuzz-key","use":"sig","kty":"RSA","alg":"RS256","e":"AQAB","n":"6DUOkW90FY1qsMJIfHoWdLCc57cT7OCcHxZCgn1ZFVtTkaD-pgOF2KqfAifzlPzqBmjPnKq-5NV2IzWixBXpRCkEW8gWgANuzNAcLlv4GAjv6WSbypuqK4CZjQ3Ll9EQOKD94DfyXiHWR2grAY_Pw5CEYxm1OW_Bgkae9_TPJt9bYUF2KODomrF7n1Z_8Y0jtFwBZGl22X6JpnywnWajQLcgsspK68W3GRSwhjKVPkNV1xyBMz9zsGiJ3JZtyFtHCpAlG9RugjgrNJYDKDp1nEmKRQrfBb6xuok-69MB2L-FGTrXnC1Q_sFFMrwH0R3GuzOGJVsjCvxajzDCtZmQoQ"}]}"#
 }

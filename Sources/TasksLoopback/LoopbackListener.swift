@@ -1,9 +1,8 @@
 // LoopbackListener: the RFC 8252 loopback redirect for signing in with the system browser. Sendable.
 
 import Foundation
-import Hummingbird
-import Logging
 import TasksCore
+import TasksSoup
 
 /// What the listener answers the browser.
 public enum LoopbackAnswer: Sendable {
@@ -36,8 +35,8 @@ public enum LoopbackAnswer: Sendable {
 }
 
 /// Listens on the loopback interface on a free port for B2C's redirect (RFC 8252 §7.3) and hands each request's URL
-/// to a handler that decides what the browser sees next. Only loopback connections are possible; requests to other
-/// paths get 404. A `localhost` redirect URI is served on 127.0.0.1 and ::1 on the same port (RFC 8252 §8.3): the
+/// to a handler that decides what the browser sees next (served by libsoup, GIO's HTTP). Only loopback connections
+/// are possible; requests to other paths get 404. A `localhost` redirect URI is served on 127.0.0.1 and ::1 on the same port (RFC 8252 §8.3): the
 /// browser may resolve the name to either, and another program must not be able to take the other one.
 public final class LoopbackListener: Sendable {
   /// How long a sign-in in the system browser may take before the app stops waiting for it (the CLI's
@@ -50,13 +49,13 @@ public final class LoopbackListener: Sendable {
   public let redirectURI: RedirectURI
   /// The addresses listened on (`127.0.0.1`, and `::1` for `localhost`).
   public let addresses: [String]
-  private let tasks: [Task<Void, any Error>]
+  private let servers: [SoupLoopbackServer]
 
-  private init(port: Int, redirectURI: RedirectURI, addresses: [String], tasks: [Task<Void, any Error>]) {
+  private init(port: Int, redirectURI: RedirectURI, addresses: [String], servers: [SoupLoopbackServer]) {
     self.port = port
     self.redirectURI = redirectURI
     self.addresses = addresses
-    self.tasks = tasks
+    self.servers = servers
   }
 
   /// Why the listener could not start.
@@ -76,20 +75,15 @@ public final class LoopbackListener: Sendable {
     let template = registered.kind == .loopback ? URLComponents(string: registered.value) : nil
     let host = template?.host ?? "127.0.0.1"
     let path = (template?.path).flatMap { $0.isEmpty ? nil : $0 } ?? "/"
-    let router = Router()
-    router.get(RouterPath(path)) { request, _ -> Response in
-      let query = request.uri.query.map { "?" + $0 } ?? ""
-      let port = request.head.authority?.split(separator: ":").last.map(String.init) ?? ""
-      return Self.response(to: await handler("http://\(host):\(port)\(request.uri.path)\(query)"))
-    }
+    let route = Route(path: path, host: host) { await Self.reply(to: handler($0)) }
     let fixedPort = template?.port
-    let (tasks, port, addresses): ([Task<Void, any Error>], Int, [String])
+    let (servers, port, addresses): ([SoupLoopbackServer], Int, [String])
     if host == "localhost" {
-      (tasks, port, addresses) = try await serveBothLoopbacks(router, port: fixedPort)
+      (servers, port, addresses) = try await serveBothLoopbacks(route, port: fixedPort)
     } else {
       let address = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-      let served = try await serve(router, on: address, port: fixedPort ?? 0)
-      (tasks, port, addresses) = ([served.task], served.port, [address])
+      let served = try await serve(route, on: address, port: fixedPort ?? 0)
+      (servers, port, addresses) = ([served], served.port, [address])
     }
     var components = URLComponents()
     components.scheme = "http"
@@ -97,88 +91,76 @@ public final class LoopbackListener: Sendable {
     components.port = port
     components.path = path
     guard let string = components.string, let uri = RedirectURI(string) else {
-      tasks.forEach { $0.cancel() }
+      for server in servers { await server.stop() }
       throw StartError(address: host)
     }
-    return LoopbackListener(port: port, redirectURI: uri, addresses: addresses, tasks: tasks)
+    return LoopbackListener(port: port, redirectURI: uri, addresses: addresses, servers: servers)
+  }
+
+  /// What is served, and to whom the requests go.
+  private struct Route: Sendable {
+    let path: String
+    let host: String
+    let handler: @Sendable (String) async -> SoupLoopbackServer.Reply
   }
 
   /// Listens on 127.0.0.1 and ::1 on one port. With a free port, a port whose ::1 side is taken is given up for
   /// another (a few times); a machine without IPv6 loopback has nothing to take ::1, so 127.0.0.1 alone is safe.
-  private static func serveBothLoopbacks(_ router: Router<BasicRequestContext>, port fixed: Int?) async throws
-    -> ([Task<Void, any Error>], Int, [String])
+  private static func serveBothLoopbacks(_ route: Route, port fixed: Int?) async throws
+    -> ([SoupLoopbackServer], Int, [String])
   {
     for _ in 0..<5 {
-      let v4 = try await serve(router, on: "127.0.0.1", port: fixed ?? 0)
+      let v4 = try await serve(route, on: "127.0.0.1", port: fixed ?? 0)
       do {
-        let v6 = try await serve(router, on: "::1", port: v4.port)
-        return ([v4.task, v6.task], v4.port, ["127.0.0.1", "::1"])
+        let v6 = try await serve(route, on: "::1", port: v4.port)
+        return ([v4, v6], v4.port, ["127.0.0.1", "::1"])
       } catch {
-        if let probe = try? await serve(router, on: "::1", port: 0) {
+        if let probe = try? await serve(route, on: "::1", port: 0) {
           // IPv6 loopback works, so that port's ::1 side belongs to someone else.
-          probe.task.cancel()
-          _ = await probe.task.result
-          v4.task.cancel()
-          _ = await v4.task.result
+          await probe.stop()
+          await v4.stop()
           if fixed != nil { throw StartError(address: "[::1]:\(v4.port)") }
           continue
         }
-        return ([v4.task], v4.port, ["127.0.0.1"])
+        return ([v4], v4.port, ["127.0.0.1"])
       }
     }
     throw StartError(address: "[::1]")
   }
 
-  /// Serves `router` on `address`:`port` (0: a free one); throws when the address cannot be had.
-  private static func serve(_ router: Router<BasicRequestContext>, on address: String, port: Int) async throws
-    -> (task: Task<Void, any Error>, port: Int)
-  {
-    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-    var logger = Logger(label: "b2c-tasks-loopback")
-    logger.logLevel = .critical
-    let app = Application(
-      router: router,
-      configuration: .init(address: .hostname(address, port: port), serverName: "b2c-tasks"),
-      onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-    let task = Task {
-      defer { continuation.finish() }  // a failed bind ends the wait below
-      try await app.runService(gracefulShutdownSignals: [])
-    }
-    var iterator = ports.makeAsyncIterator()
-    guard let bound = await iterator.next(), bound > 0 else {
-      task.cancel()
-      _ = await task.result
+  /// Serves `route` on `address`:`port` (0: a free one); throws when the address cannot be had.
+  private static func serve(_ route: Route, on address: String, port: Int) async throws -> SoupLoopbackServer {
+    do throws(SoupLoopbackServer.ListenError) {
+      return try await SoupLoopbackServer.start(
+        address: address, port: port, path: route.path, host: route.host, handler: route.handler)
+    } catch {
       throw StartError(address: address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)")
     }
-    return (task, bound)
   }
 
-  private static func response(to answer: LoopbackAnswer) -> Response {
+  private static func reply(to answer: LoopbackAnswer) -> SoupLoopbackServer.Reply {
     switch answer {
     case .redirect(let url):
-      return Response(status: .found, headers: [.location: url.absoluteString, .cacheControl: "no-store"])
+      return .init(status: 302, headers: [("Location", url.absoluteString), ("Cache-Control", "no-store")])
     case .page(let title, let message):
       return page(title: title, message: message)
     case .notFound:
-      return Response(status: .notFound)
+      return .init(status: 404)
     case .rejected:
-      var response = page(
+      var reply = page(
         title: tr("Not this sign-in"),
         message: tr("This answer does not belong to the sign-in in progress, so it was ignored."))
-      response.status = .badRequest
-      return response
+      reply.status = 400
+      return reply
     }
   }
 
   /// Stops listening.
   public func stop() async {
-    for task in tasks {
-      task.cancel()
-      _ = await task.result
-    }
+    for server in servers { await server.stop() }
   }
 
-  private static func page(title: String, message: String) -> Response {
+  private static func page(title: String, message: String) -> SoupLoopbackServer.Reply {
     func escape(_ text: String) -> String {
       text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
         .replacingOccurrences(of: ">", with: "&gt;")
@@ -188,8 +170,8 @@ public final class LoopbackListener: Sendable {
       <style>body{font-family:Cantarell,sans-serif;text-align:center;margin-top:15vh;color:#2e3436}</style></head>
       <body><h1>\(escape(title))</h1><p>\(escape(message))</p></body></html>
       """
-    return Response(
-      status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-      body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    return .init(
+      status: 200, headers: [("Cache-Control", "no-store")], contentType: "text/html; charset=utf-8",
+      body: Data(html.utf8))
   }
 }

@@ -3,7 +3,8 @@
 list is laid out and its rows exist), prints "seconds rss_kib", then stops the program. Exits 1 after 120 s.
 MEASURE_ROLE=ROLE waits for another role than "check box" (a label, say). With SCROLL=PROGRAM in the environment it then runs `PROGRAM WINDOW TOP` on the program's window (scroll.c: frame
 times while scrolling the list whose scroll bar starts TOP pixels down the window, found on the accessibility bus)
-and appends its output to the file SCROLL_OUT."""
+and appends its output to the file SCROLL_OUT. MEASURE_SMAPS=FILE copies the program's /proc/PID/smaps there when the
+row appears."""
 import os
 import signal
 import subprocess
@@ -97,6 +98,9 @@ def main():
                 with open(f"/proc/{child.pid}/status") as status:
                     rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
                 print(f"{elapsed:.3f} {rss}")
+                if os.environ.get("MEASURE_SMAPS"):  # where the memory is, mapping by mapping
+                    with open(f"/proc/{child.pid}/smaps") as smaps, open(os.environ["MEASURE_SMAPS"], "w") as out:
+                        out.write(smaps.read())
                 if os.environ.get("SCROLL"):
                     scroll(child.pid)
                 return

@@ -6,6 +6,7 @@
 #   curl:      the same two round trips, timed by curl: the code exchanged at the token endpoint (PKCE), then
 #              GET /api/tasks with the access token; each run with a fresh code from a scripted sign-in.
 # Medians of 5 runs (--quick: one, with the debug build in .build-prefix-test/; CI runs it so to keep it working).
+# --before PREFIX: also signs in with the b2c-tasks installed in PREFIX (an earlier commit), alternated with this one.
 # Secrets (code, verifier, tokens) go to curl on its standard input, never in its arguments.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,12 +15,17 @@ if [ -z "${B2C_BENCH_INSIDE:-}" ]; then
   export B2C_BENCH_INSIDE=1
   exec Tests/xvfb.sh dbus-run-session -- "$0" "$@"
 fi
-runs=5 prefix="$repo/.build-prefix-bench"
-if [ "${1:-}" = "--quick" ]; then
-  runs=1 prefix="$repo/.build-prefix-test"
-else
-  meson-wrap/tools/dev-install.sh "$prefix" release >/dev/null
-fi
+runs=5 prefix="$repo/.build-prefix-bench" quick=false before=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) quick=true runs=1 prefix="$repo/.build-prefix-test" ;;
+    --before) before=$2; shift ;;
+    *) echo "usage: $0 [--quick] [--before PREFIX]" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ -z "$before" ] || [ -x "$before/bin/b2c-tasks" ] || { echo "no b2c-tasks in $before/bin" >&2; exit 2; }
+[ "$quick" = true ] || meson-wrap/tools/dev-install.sh "$prefix" release >/dev/null
 . "$repo/Tests/Benchmarks/environment.sh"
 seed 20
 client=6f1c3a52-93b4-4c1e-9a57-2d8e0b7c4f10
@@ -50,11 +56,12 @@ painted() {
 # ms HH:MM:SS.mmm → milliseconds since midnight.
 ms() { echo "$1" | awk -F: '{ printf "%.0f", ($1 * 3600 + $2 * 60 + $3) * 1000 }'; }
 
-# One sign-in in the app: prints the milliseconds from the interception to the list, and to the tokens kept (the
+# One sign-in in the b2c-tasks of PREFIX: prints the milliseconds from the interception to the list, and to the tokens kept (the
 # code redeemed, the id_token checked against B2C's keys, the tokens in the keyring).
 app_sign_in() {
+  program=$1/bin/b2c-tasks
   secret-tool clear keychain-group "bench.$$" kind session 2>/dev/null || true  # signed out: the welcome page
-  G_MESSAGES_DEBUG=b2c-tasks "$prefix/bin/b2c-tasks" >"$work/app.err" 2>&1 &  # GLib prints debug lines on stdout
+  G_MESSAGES_DEBUG=b2c-tasks "$program" >"$work/app.err" 2>&1 &  # GLib prints debug lines on stdout
   app=$!
   until_ok 30 /usr/bin/python3 "$driver" press "$app" "push button" "Sign In"
   until_ok 30 /usr/bin/python3 "$driver" extents "$app" label "Sign in"  # B2C's page title, under the window's
@@ -98,10 +105,12 @@ curl_sign_in() {
 }
 
 : >"$work/app.runs"
+: >"$work/before.runs"
 : >"$work/curl.runs"
 i=0
 while [ $i -lt $runs ]; do
-  app_sign_in >>"$work/app.runs"
+  app_sign_in "$prefix" >>"$work/app.runs"
+  [ -z "$before" ] || app_sign_in "$before" >>"$work/before.runs"
   curl_sign_in >>"$work/curl.runs"
   i=$((i + 1))
 done
@@ -110,3 +119,8 @@ curl_ms=$(median "$work/curl.runs" 1)
 echo "sign-in (medians of $runs): b2c-tasks from the intercepted redirect to the list ${app_ms} ms; curl, token + list ${curl_ms} ms"
 echo "  of which to the tokens kept: b2c-tasks $(median "$work/app.runs" 2) ms; curl's token request $(median "$work/curl.runs" 2) ms"
 awk -v a="$app_ms" -v b="$curl_ms" 'BEGIN { printf "sign-in ratio: %.2f× the raw round trips\n", a / (b > 0 ? b : 1) }'
+if [ -n "$before" ]; then
+  awk -v a="$app_ms" -v b="$(median "$work/before.runs" 1)" -v c="$(median "$work/app.runs" 2)" \
+    -v d="$(median "$work/before.runs" 2)" 'BEGIN {
+    printf "  before: %d ms to the list, %d ms to the tokens kept; after : before = %.2f×, %.2f×\n", b, d, a / b, c / d }'
+fi

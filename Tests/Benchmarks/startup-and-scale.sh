@@ -1,7 +1,7 @@
 #!/bin/sh
 # startup-and-scale.sh [--quick]: start-up and scale of b2c-tasks, each as a ratio measured in the same run.
 #   start-up: spawn → first task row on the accessibility bus, 20 tasks, signed in through the keyring (SSO), against
-#             baseline.c (an empty libadwaita window with a 20-row list); medians of 5 runs, time and RSS.
+#             baseline.c (an empty libadwaita window with a 20-row list); medians of 7 alternated runs, time and RSS.
 #   scale:    the same with 1 000, 10 000 and 100 000 tasks, against 20: extra time and RSS per task; then scrolling
 #             each list top to bottom (scroll.c: frames later than 60 Hz), against baseline.c's GtkListView of as
 #             many check buttons (and, to tell GTK's cost from ours, of as many rows made as b2c-tasks makes them).
@@ -10,6 +10,7 @@
 # --before PREFIX: also measures the b2c-tasks installed in PREFIX (an earlier commit, built with
 # meson-wrap/tools/dev-install.sh from a git worktree), alternated with this one, and prints this one's figures as
 # a ratio of that one's: a before/after in one run, as the machine's speed drifts from one day to the next.
+# --sizes "N …": the list sizes of the scale and scrolling part ("" for start-up only; default 1000 10000 100000).
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -17,12 +18,13 @@ if [ -z "${B2C_BENCH_INSIDE:-}" ]; then
   export B2C_BENCH_INSIDE=1
   exec Tests/xvfb.sh dbus-run-session -- "$0" "$@"
 fi
-quick=false sizes="1000 10000 100000" runs=5 prefix="$repo/.build-prefix-bench" before=""
+quick=false sizes="1000 10000 100000" runs=7 prefix="$repo/.build-prefix-bench" before=""
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=true sizes="1000" runs=1 prefix="$repo/.build-prefix-test" ;;
     --before) before=$2; shift ;;
-    *) echo "usage: $0 [--quick] [--before PREFIX]" >&2; exit 2 ;;
+    --sizes) sizes=$2; shift ;;
+    *) echo "usage: $0 [--quick] [--before PREFIX] [--sizes \"N …\"]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -33,45 +35,48 @@ fi
 . "$repo/Tests/Benchmarks/environment.sh"
 B2C_TEST_EMAIL=ann@example.com B2C_TEST_PASSWORD=Tasks-Demo-1 BROWSER="$repo/Tests/TasksTestSupport/scripted-browser.sh" \
   "$prefix/bin/b2c-tasks-cli" sign-in --timeout 60 --json >/dev/null
-# measure LABEL COMMAND...: runs it $runs times; leaves "seconds rss" medians in $work/LABEL. With BEFORE=PROGRAM,
-# that program's runs alternate with these, their medians in $work/LABEL.before.
+# measure LABEL PROGRAM [LABEL PROGRAM]...: $runs rounds, each starting every PROGRAM once in turn (alternated, so
+# that the machine's drift falls on all of them alike); leaves "seconds rss" medians in $work/LABEL.
 measure() {
-  label=$1; shift
-  : >"$work/$label.runs"
-  : >"$work/$label.before.runs"
-  i=0
-  while [ $i -lt $runs ]; do
-    /usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "${MEASURE_NAME:-task number 1}" "$@" >>"$work/$label.runs"
-    # No offline copy, so every start fetches the list. (Mesa's shader cache stays, as on a desktop: removing it
-    # made every start of both programs compile llvmpipe's shaders again, 0.5 s that hid the difference.)
-    rm -rf "$work/cache/io.github.b2ctasks.B2CTasks"
-    if [ -n "${BEFORE:-}" ]; then
-      /usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "task number 1" "$BEFORE" >>"$work/$label.before.runs"
+  (while [ $# -gt 0 ]; do : >"$work/$1.runs"; shift 2; done)
+  round=0
+  while [ $round -lt $runs ]; do
+    (while [ $# -gt 0 ]; do
+      /usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "${MEASURE_NAME:-task number 1}" "$2" >>"$work/$1.runs"
+      # No offline copy, so every start fetches the list. (Mesa's shader cache stays, as on a desktop: removing it
+      # made every start of both programs compile llvmpipe's shaders again, 0.5 s that hid the difference.)
       rm -rf "$work/cache/io.github.b2ctasks.B2CTasks"
-    fi
-    i=$((i + 1))
+      shift 2
+    done)
+    round=$((round + 1))
   done
-  echo "$(median "$work/$label.runs" 1) $(median "$work/$label.runs" 2)" >"$work/$label"
-  if [ -n "${BEFORE:-}" ]; then
-    echo "$(median "$work/$label.before.runs" 1) $(median "$work/$label.before.runs" 2)" >"$work/$label.before"
-    read -r after_s after_kib <"$work/$label"
-    read -r before_s before_kib <"$work/$label.before"
-    awk -v a="$after_s" -v b="$before_s" -v c="$after_kib" -v d="$before_kib" -v l="$label" 'BEGIN {
-      printf "  %s, before: %.3f s %d KiB; after : before = time %.2f×, RSS %.2f×\n", l, b, d, a / b, c / d }'
-  fi
+  (while [ $# -gt 0 ]; do
+    echo "$(median "$work/$1.runs" 1) $(median "$work/$1.runs" 2)" >"$work/$1"
+    shift 2
+  done)
+}
+# compare LABEL: with --before, LABEL's figures as a ratio of LABEL.before's.
+compare() {
+  [ -n "$before" ] || return 0
+  read -r after_s after_kib <"$work/$1"
+  read -r before_s before_kib <"$work/$1.before"
+  awk -v a="$after_s" -v b="$before_s" -v c="$after_kib" -v d="$before_kib" -v l="$1" 'BEGIN {
+    printf "  %s, before: %.3f s %d KiB; after : before = time %.2f×, RSS %.2f×\n", l, b, d, a / b, c / d }'
 }
 
 cc -O2 -o "$work/baseline-program" "$repo/Tests/Benchmarks/baseline.c" $(pkg-config --cflags --libs libadwaita-1)
 /usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "task number 1" "$work/baseline-program" >/dev/null  # fills the caches
-measure baseline "$work/baseline-program"
 seed 20
 if [ -n "$before" ]; then
   /usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "task number 1" "$before/bin/b2c-tasks" >/dev/null  # its caches
+  measure baseline "$work/baseline-program" tasks-20 "$prefix/bin/b2c-tasks" tasks-20.before "$before/bin/b2c-tasks"
+else
+  measure baseline "$work/baseline-program" tasks-20 "$prefix/bin/b2c-tasks"
 fi
-BEFORE=${before:+$before/bin/b2c-tasks} measure tasks-20 "$prefix/bin/b2c-tasks"
+compare tasks-20
 read -r base_s base_kib <"$work/baseline"
 read -r our_s our_kib <"$work/tasks-20"
-echo "start-up (medians of $runs): baseline ${base_s} s ${base_kib} KiB; b2c-tasks with 20 tasks ${our_s} s ${our_kib} KiB"
+echo "start-up (medians of $runs, alternated): baseline ${base_s} s ${base_kib} KiB; b2c-tasks with 20 tasks ${our_s} s ${our_kib} KiB"
 awk -v a="$our_s" -v b="$base_s" -v c="$our_kib" -v d="$base_kib" \
   'BEGIN { printf "start-up ratio: time %.2f×, RSS %.2f× the baseline\n", a / b, c / d }'
 cc -O2 -o "$work/scroll" "$repo/Tests/Benchmarks/scroll.c" -lX11 -lXtst -lXdamage
@@ -96,7 +101,12 @@ if command -v endeavour >/dev/null; then
 fi
 for size in $sizes; do
   seed "$size"
-  BEFORE=${before:+$before/bin/b2c-tasks} measure "tasks-$size" "$prefix/bin/b2c-tasks"
+  if [ -n "$before" ]; then
+    measure "tasks-$size" "$prefix/bin/b2c-tasks" "tasks-$size.before" "$before/bin/b2c-tasks"
+  else
+    measure "tasks-$size" "$prefix/bin/b2c-tasks"
+  fi
+  compare "tasks-$size"
   read -r s kib <"$work/tasks-$size"
   awk -v n="$size" -v s="$s" -v k="$kib" -v s0="$our_s" -v k0="$our_kib" 'BEGIN {
     printf "scale %6d tasks: %.3f s (%.2f× the 20-task start, +%.1f µs per task), %d KiB (+%.2f KiB per task)\n",

@@ -1,6 +1,6 @@
 // Fault tests of the task API client and the outbox against a hostile server: 500s, HTML and broken JSON, answers
 // past the timeout, a server killed mid-request, no server, a host that does not resolve. Each failure is typed, and
-// nothing in the outbox is lost.
+// nothing in the outbox is lost. Every test runs over both transports (URLSession and libsoup).
 
 import Foundation
 import Hummingbird
@@ -56,10 +56,10 @@ final class HostileServer: Sendable {
 
 @Suite("Faults of the task API")
 struct FaultTests {
-  /// A client of `base`. The timeout is generous: on a loaded 2-core machine a prompt answer can take seconds, and
-  /// only the slow route is meant to outlast it.
-  private func client(_ base: URL, timeout: TimeInterval = 60) -> TaskAPIClient {
-    TaskAPIClient(baseURL: base, http: HTTPClient(timeout: timeout)) { _ throws(SessionError) in "a-bearer" }
+  /// A client of `base` over `transport`. The timeout is generous: on a loaded 2-core machine a prompt answer can
+  /// take seconds, and only the slow route is meant to outlast it.
+  private func client(_ base: URL, _ transport: Transport, timeout: TimeInterval = 60) -> TaskAPIClient {
+    TaskAPIClient(baseURL: base, http: transport.client(timeout: timeout)) { _ throws(SessionError) in "a-bearer" }
   }
 
   /// How `body` failed (nil when it did not).
@@ -76,30 +76,36 @@ struct FaultTests {
     Outbox(file: try TestDesktop.temporaryFolder("fault-outbox").appending(path: "outbox.json"))
   }
 
-  @Test("a 500, an HTML page and cut-off JSON are typed failures; the outbox keeps its tasks")
-  func badAnswers() async throws {
+  @Test(
+    "a 500, an HTML page and cut-off JSON are typed failures; the outbox keeps its tasks",
+    arguments: Transport.allCases)
+  func badAnswers(_ transport: Transport) async throws {
     let server = try await HostileServer.start()
     defer { Task { await server.kill() } }
-    await #expect(throws: TaskAPIError.server(500)) { try await client(server.base.appending(path: "500")).list() }
+    await #expect(throws: TaskAPIError.server(500)) {
+      try await client(server.base.appending(path: "500"), transport).list()
+    }
     for path in ["html", "garbage"] {
       let error = await failure { () throws(TaskAPIError) in
-        _ = try await client(server.base.appending(path: path)).list()
+        _ = try await client(server.base.appending(path: path), transport).list()
       }
       if case .badResponse = error {} else { Issue.record("\(path): \(String(describing: error))") }
     }
     let box = try outbox()
     _ = try await box.add("typed while the server fails")
-    let result = await box.flush(client(server.base.appending(path: "500")))
+    let result = await box.flush(client(server.base.appending(path: "500"), transport))
     #expect(result == Outbox.FlushResult(sent: 0, stoppedBy: .server(500)))
     #expect(await box.pending.map(\.text) == ["typed while the server fails"])
   }
 
-  @Test("an answer past the timeout, and a server killed mid-request, are network failures, in time")
-  func slowAndKilled() async throws {
+  @Test(
+    "an answer past the timeout, and a server killed mid-request, are network failures, in time",
+    arguments: Transport.allCases)
+  func slowAndKilled(_ transport: Transport) async throws {
     let server = try await HostileServer.start()
     let started = ContinuousClock.now
     await #expect(throws: TaskAPIError.network(.timedOut)) {
-      try await client(server.base.appending(path: "slow"), timeout: 3).list()
+      try await client(server.base.appending(path: "slow"), transport, timeout: 3).list()
     }
     #expect(ContinuousClock.now - started < .seconds(90), "the client gave up at its timeout, not the server's")
 
@@ -107,7 +113,7 @@ struct FaultTests {
     _ = try await box.add("sent while the server dies")
     var arrivals = server.slowRequests.makeAsyncIterator()
     _ = await arrivals.next()  // the timed-out list above
-    let flush = Task { await box.flush(client(server.base.appending(path: "slow"))) }
+    let flush = Task { await box.flush(client(server.base.appending(path: "slow"), transport)) }
     _ = await arrivals.next()  // the add is in flight (the server holds it)
     await server.kill()
     let result = await flush.value
@@ -118,14 +124,15 @@ struct FaultTests {
 
   @Test(
     "no server, or a host that does not resolve: unreachable, said in words",
-    arguments: ["http://127.0.0.1:9", "https://no-such-host.invalid"])
-  func unreachable(base: String) async throws {
+    arguments: ["http://127.0.0.1:9", "https://no-such-host.invalid"], Transport.allCases)
+  func unreachable(base: String, _ transport: Transport) async throws {
     let url = try #require(URL(string: base))
-    let error = await failure { () throws(TaskAPIError) in _ = try await client(url).list() }
+    let error = await failure { () throws(TaskAPIError) in _ = try await client(url, transport).list() }
     guard case .network(let network) = error else {
       Issue.record("not a network failure: \(String(describing: error))")
       return
     }
+    if case .unreachable = network {} else { Issue.record("not unreachable: \(network)") }
     #expect(!network.message.isEmpty)
   }
 }

@@ -7,6 +7,7 @@ import JWTKit
 import Synchronization
 import TasksCore
 import TasksTestSupport
+import TasksURLSession
 import Testing
 import _CryptoExtras
 
@@ -59,12 +60,13 @@ struct IDTokenValidationTests {
   private func validate(_ token: String, _ harness: SessionHarness, nonce: String? = "the-nonce") async -> Result<
     Account, IDTokenError
   > {
-    let validator = IDTokenValidator(metadata: OpenIDMetadata(), clientID: PlaygroundConfiguration.appClientID)
+    let validator = IDTokenValidator(
+      metadata: OpenIDMetadata(http: .shared), clientID: PlaygroundConfiguration.appClientID)
     let authority = harness.settings.authority
     do throws(IDTokenError) {
       let configuration: OpenIDConfiguration
       do {
-        configuration = try await OpenIDMetadata().configuration(
+        configuration = try await OpenIDMetadata(http: .shared).configuration(
           authority.discovery(for: "B2C_1_SignUpOrSignIn"), for: authority)
       } catch {
         throw .metadata(error)
@@ -144,7 +146,7 @@ struct IDTokenValidationTests {
     let harness = try await SessionHarness.start()
     defer { Task { await harness.stop() } }
     let authority = harness.settings.authority
-    let metadata = OpenIDMetadata()  // one cache, as in a running app
+    let metadata = OpenIDMetadata(http: .shared)  // one cache, as in a running app
     let configuration = try await metadata.configuration(
       authority.discovery(for: "B2C_1_SignUpOrSignIn"), for: authority)
     let validator = IDTokenValidator(metadata: metadata, clientID: PlaygroundConfiguration.appClientID)
@@ -192,7 +194,7 @@ struct IDTokenValidationTests {
   func keySetExpires() async throws {
     let harness = try await SessionHarness.start()
     let clock = Mutex(Date())
-    let metadata = OpenIDMetadata(now: { clock.withLock { $0 } })
+    let metadata = OpenIDMetadata(http: .shared, now: { clock.withLock { $0 } })
     let authority = harness.settings.authority
     let configuration = try await metadata.configuration(
       authority.discovery(for: "B2C_1_SignUpOrSignIn"), for: authority)

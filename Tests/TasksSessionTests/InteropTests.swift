@@ -8,6 +8,7 @@ import Logging
 import TasksCore
 import TasksKeyring
 import TasksTestSupport
+import TasksURLSession
 import Testing
 
 @Suite(
@@ -50,7 +51,7 @@ struct InteropTests {
       #expect(signIn.output.contains("Signed in as \(InteropProvider.user.display)"))
 
       // Another app of the group finds the sign-in in the keyring.
-      let session = Session(settings: settings, store: KeyringSessionStore())
+      let session = Session(settings: settings, store: KeyringSessionStore(), http: .shared)
       let account = try #require(try await session.restore())
       #expect(account.email == InteropProvider.user.email)
       try await TaskAPIClient(session: session).add("from the independent provider")

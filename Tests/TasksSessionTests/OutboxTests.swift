@@ -4,6 +4,7 @@ import B2CPlayground
 import Foundation
 import TasksCore
 import TasksTestSupport
+import TasksURLSession
 import Testing
 
 @Suite("Outbox")
@@ -53,7 +54,8 @@ struct OutboxTests {
     _ = try await outbox.add("while offline")
     let tooLong = try await outbox.add(String(repeating: "x", count: 4001))
     _ = try await outbox.add("after the long one")
-    let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!) { force throws(SessionError) in
+    let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: .shared) {
+      force throws(SessionError) in
       try await session.bearer(forceRefresh: force)
     }
     let failed = await outbox.flush(offline)
@@ -94,7 +96,8 @@ struct OutboxTests {
       await outbox.pendingChanges.map(\.taskID)
         == ["tick and rename me", "delete me", "too long a text for me", "deleted elsewhere"].map { ids[$0]! })
 
-    let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!) { force throws(SessionError) in
+    let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: .shared) {
+      force throws(SessionError) in
       try await session.bearer(forceRefresh: force)
     }
     let failed = await outbox.flush(offline)

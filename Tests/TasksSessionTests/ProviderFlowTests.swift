@@ -5,6 +5,7 @@ import B2CPlayground
 import Foundation
 import TasksCore
 import TasksTestSupport
+import TasksURLSession
 import Testing
 
 @Suite("Session: External ID and OpenID Connect providers")
@@ -92,7 +93,7 @@ struct ProviderFlowTests {
     // The same group, client and authority, but B2C: it must not find the OpenID Connect session.
     let b2cPlist = SessionHarness.plist(base: oidc.base, group: oidc.group, redirect: "urn:ietf:wg:oauth:2.0:oob")
     let b2c = try AppSettings.parse(Data(b2cPlist.utf8), file: "b2c")
-    #expect(try await Session(settings: b2c, store: oidc.store).restore() == nil)
+    #expect(try await Session(settings: b2c, store: oidc.store, http: .shared).restore() == nil)
     #expect(try await oidc.session().restore() != nil)
   }
 
@@ -102,7 +103,7 @@ struct ProviderFlowTests {
     let settings = harness.settings
     await harness.stop()
     await #expect {
-      _ = try await Session(settings: settings, store: harness.store).startSignIn()
+      _ = try await Session(settings: settings, store: harness.store, http: .shared).startSignIn()
     } throws: { error in
       guard case SessionError.discovery(.network) = error else { return false }
       return true

@@ -7,6 +7,7 @@ import TasksCore
 import TasksCoreTesting
 import TasksKeyring
 import TasksTestSupport
+import TasksURLSession
 import Testing
 
 @Suite(
@@ -43,7 +44,7 @@ struct SessionWriteTests {
       return Scene(harness: harness, gate: gate, settings: settings, file: file)
     }
 
-    func session() -> Session { Session(settings: settings, store: KeyringSessionStore()) }
+    func session() -> Session { Session(settings: settings, store: KeyringSessionStore(), http: .shared) }
 
     /// Starts the CLI with `arguments` on the same settings; its browser signs in as `email`.
     func cli(_ arguments: [String], email: String = "bob@example.com", password: String = "Tasks-Demo-2") throws
@@ -173,7 +174,8 @@ struct RefreshLockTests {
           base: URL(string: "http://127.0.0.1:1")!, group: key.keychainGroup, redirect: "urn:ietf:wg:oauth:2.0:oob"
         ).utf8), file: "test")
     let store = MemorySessionStore()
-    let session = Session(settings: settings, store: store, environment: ["XDG_RUNTIME_DIR": runtime.path])
+    let session = Session(
+      settings: settings, store: store, http: .shared, environment: ["XDG_RUNTIME_DIR": runtime.path])
     await #expect(throws: SessionError.lock(.unsafeFile(lock.path))) { _ = try await session.signOut() }
   }
 

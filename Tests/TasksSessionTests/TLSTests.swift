@@ -38,13 +38,15 @@ extension SessionHarness {
 
 @Suite("TLS: https with a trusted authority, and certificates that must be refused", .serialized)
 struct TLSTests {
-  @Test("with a certificate the system trusts, the session signs in, lists and adds over https")
-  func trusted() async throws {
+  @Test(
+    "with a certificate the system trusts, the session signs in, lists and adds over https",
+    arguments: Transport.allCases)
+  func trusted(_ transport: Transport) async throws {
     let authority = try await TestAuthority.trusted()
     let harness = try await SessionHarness.start(tls: try authority.issue())
     defer { Task { await harness.stop() } }
     #expect(harness.base.scheme == "https")
-    let session = harness.session()
+    let session = harness.session(transport: transport)
     #expect(try await harness.signIn(session).email == "ann@example.com")
     let api = TaskAPIClient(session: session)
     _ = try await api.add("pay the electricity bill")
@@ -53,13 +55,13 @@ struct TLSTests {
 
   @Test(
     "the session refuses a server whose certificate is bad, naming its host, and sends nothing",
-    arguments: BadCertificate.allCases)
-  func refused(_ bad: BadCertificate) async throws {
+    arguments: BadCertificate.allCases, Transport.allCases)
+  func refused(_ bad: BadCertificate, _ transport: Transport) async throws {
     let harness = try await bad.server()
     defer { Task { await harness.stop() } }
     let started = ContinuousClock.now
     do {
-      _ = try await harness.session().startSignIn()
+      _ = try await harness.session(transport: transport).startSignIn()
       Issue.record("the sign-in started against a server with a bad certificate")
     } catch {
       guard case .discovery(.network(.untrusted(let host, let problem))) = error else {

@@ -1,10 +1,7 @@
-// HTTPClient: the core's HTTP, over URLSession, with timeouts and typed failures. Sendable.
+// HTTPClient: the core's HTTP, with typed failures, over a transport the program chooses (URLSession or libsoup).
+// Sendable. The core itself does not link FoundationNetworking (libcurl, OpenSSL): the GNOME app does without it.
 
 import Foundation
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 
 /// Why an HTTP exchange failed before an answer arrived.
 public enum NetworkError: Error, Equatable, Sendable {
@@ -96,6 +93,26 @@ public enum CertificateProblem: Equatable, Sendable {
   }
 }
 
+/// An HTTP request, as the core makes them: a method, a URL, header fields and a body.
+public struct HTTPRequest: Sendable {
+  /// `GET`, `POST`, `PATCH`, `DELETE`.
+  public var method: String
+  /// Where it goes.
+  public var url: URL
+  /// Header fields in the order they are sent.
+  public var headers: [(name: String, value: String)]
+  /// The body, if any.
+  public var body: Data?
+
+  /// A request without header fields or body.
+  public init(method: String = "GET", url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil) {
+    self.method = method
+    self.url = url
+    self.headers = headers
+    self.body = body
+  }
+}
+
 /// An HTTP answer.
 public struct HTTPAnswer: Sendable {
   /// The status code.
@@ -104,64 +121,37 @@ public struct HTTPAnswer: Sendable {
   public var body: Data
   /// Header fields, names in lower case.
   public var headers: [String: String]
+
+  /// An answer.
+  public init(status: Int, body: Data, headers: [String: String]) {
+    self.status = status
+    self.body = body
+    self.headers = headers
+  }
 }
 
-/// Sends requests with a timeout and no cookies, caches or redirects followed (the token endpoint and the task API
-/// never redirect; a redirect is an answer to report, not to follow).
-public final class HTTPClient: Sendable {
-  private let session: URLSession
-  /// Seconds to wait for an answer.
-  public let timeout: TimeInterval
+/// What sends the core's requests: URLSession in the command-line tool, libsoup (GIO) in the GNOME app. Every
+/// implementation sends no cookies and keeps none, caches nothing, follows no redirect (the token endpoint and the task
+/// API never redirect; a redirect is an answer to report), gives up with `.timedOut` when the server is silent for
+/// its timeout, and reports every other failure as a `NetworkError`.
+public protocol HTTPTransport: Sendable {
+  /// Sends `request`; the answer whatever its status.
+  func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPAnswer
+}
 
-  /// Creates a client whose requests time out after `timeout` seconds.
-  public init(timeout: TimeInterval = 20) {
-    self.timeout = timeout
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.httpShouldSetCookies = false
-    configuration.httpCookieAcceptPolicy = .never
-    configuration.urlCache = nil
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    configuration.timeoutIntervalForRequest = timeout
-    configuration.timeoutIntervalForResource = timeout * 2
-    let delegate = RedirectRefuser()
-    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+/// The core's HTTP: a transport and the requests the core makes with it.
+public struct HTTPClient: Sendable {
+  /// What sends the requests.
+  public let transport: any HTTPTransport
+
+  /// A client sending through `transport`.
+  public init(_ transport: any HTTPTransport) {
+    self.transport = transport
   }
 
-  /// A client shared by the whole process.
-  public static let shared = HTTPClient()
-
   /// Sends `request`.
-  public func send(_ request: URLRequest) async throws(NetworkError) -> HTTPAnswer {
-    var request = request
-    request.timeoutInterval = timeout
-    do {
-      let (data, response) = try await session.data(for: request)
-      guard let http = response as? HTTPURLResponse else { throw NetworkError.failed("not an HTTP answer") }
-      var headers: [String: String] = [:]
-      for (key, value) in http.allHeaderFields { headers["\(key)".lowercased()] = "\(value)" }
-      return HTTPAnswer(status: http.statusCode, body: data, headers: headers)
-    } catch let error as NetworkError {
-      throw error
-    } catch let error as URLError {
-      switch error.code {
-      case .timedOut: throw .timedOut
-      case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .networkConnectionLost, .notConnectedToInternet:
-        throw .unreachable(error.code.rawValue.description)
-      case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-        .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-        .clientCertificateRequired:
-        throw .untrusted(
-          host: Self.hostName(request.url),
-          CertificateProblem(transportMessage: error.localizedDescription) ?? .handshake)
-      default:
-        if let problem = CertificateProblem(transportMessage: error.localizedDescription) {
-          throw .untrusted(host: Self.hostName(request.url), problem)
-        }
-        throw .failed("URL error \(error.code.rawValue)")
-      }
-    } catch {
-      throw .failed("\(type(of: error))")
-    }
+  public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPAnswer {
+    try await transport.send(request)
   }
 
   /// `host` or `host:port` of `url`, as a user would recognise it.
@@ -173,26 +163,15 @@ public final class HTTPClient: Sendable {
 
   /// POSTs `fields` form-encoded to `url`.
   public func postForm(_ url: URL, _ fields: [(String, String)]) async throws(NetworkError) -> HTTPAnswer {
-    var request = URLRequest(url: url)
-    request.httpMethod = "POST"
-    request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-    request.httpBody = Data(FormEncoding.encode(fields).utf8)
-    return try await send(request)
+    try await send(
+      HTTPRequest(
+        method: "POST", url: url, headers: [("Content-Type", "application/x-www-form-urlencoded")],
+        body: Data(FormEncoding.encode(fields).utf8)))
   }
 
   /// GETs `url`.
   public func get(_ url: URL) async throws(NetworkError) -> HTTPAnswer {
-    try await send(URLRequest(url: url))
-  }
-}
-
-/// Stops URLSession from following redirects.
-private final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {
-  func urlSession(
-    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-  ) {
-    completionHandler(nil)
+    try await send(HTTPRequest(url: url))
   }
 }
 

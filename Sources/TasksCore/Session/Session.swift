@@ -33,6 +33,8 @@ public actor Session {
   public let settings: AppSettings
   /// How long before expiry a token is refreshed.
   public let refreshMargin: TimeInterval
+  /// The HTTP client of the session's requests (and of task API clients made for it).
+  public let http: HTTPClient
   let store: any SessionStore
   let key: SessionKey
   let lock: RefreshLock
@@ -57,12 +59,13 @@ public actor Session {
 
   /// Creates a session for `settings` over `store`.
   public init(
-    settings: AppSettings, store: any SessionStore, http: HTTPClient = .shared, refreshMargin: TimeInterval = 300,
+    settings: AppSettings, store: any SessionStore, http: HTTPClient, refreshMargin: TimeInterval = 300,
     environment: [String: String] = ProcessInfo.processInfo.environment, onLockWait: (@Sendable () -> Void)? = nil
   ) {
     self.onLockWait = onLockWait
     self.settings = settings
     self.store = store
+    self.http = http
     self.refreshMargin = refreshMargin
     key = SessionKey(settings)
     lock = RefreshLock(key, environment: environment)
@@ -140,6 +143,11 @@ public actor Session {
       guard let conventional else { throw .discovery(error) }
       return (conventional, settings.scopes(offlineAccess: true))
     }
+    // The key set the id_token will be checked with, fetched while the user types (the redirect then waits only for
+    // the token request); a failure here is met again, and reported, when the token is checked.
+    let metadata = self.metadata
+    let keySet = configuration.jwksURI
+    Task.detached(priority: .utility) { _ = try? await metadata.keys(keySet) }
     guard let authorize = configuration.authorizationEndpoint ?? conventional?.authorize,
       let token = configuration.tokenEndpoint ?? conventional?.token
     else { throw .discovery(.badDocument("no authorization_endpoint or token_endpoint")) }

@@ -2,10 +2,6 @@
 
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A task as the API returns it.
 public struct TaskItem: Equatable, Sendable, Codable, Identifiable {
   /// The server's id.
@@ -65,7 +61,7 @@ public struct TaskAPIClient: Sendable {
 
   /// Creates a client for the API at `baseURL` (`/api/tasks` is appended).
   public init(
-    baseURL: URL, http: HTTPClient = .shared,
+    baseURL: URL, http: HTTPClient,
     bearer: @escaping @Sendable (_ forceRefresh: Bool) async throws(SessionError) -> String
   ) {
     tasksURL = baseURL.appending(path: "api/tasks")
@@ -73,9 +69,9 @@ public struct TaskAPIClient: Sendable {
     self.bearer = bearer
   }
 
-  /// A client for `session`'s settings and tokens.
-  public init(session: Session, http: HTTPClient = .shared) {
-    self.init(baseURL: session.settings.taskAPI, http: http) { force throws(SessionError) in
+  /// A client for `session`'s settings and tokens, sending through the session's HTTP client.
+  public init(session: Session) {
+    self.init(baseURL: session.settings.taskAPI, http: session.http) { force throws(SessionError) in
       try await session.bearer(forceRefresh: force)
     }
   }
@@ -114,14 +110,12 @@ public struct TaskAPIClient: Sendable {
       do { token = try await bearer(attempt > 0) } catch {
         throw error.needsSignIn || error == .notSignedIn ? .unauthorized(error) : Self.mapped(error)
       }
-      var request = URLRequest(url: url)
-      request.httpMethod = method
-      request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-      request.setValue("application/json", forHTTPHeaderField: "Accept")
-      for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+      var request = HTTPRequest(
+        method: method, url: url, headers: [("Authorization", "Bearer \(token)"), ("Accept", "application/json")])
+      for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.headers.append((name, value)) }
       if let form {
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(FormEncoding.encode(form).utf8)
+        request.headers.append(("Content-Type", "application/x-www-form-urlencoded"))
+        request.body = Data(FormEncoding.encode(form).utf8)
       }
       let answer: HTTPAnswer
       do { answer = try await http.send(request) } catch { throw .network(error) }

@@ -74,9 +74,10 @@ public actor OpenIDMetadata {
   private let now: @Sendable () -> Date
   private var configurations: [URL: (configuration: OpenIDConfiguration, fetched: Date)] = [:]
   private var keySets: [URL: (keys: JWTKeyCollection, kids: Set<String>, fetched: Date)] = [:]
+  private var keyFetches: [URL: Task<Result<KeySet, MetadataError>, Never>] = [:]
 
   /// Creates an empty cache; `now` is the clock its ages are measured with.
-  public init(http: HTTPClient = .shared, now: @escaping @Sendable () -> Date = { Date() }) {
+  public init(http: HTTPClient, now: @escaping @Sendable () -> Date = { Date() }) {
     self.http = http
     self.now = now
   }
@@ -102,13 +103,34 @@ public actor OpenIDMetadata {
     if let cached = keySets[url], now().timeIntervalSince(cached.fetched) < (refresh ? 60 : Self.lifetime) {
       return (cached.keys, cached.kids)
     }
-    let answer: HTTPAnswer
-    do { answer = try await http.get(url) } catch { throw .network(error) }
-    guard answer.status == 200 else { throw .badDocument("key set answered \(answer.status)") }
-    let set = try await Self.keySet(answer.body)
-    keySets[url] = (set.keys, set.kids, now())
-    return set
+    // One fetch at a time per key set: a sign-in's early fetch (while the user types) and its token check share it.
+    let fetch: Task<Result<KeySet, MetadataError>, Never>
+    if let running = keyFetches[url] {
+      fetch = running
+    } else {
+      let http = self.http
+      fetch = Task {
+        do throws(MetadataError) {
+          let answer: HTTPAnswer
+          do throws(NetworkError) { answer = try await http.get(url) } catch { throw .network(error) }
+          guard answer.status == 200 else { throw .badDocument("key set answered \(answer.status)") }
+          return .success(try await Self.keySet(answer.body))
+        } catch {
+          return .failure(error)
+        }
+      }
+      keyFetches[url] = fetch
+    }
+    let result = await fetch.value
+    if keyFetches[url] == fetch {
+      keyFetches[url] = nil
+      if case .success(let set) = result { keySets[url] = (set.keys, set.kids, now()) }
+    }
+    return try result.get()
   }
+
+  /// A key set's keys and the key ids it names.
+  typealias KeySet = (keys: JWTKeyCollection, kids: Set<String>)
 
   /// A JWKS document's keys and the key ids it names; any other bytes are a `.badDocument`.
   public static func keySet(_ document: Data) async throws(MetadataError) -> (

@@ -3,6 +3,7 @@
 
 import Foundation
 import TasksCore
+import TasksURLSession
 import Testing
 
 @Suite("id_token checks against a key set")
@@ -20,7 +21,7 @@ struct IDTokenCheckTests {
   func seed(name: String, refusal: IDTokenError?) async throws {
     let keys = try await OpenIDMetadata.keySet(Data(contentsOf: Self.corpus.appending(path: "jwks/rsa")))
     let token = try String(contentsOf: Self.corpus.appending(path: "jwt/\(name)"), encoding: .utf8)
-    let validator = IDTokenValidator(metadata: OpenIDMetadata(), clientID: "fuzz-client")
+    let validator = IDTokenValidator(metadata: OpenIDMetadata(http: .shared), clientID: "fuzz-client")
     do throws(IDTokenError) {
       let (account, _) = try await validator.validate(
         token, keys: keys, issuer: "https://fuzz.example/tenant/v2.0/", nonce: "fuzz-nonce",
@@ -44,7 +45,7 @@ struct IDTokenCheckTests {
     let keys = try await OpenIDMetadata.keySet(JSONSerialization.data(withJSONObject: set))
     #expect(keys.kids == ["fuzz-key"])
     let token = try String(contentsOf: Self.corpus.appending(path: "jwt/valid"), encoding: .utf8)
-    let validator = IDTokenValidator(metadata: OpenIDMetadata(), clientID: "fuzz-client")
+    let validator = IDTokenValidator(metadata: OpenIDMetadata(http: .shared), clientID: "fuzz-client")
     let (account, _) = try await validator.validate(
       token, keys: keys, issuer: "https://fuzz.example/tenant/v2.0/", nonce: "fuzz-nonce",
       now: Date(timeIntervalSince1970: 1_800_000_000))

@@ -8,6 +8,7 @@ import TasksCore
 import TasksCoreTesting
 import TasksKeyring
 import TasksTestSupport
+import TasksURLSession
 import Testing
 
 /// A playground and the app settings that point at it.
@@ -79,9 +80,9 @@ struct SessionHarness {
       """
   }
 
-  /// A new session (as a new app or a new run would make) over the harness's store.
-  func session(refreshMargin: TimeInterval = 300) -> Session {
-    Session(settings: settings, store: store, refreshMargin: refreshMargin)
+  /// A new session (as a new app or a new run would make) over the harness's store, sending through `transport`.
+  func session(refreshMargin: TimeInterval = 300, transport: Transport = .urlSession) -> Session {
+    Session(settings: settings, store: store, http: transport.client(), refreshMargin: refreshMargin)
   }
 
   /// Signs in through the pages as `email` and hands the redirect to `session`.

@@ -1,0 +1,179 @@
+// SoupLoopbackServer: a small HTTP server on one loopback address over libsoup's SoupServer, for the RFC 8252
+// loopback redirect of a sign-in in the system browser. Sendable: the server lives on a thread of its own.
+
+import CSoup
+import Foundation
+
+/// Listens on one address and answers GET requests to one path through an async handler; other paths get 404 and
+/// other methods 405.
+package final class SoupLoopbackServer: Sendable {
+  /// What the handler answers.
+  package struct Reply: Sendable {
+    package var status: UInt32
+    package var headers: [(name: String, value: String)]
+    package var contentType: String?
+    package var body: Data?
+
+    package init(
+      status: UInt32, headers: [(name: String, value: String)] = [], contentType: String? = nil, body: Data? = nil
+    ) {
+      self.status = status
+      self.headers = headers
+      self.contentType = contentType
+      self.body = body
+    }
+  }
+
+  /// Why listening failed (the address is taken or cannot be had).
+  package struct ListenError: Error {
+    package let reason: String
+  }
+
+  /// The port listened on.
+  package let port: Int
+  private let thread: ContextThread
+  private let box: ServerBox
+
+  private init(port: Int, thread: ContextThread, box: ServerBox) {
+    self.port = port
+    self.thread = thread
+    self.box = box
+  }
+
+  /// Listens on `address` (`127.0.0.1`, `::1`) and `port` (0: a free one). `handler` gets, for every GET of `path`,
+  /// the URL the browser asked for, named with `host` (the redirect URI's host) and the port it asked at.
+  package static func start(
+    address: String, port: Int, path: String, host: String,
+    handler: @escaping @Sendable (String) async -> Reply
+  ) async throws(ListenError) -> SoupLoopbackServer {
+    let thread = ContextThread()
+    let box = ServerBox(path: path, host: host, thread: thread, handler: handler)
+    let bound = await withCheckedContinuation { continuation in
+      thread.run { continuation.resume(returning: box.listen(address: address, port: port)) }
+    }
+    return SoupLoopbackServer(port: try bound.get(), thread: thread, box: box)
+  }
+
+  /// Stops listening and closes the connections.
+  package func stop() async {
+    let box = self.box
+    await withCheckedContinuation { continuation in
+      thread.run {
+        box.close()
+        continuation.resume()
+      }
+    }
+  }
+}
+
+/// The SoupServer and the handler; used only on the server's thread (but for the handler's task).
+private final class ServerBox: @unchecked Sendable {
+  let path: String
+  let host: String
+  let thread: ContextThread
+  let handler: @Sendable (String) async -> SoupLoopbackServer.Reply
+  private var server: UnsafeMutablePointer<SoupServer>?
+
+  init(
+    path: String, host: String, thread: ContextThread,
+    handler: @escaping @Sendable (String) async -> SoupLoopbackServer.Reply
+  ) {
+    self.path = path
+    self.host = host
+    self.thread = thread
+    self.handler = handler
+  }
+
+  func listen(address: String, port: Int) -> Result<Int, SoupLoopbackServer.ListenError> {
+    let server = b2c_http_server_new()
+    self.server = server
+    soup_server_add_handler(
+      server, nil,
+      { _, message, _, _, data in
+        Unmanaged<ServerBox>.fromOpaque(data!).takeUnretainedValue().handle(message)
+      }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    guard let socketAddress = g_inet_socket_address_new_from_string(address, guint(port)) else {
+      return .failure(.init(reason: "not an address"))
+    }
+    defer { g_object_unref(socketAddress) }
+    var error: UnsafeMutablePointer<GError>?
+    guard soup_server_listen(server, socketAddress, SoupServerListenOptions(0), &error) != 0 else {
+      let reason = error.map { String(cString: $0.pointee.message) } ?? "listen failed"
+      if let error { g_error_free(error) }
+      close()
+      return .failure(.init(reason: reason))
+    }
+    var bound = 0
+    if let listeners = soup_server_get_listeners(server), let socket = listeners.pointee.data,
+      let local = g_socket_get_local_address(socket.assumingMemoryBound(to: GSocket.self), nil)
+    {
+      bound = Int(
+        g_inet_socket_address_get_port(UnsafeMutableRawPointer(local).assumingMemoryBound(to: GInetSocketAddress.self)))
+      g_object_unref(local)
+      g_slist_free(listeners)
+    }
+    guard bound > 0 else {
+      close()
+      return .failure(.init(reason: "no port"))
+    }
+    return .success(bound)
+  }
+
+  func close() {
+    guard let server else { return }
+    soup_server_disconnect(server)
+    g_object_unref(server)
+    self.server = nil
+  }
+
+  private func handle(_ message: OpaquePointer?) {
+    guard let message, let uri = soup_server_message_get_uri(message) else { return }
+    let requested = String(cString: g_uri_get_path(uri))
+    guard requested == path else {
+      soup_server_message_set_status(message, 404, nil)
+      return
+    }
+    guard String(cString: soup_server_message_get_method(message)) == "GET" else {
+      soup_server_message_set_status(message, 405, nil)
+      soup_message_headers_append(soup_server_message_get_response_headers(message), "Allow", "GET")
+      return
+    }
+    let query = g_uri_get_query(uri).map { "?" + String(cString: $0) } ?? ""
+    let url = "http://\(host):\(g_uri_get_port(uri))\(requested)\(query)"
+    soup_server_message_pause(message)
+    g_object_ref(UnsafeMutableRawPointer(message))
+    let held = HeldMessage(message)
+    let thread = self.thread
+    let handler = self.handler
+    Task {
+      let reply = await handler(url)
+      thread.run {
+        held.answer(reply)
+      }
+    }
+  }
+}
+
+/// A paused request waiting for its handler's reply; answered on the server's thread.
+private final class HeldMessage: @unchecked Sendable {
+  private let message: OpaquePointer
+
+  init(_ message: OpaquePointer) {
+    self.message = message
+  }
+
+  func answer(_ reply: SoupLoopbackServer.Reply) {
+    soup_server_message_set_status(message, reply.status, nil)
+    let headers = soup_server_message_get_response_headers(message)
+    for (name, value) in reply.headers { soup_message_headers_append(headers, name, value) }
+    if let body = reply.body {
+      body.withUnsafeBytes { bytes in
+        soup_server_message_set_response(
+          message, reply.contentType, SOUP_MEMORY_COPY, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+          gsize(bytes.count))
+      }
+    }
+    soup_server_message_unpause(message)
+    g_object_unref(UnsafeMutableRawPointer(message))
+  }
+}

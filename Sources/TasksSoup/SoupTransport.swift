@@ -1,0 +1,192 @@
+// SoupTransport: the core's HTTP over libsoup 3 (GIO), for the GNOME app: GNOME's proxy settings through GIO's proxy
+// resolver, the system's trust store through GIO's TLS backend, and no libcurl or OpenSSL in the process. Sendable:
+// the session is used only on its own thread, which runs the session's GLib main context.
+
+import CSoup
+import Foundation
+import TasksCore
+
+/// Sends requests through one SoupSession: no cookies, no cache, redirects not followed.
+public final class SoupTransport: HTTPTransport, Sendable {
+  private let thread = ContextThread()
+  private let session: SessionBox
+  /// Seconds the server may stay silent before a request fails with `.timedOut`.
+  public let timeout: TimeInterval
+
+  /// A transport whose requests time out after `timeout` seconds of silence, on a thread of its own.
+  public init(timeout: TimeInterval = 20) {
+    self.timeout = timeout
+    session = SessionBox(timeout: guint(max(1, timeout.rounded(.up))))
+  }
+
+  deinit {
+    let session = self.session
+    thread.run { session.close() }
+  }
+
+  public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPAnswer {
+    let exchange = Exchange(request: request)
+    let session = self.session
+    let result = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        exchange.continuation = continuation
+        thread.run { exchange.start(on: session.open()) }
+      }
+    } onCancel: {
+      g_cancellable_cancel(exchange.cancellable)
+    }
+    return try result.get()
+  }
+}
+
+/// The transport's SoupSession: made on the transport's thread when the first request starts, used and released
+/// only there.
+private final class SessionBox: @unchecked Sendable {
+  private let timeout: guint
+  private var session: UnsafeMutablePointer<SoupSession>?
+
+  init(timeout: guint) {
+    self.timeout = timeout
+  }
+
+  func open() -> UnsafeMutablePointer<SoupSession> {
+    if let session { return session }
+    let made = b2c_http_session_new(timeout)
+    session = made
+    return made
+  }
+
+  func close() {
+    if let session { g_object_unref(session) }
+    session = nil
+  }
+}
+
+/// One request and its answer. Made on the caller's thread; from `start()` on, used only on the transport's thread.
+private final class Exchange: @unchecked Sendable {
+  let request: HTTPRequest
+  private var session: UnsafeMutablePointer<SoupSession>?
+  /// Cancelled when the Swift task is (GCancellable is thread-safe).
+  let cancellable = g_cancellable_new()!
+  var continuation: CheckedContinuation<Result<HTTPAnswer, NetworkError>, Never>?
+  /// The certificate problems GIO found, when the server's certificate was refused.
+  var certificateFlags: UInt32 = 0
+  var message: OpaquePointer?
+
+  init(request: HTTPRequest) {
+    self.request = request
+  }
+
+  deinit {
+    g_object_unref(cancellable)
+    if let message { g_object_unref(UnsafeMutableRawPointer(message)) }
+  }
+
+  func start(on session: UnsafeMutablePointer<SoupSession>) {
+    self.session = session
+    guard let message = soup_message_new(request.method, request.url.absoluteString) else {
+      finish(.failure(.failed("not a URL libsoup accepts")))
+      return
+    }
+    self.message = message
+    soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
+    let headers = soup_message_get_request_headers(message)
+    for (name, value) in request.headers { soup_message_headers_append(headers, name, value) }
+    if let body = request.body {
+      let bytes = body.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+      soup_message_set_request_body_from_bytes(message, nil, bytes)
+      g_bytes_unref(bytes)
+    }
+    let this = Unmanaged.passUnretained(self).toOpaque()
+    // Only to learn why a certificate was refused: the handler refuses it, as GIO's verdict stands.
+    let refuse: @convention(c) (OpaquePointer?, OpaquePointer?, GTlsCertificateFlags, gpointer?) -> gboolean = {
+      _, _, flags, data in
+      Unmanaged<Exchange>.fromOpaque(data!).takeUnretainedValue().certificateFlags = flags.rawValue
+      return 0
+    }
+    g_signal_connect_data(
+      UnsafeMutableRawPointer(message), "accept-certificate", unsafeBitCast(refuse, to: GCallback.self), this, nil,
+      GConnectFlags(0))
+    soup_session_send_and_read_async(
+      session, message, G_PRIORITY_DEFAULT, cancellable,
+      { _, result, data in
+        let exchange = Unmanaged<Exchange>.fromOpaque(data!).takeRetainedValue()
+        exchange.finished(result)
+      }, Unmanaged.passRetained(self).toOpaque())
+  }
+
+  private func finished(_ result: OpaquePointer?) {
+    var error: UnsafeMutablePointer<GError>?
+    guard let session, let bytes = soup_session_send_and_read_finish(session, result, &error), let message else {
+      finish(.failure(mapped(error)))
+      if let error { g_error_free(error) }
+      return
+    }
+    var size: gsize = 0
+    let data = g_bytes_get_data(bytes, &size)
+    let body =
+      size == 0
+      ? Data()
+      : Data(
+        bytesNoCopy: UnsafeMutableRawPointer(mutating: data!), count: Int(size),
+        deallocator: .custom { _, _ in g_bytes_unref(bytes) })
+    if size == 0 { g_bytes_unref(bytes) }
+    var headers = HeaderCollector()
+    withUnsafeMutablePointer(to: &headers) { collector in
+      soup_message_headers_foreach(
+        soup_message_get_response_headers(message),
+        { name, value, data in
+          let collector = data!.assumingMemoryBound(to: HeaderCollector.self)
+          collector.pointee.add(String(cString: name!), String(cString: value!))
+        }, collector)
+    }
+    finish(
+      .success(HTTPAnswer(status: Int(soup_message_get_status(message).rawValue), body: body, headers: headers.fields)))
+  }
+
+  private func finish(_ result: Result<HTTPAnswer, NetworkError>) {
+    continuation?.resume(returning: result)
+    continuation = nil
+  }
+
+  /// GIO's and libsoup's errors as the core's.
+  private func mapped(_ error: UnsafeMutablePointer<GError>?) -> NetworkError {
+    guard let error else { return .failed("no answer and no error") }
+    let domain = error.pointee.domain
+    let code = error.pointee.code
+    if domain == g_io_error_quark() {
+      switch GIOErrorEnum(UInt32(code)) {
+      case G_IO_ERROR_TIMED_OUT: return .timedOut
+      case G_IO_ERROR_CONNECTION_REFUSED, G_IO_ERROR_HOST_UNREACHABLE, G_IO_ERROR_NETWORK_UNREACHABLE,
+        G_IO_ERROR_HOST_NOT_FOUND, G_IO_ERROR_CONNECTION_CLOSED, G_IO_ERROR_BROKEN_PIPE, G_IO_ERROR_NOT_CONNECTED,
+        G_IO_ERROR_PARTIAL_INPUT:
+        return .unreachable("GIO error \(code)")
+      case G_IO_ERROR_CANCELLED: return .failed("cancelled")
+      default: return .failed("GIO error \(code)")
+      }
+    }
+    if domain == g_resolver_error_quark() { return .unreachable("resolver error \(code)") }
+    if domain == g_tls_error_quark() {
+      let host = HTTPClient.hostName(request.url)
+      return .untrusted(host: host, certificateFlags == 0 ? .handshake : CertificateProblem(tlsFlags: certificateFlags))
+    }
+    return .failed("\(String(cString: g_quark_to_string(domain))) error \(code)")
+  }
+}
+
+/// Response header fields, names in lower case, repeated fields joined with commas.
+private struct HeaderCollector {
+  var fields: [String: String] = [:]
+
+  mutating func add(_ name: String, _ value: String) {
+    let key = name.lowercased()
+    if let earlier = fields[key] { fields[key] = earlier + ", " + value } else { fields[key] = value }
+  }
+}
+
+extension HTTPClient {
+  /// A client over libsoup whose requests time out after `timeout` seconds of silence.
+  public static func soup(timeout: TimeInterval = 20) -> HTTPClient {
+    HTTPClient(SoupTransport(timeout: timeout))
+  }
+}
