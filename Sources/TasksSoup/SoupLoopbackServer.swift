@@ -96,21 +96,30 @@ private final class ServerBox: @unchecked Sendable {
       return .failure(.init(reason: "not an address"))
     }
     defer { g_object_unref(socketAddress) }
+    // Bound here rather than by soup_server_listen, with SO_REUSEADDR as SwiftNIO set it: a fixed port that an earlier
+    // connection's end still holds in TIME_WAIT can be listened on again (a port another program listens on is
+    // still refused).
     var error: UnsafeMutablePointer<GError>?
-    guard soup_server_listen(server, socketAddress, SoupServerListenOptions(0), &error) != 0 else {
-      let reason = error.map { String(cString: $0.pointee.message) } ?? "listen failed"
-      if let error { g_error_free(error) }
+    var bound = 0
+    if let socket = g_socket_new(
+      g_socket_address_get_family(socketAddress), G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error)
+    {
+      if g_socket_bind(socket, socketAddress, 1, &error) != 0, g_socket_listen(socket, &error) != 0,
+        soup_server_listen_socket(server, socket, SoupServerListenOptions(0), &error) != 0,
+        let local = g_socket_get_local_address(socket, &error)
+      {
+        bound = Int(
+          g_inet_socket_address_get_port(
+            UnsafeMutableRawPointer(local).assumingMemoryBound(to: GInetSocketAddress.self)))
+        g_object_unref(local)
+      }
+      g_object_unref(socket)
+    }
+    if let error {
+      let reason = String(cString: error.pointee.message)
+      g_error_free(error)
       close()
       return .failure(.init(reason: reason))
-    }
-    var bound = 0
-    if let listeners = soup_server_get_listeners(server), let socket = listeners.pointee.data,
-      let local = g_socket_get_local_address(socket.assumingMemoryBound(to: GSocket.self), nil)
-    {
-      bound = Int(
-        g_inet_socket_address_get_port(UnsafeMutableRawPointer(local).assumingMemoryBound(to: GInetSocketAddress.self)))
-      g_object_unref(local)
-      g_slist_free(listeners)
     }
     guard bound > 0 else {
       close()

@@ -48,6 +48,39 @@ struct LoopbackListenerTests {
     }
   }
 
+  @Test("a fixed port whose last connection still waits in TIME_WAIT can be listened on again")
+  func fixedPortAfterTimeWait() async throws {
+    let first = try await LoopbackListener.start(
+      registered: try #require(RedirectURI("http://127.0.0.1/")), handler: answering())
+    let port = first.port
+    // Asked to close, the listener closes its side first, so that side of the connection waits in TIME_WAIT.
+    let run = try await ChildProcess.run(
+      URL(filePath: "/usr/bin/curl"),
+      [
+        "-s", "--noproxy", "*", "-H", "Connection: close", "-o", "/dev/null", "-w", "%{http_code}",
+        "http://127.0.0.1:\(port)/?state=x",
+      ], timeout: .seconds(30))
+    #expect(run.output == "200")
+    await first.stop()
+    let lingering = await eventually(timeout: .seconds(30), every: .milliseconds(100)) { Self.inTimeWait(port) }
+    try #require(lingering, "no connection of port \(port) in TIME_WAIT: the test proves nothing")
+    let second = try await LoopbackListener.start(
+      registered: try #require(RedirectURI("http://127.0.0.1:\(port)/")), handler: answering())
+    #expect(second.port == port)
+    #expect(try await status(of: "http://127.0.0.1:\(port)/?state=x") == 200)
+    await second.stop()
+  }
+
+  /// Whether a TCP connection whose local port is `port` is in TIME_WAIT (state 06 in /proc/net/tcp).
+  private static func inTimeWait(_ port: Int) -> Bool {
+    guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+    let local = ":" + String(format: "%04X", port)
+    return table.split(separator: "\n").dropFirst().contains { line in
+      let fields = line.split(separator: " ")
+      return fields.count > 3 && fields[1].hasSuffix(local) && fields[3] == "06"
+    }
+  }
+
   @Test("an IPv4 port that is taken is a failure naming it, not a wait for ever")
   func takenIPv4Port() async throws {
     let first = try await LoopbackListener.start(
