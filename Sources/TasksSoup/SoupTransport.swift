@@ -79,7 +79,6 @@ private final class Exchange: @unchecked Sendable {
 
   deinit {
     g_object_unref(cancellable)
-    if let message { g_object_unref(UnsafeMutableRawPointer(message)) }
   }
 
   func start(on session: UnsafeMutablePointer<SoupSession>) {
@@ -144,7 +143,10 @@ private final class Exchange: @unchecked Sendable {
       .success(HTTPAnswer(status: Int(soup_message_get_status(message).rawValue), body: body, headers: headers.fields)))
   }
 
+  /// Releases the message here, on the transport's thread where libsoup used it, then hands `result` on.
   private func finish(_ result: Result<HTTPAnswer, NetworkError>) {
+    if let message { g_object_unref(UnsafeMutableRawPointer(message)) }
+    message = nil
     continuation?.resume(returning: result)
     continuation = nil
   }
@@ -153,24 +155,24 @@ private final class Exchange: @unchecked Sendable {
   private func mapped(_ error: UnsafeMutablePointer<GError>?) -> NetworkError {
     guard let error else { return .failed("no answer and no error") }
     let domain = error.pointee.domain
-    let code = error.pointee.code
+    let number = error.pointee.code  // GIO's error number in its domain, never a secret
     if domain == g_io_error_quark() {
-      switch GIOErrorEnum(UInt32(code)) {
+      switch GIOErrorEnum(UInt32(number)) {
       case G_IO_ERROR_TIMED_OUT: return .timedOut
       case G_IO_ERROR_CONNECTION_REFUSED, G_IO_ERROR_HOST_UNREACHABLE, G_IO_ERROR_NETWORK_UNREACHABLE,
         G_IO_ERROR_HOST_NOT_FOUND, G_IO_ERROR_CONNECTION_CLOSED, G_IO_ERROR_BROKEN_PIPE, G_IO_ERROR_NOT_CONNECTED,
         G_IO_ERROR_PARTIAL_INPUT:
-        return .unreachable("GIO error \(code)")
+        return .unreachable("GIO error \(number)")
       case G_IO_ERROR_CANCELLED: return .failed("cancelled")
-      default: return .failed("GIO error \(code)")
+      default: return .failed("GIO error \(number)")
       }
     }
-    if domain == g_resolver_error_quark() { return .unreachable("resolver error \(code)") }
+    if domain == g_resolver_error_quark() { return .unreachable("resolver error \(number)") }
     if domain == g_tls_error_quark() {
       let host = HTTPClient.hostName(request.url)
       return .untrusted(host: host, certificateFlags == 0 ? .handshake : CertificateProblem(tlsFlags: certificateFlags))
     }
-    return .failed("\(String(cString: g_quark_to_string(domain))) error \(code)")
+    return .failed("\(String(cString: g_quark_to_string(domain))) error \(number)")
   }
 }
 
