@@ -166,6 +166,17 @@ final class AppDriver {
     return (try #require(box["x"]), try #require(box["y"]), try #require(box["width"]), try #require(box["height"]))
   }
 
+  /// Clicks the object with `role` and `name` if it is on screen now; false when it is not (a button the app took
+  /// away by itself, as the banner's Retry once the automatic retry got through).
+  func clickIfShown(role: String, name: String) async throws -> Bool {
+    let run = try await ChildProcess.run(Tools.python, [Tools.atspiDriver, "extents", "\(process.pid)", role, name])
+    guard run.status == 0, let box = try? JSONDecoder().decode([String: Int].self, from: Data(run.output.utf8)),
+      let x = box["x"], let y = box["y"], let width = box["width"], let height = box["height"]
+    else { return false }
+    try await click(x: x + width / 2, y: y + height / 2)
+    return true
+  }
+
   /// Clicks the middle of the object with `role` and `name` with the mouse (GTK 4.8 gives check boxes no
   /// accessible action).
   func click(role: String, name: String) async throws {
