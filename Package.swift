@@ -3,7 +3,7 @@
 //
 // The targets show the architecture, from the bottom up:
 //   C modules (CGtk, CWebKit, CSecret)  — pkg-config system libraries and tiny shims
-//   TasksCore      — UI-free core: settings, OAuth 2.0/OpenID Connect, task API client (Foundation only)
+//   TasksCore      — UI-free core: settings, OAuth 2.0/OpenID Connect, task API client (FoundationEssentials, GLib's Unicode tables)
 //   TasksKeyring   — the libsecret adapter that keeps tokens in the desktop keyring
 //   GtkSupport     — the thin @MainActor layer over GLib/GTK: main-queue bridge, signals, casts, gettext
 //   TasksApp       — the `b2c-tasks` windows
@@ -52,6 +52,8 @@ let package = Package(
       providers: [.apt(["libsecret-1-dev"])]),
     .systemLibrary(
       name: "CSoup", path: "Sources/CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
+    // GLib alone: the core's Unicode folding for searches (the core links no UI library).
+    .systemLibrary(name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
     // gettext from glibc (libintl.h is not in Swift's Glibc module).
     .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
     // The C ABI between the app and its web-view plugin (a header both sides import).
@@ -61,7 +63,8 @@ let package = Package(
     .target(
       name: "TasksCore",
       dependencies: [
-        "CIntl", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
+        "CIntl", "CGLib", .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "Crypto", package: "swift-crypto"),
       ]),
     .target(name: "TasksKeyring", dependencies: ["TasksCore", "CSecret"]),
     // The core's HTTP over libsoup 3 (GIO): the GNOME app's, without libcurl, OpenSSL or FoundationNetworking.

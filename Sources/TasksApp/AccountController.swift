@@ -2,7 +2,7 @@
 // browser, sign-out, switching accounts, Edit Profile. Main actor.
 
 import CGtk
-import Foundation
+import FoundationEssentials
 import GtkSupport
 import TasksCore
 import TasksLoopback
@@ -170,7 +170,7 @@ final class AccountController {
       signIn.clearWebsiteData()
       // A sign-in made in the browser left the provider's session there: end it there too.
       if let logout, logout.inBrowser, let reason = signIn.openInBrowser(logout.url, parent: ui.gtkWindow) {
-        ui.showToast(String(format: tr("No web browser could be opened (%@)."), reason))
+        ui.showToast(String(template: tr("No web browser could be opened (%@)."), reason))
       }
       ui.taskList?.show([])
       ui.show(.welcome)

@@ -1,7 +1,7 @@
 // AddTaskWindow: the window where a longer task is typed. Main actor.
 
 import CGtk
-import Foundation
+import FoundationEssentials
 import GtkSupport
 import TasksCore
 
@@ -63,7 +63,7 @@ final class AddTaskWindow {
     gtk_text_buffer_get_bounds(buffer, &start, &end)
     guard let chars = gtk_text_buffer_get_text(buffer, &start, &end, 0) else { return "" }
     defer { g_free(chars) }
-    return String(cString: chars).trimmingCharacters(in: .whitespacesAndNewlines)
+    return String(cString: chars).trimmed()
   }
 
   /// Shows the window with the text focused.

@@ -1,6 +1,6 @@
 // Installation: where the running program's data files are. Value type; any thread.
 
-import Foundation
+import FoundationEssentials
 import TasksCore
 
 /// The files installed beside the program: `PREFIX/bin/b2c-tasks` finds its data under `PREFIX/share`.

@@ -2,7 +2,7 @@
 // service cannot be reached. Main actor.
 
 import CGtk
-import Foundation
+import FoundationEssentials
 import GtkSupport
 import TasksCore
 

@@ -2,7 +2,7 @@
 // live refresh that brings changes made elsewhere. Main actor.
 
 import CGtk
-import Foundation
+import FoundationEssentials
 import GtkSupport
 import TasksCore
 
@@ -81,8 +81,7 @@ extension MainWindow {
   private func setUpQuickEntry() {
     let entry = builder.object("quick_entry", gtk_widget_get_type(), as: GtkWidget.self)
     Signal.connect(entry, "activate") { [unowned self] in
-      let text = String(cString: gtk_editable_get_text(OpaquePointer(entry)))
-        .trimmingCharacters(in: .whitespacesAndNewlines)
+      let text = String(cString: gtk_editable_get_text(OpaquePointer(entry))).trimmed()
       guard !text.isEmpty else {
         gtk_widget_error_bell(entry)
         return

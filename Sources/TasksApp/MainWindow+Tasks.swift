@@ -1,7 +1,7 @@
 // MainWindow+Tasks: what the window does with tasks: load, add, complete, edit, delete with Undo. Main actor.
 
 import CGtk
-import Foundation
+import FoundationEssentials
 import GtkSupport
 import TasksCore
 
@@ -69,7 +69,7 @@ extension MainWindow {
     }
     if announcingSent && flushed.sent > 0 {
       showToast(
-        String(format: trn("%d waiting task was sent", "%d waiting tasks were sent", flushed.sent), flushed.sent),
+        String(template: trn("%d waiting task was sent", "%d waiting tasks were sent", flushed.sent), flushed.sent),
         aboutList: true)
     }
     if let stopped = flushed.stoppedBy {
@@ -78,7 +78,7 @@ extension MainWindow {
     // The list shown is the server's: a change it refused is undone there.
     if let refused = flushed.refusedChanges.first {
       let reason = refused == .notFound ? tr("the task was deleted elsewhere") : refused.message
-      showToast(String(format: tr("A change could not be made: %@"), reason), aboutList: true)
+      showToast(String(template: tr("A change could not be made: %@"), reason), aboutList: true)
     }
   }
 
@@ -93,20 +93,20 @@ extension MainWindow {
     showTasksPage()
     if case .network(let network) = error {
       let label = builder.opaqueObject("offline_label", gtk_label_get_type())
-      let when = copy.map { $0.savedAt.formatted(date: .abbreviated, time: .shortened) }
+      let when = copy.map { LocalTime.text(of: $0.savedAt) }
       if case .untrusted = network {
         // Not "offline": the service answered with a certificate that cannot be trusted. Tasks still wait.
         gtk_label_set_text(label, network.message)
       } else if !ListSync.networkAvailable {
         gtk_label_set_text(
           label,
-          when.map { String(format: tr("You are offline. These are your tasks as of %@."), $0) }
+          when.map { String(template: tr("You are offline. These are your tasks as of %@."), $0) }
             ?? tr("You are offline. Your changes are sent when the task service can be reached."))
       } else {
         // The network is there: it is the service that does not answer.
         gtk_label_set_text(
           label,
-          when.map { String(format: tr("The task service cannot be reached. These are your tasks as of %@."), $0) }
+          when.map { String(template: tr("The task service cannot be reached. These are your tasks as of %@."), $0) }
             ?? tr("The task service cannot be reached. Your changes are sent when it can be."))
       }
       showOfflineBanner(true)
@@ -232,7 +232,7 @@ extension MainWindow {
     // Short, as GNOME's toasts are: the task's text may be long, and the row is gone from view anyway.
     let title =
       keys.count == 1
-      ? tr("Task deleted") : String(format: trn("%d task deleted", "%d tasks deleted", keys.count), keys.count)
+      ? tr("Task deleted") : String(template: trn("%d task deleted", "%d tasks deleted", keys.count), keys.count)
     let toast = adw_toast_new(title)!
     adw_toast_set_button_label(toast, tr("Undo"))
     adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)

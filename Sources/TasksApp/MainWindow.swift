@@ -1,7 +1,7 @@
 // MainWindow: the B2C Tasks window: welcome, sign-in, task list and error pages, toasts. Main actor.
 
 import CGtk
-import Foundation
+import FoundationEssentials
 import GtkSupport
 import TasksCore
 import TasksLoopback
@@ -213,8 +213,8 @@ final class MainWindow {
       OpaquePointer(icon), secure ? "channel-secure-symbolic" : "channel-insecure-symbolic")
     let explanation =
       secure
-      ? String(format: tr("Secure connection: the identity of %@ is verified and the page is encrypted"), host)
-      : String(format: tr("Not secure: the page from %@ is not encrypted"), host)
+      ? String(template: tr("Secure connection: the identity of %@ is verified and the page is encrypted"), host)
+      : String(template: tr("Not secure: the page from %@ is not encrypted"), host)
     gtk_widget_set_tooltip_text(icon, explanation)
     b2c_accessible_set_label(icon, explanation)
     gtk_widget_set_visible(icon, 1)

@@ -2,7 +2,7 @@
 
 import CGtk
 import CWebViewABI
-import Foundation
+import FoundationEssentials
 import GtkSupport
 import TasksCore
 import TasksLoopback
@@ -107,7 +107,7 @@ final class SignInController {
     }
     if let reason = openInBrowser(request.url, parent: parent) {
       await cancel()
-      return .failure(.network(.unreachable(String(format: tr("No web browser could be opened (%@)."), reason))))
+      return .failure(.network(.unreachable(String(template: tr("No web browser could be opened (%@)."), reason))))
     }
     return .success(())
   }

@@ -1,6 +1,6 @@
 // StartupLoad: what a signed-in start needs (session, offline copy, list), fetched while GTK builds the window.
 
-import Foundation
+import FoundationEssentials
 import Synchronization
 import TasksCore
 import TasksKeyring

@@ -2,7 +2,7 @@
 // rows, their keys and context menu, editing, and the page's empty states. Main actor.
 
 import CGtk
-import Foundation
+import FoundationEssentials
 import GtkSupport
 import TasksCore
 
@@ -464,7 +464,7 @@ final class TaskListController {
     case .pending(let id):
       // Shown at once, confirmed by the server later; it cannot be ticked until then.
       guard let waiting = pending[id] else { return nil }
-      let note = waiting.refusal.map { String(format: tr("refused: %@"), $0) } ?? tr("waiting to be sent")
+      let note = waiting.refusal.map { String(template: tr("refused: %@"), $0) } ?? tr("waiting to be sent")
       content = RowContent(text: waiting.text, completed: false, caption: note, confirmed: false)
     }
     contents[key] = content
@@ -685,8 +685,7 @@ final class TaskListController {
   private func finishEditing(commit: Bool) {
     guard let (row, entry, id) = editor else { return }
     editor = nil
-    let text = String(cString: gtk_editable_get_text(OpaquePointer(entry)))
-      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = String(cString: gtk_editable_get_text(OpaquePointer(entry))).trimmed()
     let hadFocus = gtk_widget_has_focus(entry) != 0 || gtk_widget_get_focus_child(entry) != nil
     gtk_widget_set_visible(row.texts, 1)
     gtk_box_remove(row.box.cast(to: gtk_box_get_type(), as: GtkBox.self), entry)

@@ -1,7 +1,7 @@
 // TaskRow: the widgets of one on-screen row of the task list. Main actor.
 
 import CGtk
-import Foundation
+import FoundationEssentials
 import GtkSupport
 import TasksCore
 

@@ -1,7 +1,8 @@
 // TasksApplication: the b2c-tasks AdwApplication: options, app-wide actions, the main window. Main actor.
 
 import CGtk
-import Foundation
+import FoundationEssentials
+import Glibc
 import GtkSupport
 import TasksCore
 
@@ -47,8 +48,7 @@ final class TasksApplication {
     guard let resource = g_resource_load(path, &error) else {
       let reason = error.map { String(cString: $0.pointee.message) } ?? ""
       if let error { g_error_free(error) }
-      FileHandle.standardError.write(
-        Data("b2c-tasks: cannot load \(path): \(reason)\nInstall B2C Tasks with meson (see README.md).\n".utf8))
+      Self.complain("cannot load \(path): \(reason)\nInstall B2C Tasks with meson (see README.md).")
       return false
     }
     g_resources_register(resource)
@@ -88,8 +88,14 @@ final class TasksApplication {
       StartupLoad(settings: try locator.load(locator.source(commandLinePath: settingsPath)))
     }
     if case .failure(let error) = startupLoad {
-      FileHandle.standardError.write(Data("b2c-tasks: \(error)\n".utf8))
+      Self.complain("\(error)")
     }
+  }
+
+  /// Writes `message` to standard error as one line of b2c-tasks's.
+  private static func complain(_ message: String) {
+    var line = "b2c-tasks: \(message)\n"
+    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
   }
 
   private func activate() {

@@ -1,6 +1,6 @@
 // UndoQueue: what Ctrl+Z and a toast's Undo take back. Main actor.
 
-import Foundation
+import FoundationEssentials
 import TasksCore
 
 /// Rows deleted in the list (one, or every completed task) whose deletion waits for their Undo toast to go away.

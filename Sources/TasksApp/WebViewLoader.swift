@@ -2,7 +2,8 @@
 
 import CGtk
 import CWebViewABI
-import Foundation
+import FoundationEssentials
+import Glibc
 import GtkSupport
 
 /// The plugin's C functions (their types from `b2c-web-view.h`, which the plugin implements). WebKit's libraries are

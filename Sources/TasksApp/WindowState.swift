@@ -1,7 +1,7 @@
 // WindowState: the window's size and maximised state, and the app's other GSettings. Main actor.
 
 import CGtk
-import Foundation
+import FoundationEssentials
 import GtkSupport
 
 /// Restores and saves a window's size and maximised state under the app's GSettings schema, and binds its other

@@ -1,7 +1,7 @@
 // The b2c-tasks program. GLib owns the main thread: install the main-queue bridge, then run the application.
 
 import CGtk
-import Foundation
+import FoundationEssentials
 import GtkSupport
 import TasksCore
 

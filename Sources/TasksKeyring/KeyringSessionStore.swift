@@ -1,7 +1,7 @@
 // KeyringSessionStore: sessions in the desktop keyring under the `io.github.b2ctasks.Session` schema. Sendable.
 
 import CSecret
-import Foundation
+import FoundationEssentials
 import TasksCore
 
 /// The apps' session store: one keyring item per session, its attributes naming the keychain group, client id,

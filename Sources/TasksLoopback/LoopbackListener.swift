@@ -1,6 +1,6 @@
 // LoopbackListener: the RFC 8252 loopback redirect for signing in with the system browser. Sendable.
 
-import Foundation
+import FoundationEssentials
 import TasksCore
 import TasksSoup
 
@@ -81,7 +81,7 @@ public final class LoopbackListener: Sendable {
     if host == "localhost" {
       (servers, port, addresses) = try await serveBothLoopbacks(route, port: fixedPort)
     } else {
-      let address = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+      let address = host.trimmed { $0 == "[" || $0 == "]" }
       let served = try await serve(route, on: address, port: fixedPort ?? 0)
       (servers, port, addresses) = ([served], served.port, [address])
     }
@@ -162,8 +162,7 @@ public final class LoopbackListener: Sendable {
 
   private static func page(title: String, message: String) -> SoupLoopbackServer.Reply {
     func escape(_ text: String) -> String {
-      text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-        .replacingOccurrences(of: ">", with: "&gt;")
+      text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
     }
     let html = """
       <!DOCTYPE html><html><head><meta charset="utf-8"><title>\(escape(title))</title>

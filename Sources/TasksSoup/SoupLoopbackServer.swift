@@ -2,7 +2,7 @@
 // loopback redirect of a sign-in in the system browser. Sendable: the server lives on a thread of its own.
 
 import CSoup
-import Foundation
+import FoundationEssentials
 
 /// Listens on one address and answers GET requests to one path through an async handler; other paths get 404 and
 /// other methods 405.

@@ -3,7 +3,7 @@
 // the session is used only on its own thread, which runs the session's GLib main context.
 
 import CSoup
-import Foundation
+import FoundationEssentials
 import TasksCore
 
 /// Sends requests through one SoupSession: no cookies, no cache, redirects not followed.

@@ -1,7 +1,7 @@
 // HTTPClient: the core's HTTP, with typed failures, over a transport the program chooses (URLSession or libsoup).
 // Sendable. The core itself does not link FoundationNetworking (libcurl, OpenSSL): the GNOME app does without it.
 
-import Foundation
+import FoundationEssentials
 
 /// Why an HTTP exchange failed before an answer arrived.
 public enum NetworkError: Error, Equatable, Sendable {
@@ -74,21 +74,21 @@ public enum CertificateProblem: Equatable, Sendable {
     switch self {
     case .notTrusted:
       return String(
-        format: tr(
+        template: tr(
           "The identity of %@ cannot be verified: its certificate is not from an authority this computer trusts. Nothing was sent to it."
         ), host)
     case .expired:
       return String(
-        format: tr(
+        template: tr(
           "The identity of %@ cannot be verified: its certificate has expired or is not valid yet. Nothing was sent to it."
         ), host)
     case .otherName:
       return String(
-        format: tr(
+        template: tr(
           "The identity of %@ cannot be verified: its certificate was made out for another name. Nothing was sent to it."
         ), host)
     case .handshake:
-      return String(format: tr("A secure connection to %@ could not be made. Nothing was sent to it."), host)
+      return String(template: tr("A secure connection to %@ could not be made. Nothing was sent to it."), host)
     }
   }
 }
@@ -177,14 +177,11 @@ public struct HTTPClient: Sendable {
 
 /// `application/x-www-form-urlencoded`.
 enum FormEncoding {
-  private static let unreserved = CharacterSet(
-    charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-
   static func encode(_ fields: [(String, String)]) -> String {
     fields.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
   }
 
   static func escape(_ text: String) -> String {
-    text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    text.percentEncoded { Unicode.Scalar($0).isASCIIAlphanumeric || "-._~".utf8.contains($0) }
   }
 }

@@ -1,6 +1,7 @@
 // RefreshLock: serialises every write of a shared session across processes with an advisory file lock. Sendable.
 
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A lock held across processes while one of them writes the shared session (a refresh, a sign-in, a profile edit, a
 /// sign-out), so that refresh-token rotation never signs another app out and a sign-out is never undone: the second
@@ -28,11 +29,11 @@ public struct RefreshLock: Sendable {
       switch self {
       case .unsafeFolder(let path), .unsafeFile(let path):
         return String(
-          format: tr(
+          template: tr(
             "The sign-in lock at %@ belongs to another user or is open to others, so B2C Tasks did not change your sign-in."
           ), path)
       case .cannotOpen(let path, _):
-        return String(format: tr("B2C Tasks could not open its sign-in lock at %@."), path)
+        return String(template: tr("B2C Tasks could not open its sign-in lock at %@."), path)
       case .timedOut:
         return tr("Another B2C Tasks app kept your sign-in busy for too long. Try again.")
       }

@@ -1,7 +1,7 @@
 // Session+Refresh: token sets from token responses, the bearer for the task API, and refresh — once per process,
 // under the cross-process lock, with rotation. Part of the Session actor.
 
-import Foundation
+import FoundationEssentials
 
 extension Session {
   /// The bearer for the task API (the access token, or the id_token when settings say so). Refreshed when it

@@ -1,7 +1,7 @@
 // Session+SignIn: the sign-in flow — authorize requests, the redirect, the code exchange, B2C's password-reset and
 // edit-profile policies. Part of the Session actor.
 
-import Foundation
+import FoundationEssentials
 
 /// What a sign-in step asks the caller to do next.
 public enum SignInStep: Equatable, Sendable {

@@ -1,7 +1,7 @@
 // Session: who is signed in and their tokens; the flows that change them are in Session+SignIn and Session+Refresh.
 // Actor; UI and CLI observe its state.
 
-import Foundation
+import FoundationEssentials
 
 /// The signed-in state of an app, shared through the keyring with every app of the same keychain group.
 ///

@@ -43,12 +43,12 @@ public enum SessionError: Error, Equatable, Sendable {
     case .network(let error): return error.message
     case .keyring(let error): return error.message
     case .policyNotConfigured(let policy):
-      return String(format: tr("The %@ policy is not set up for this app."), policy)
+      return String(template: tr("The %@ policy is not set up for this app."), policy)
     case .discovery(.network(let error)): return error.message
     case .lock(let failure): return failure.message
     case .listener(let address):
       return String(
-        format: tr(
+        template: tr(
           "B2C Tasks could not listen on %@ for your browser's answer; another program may be using it. Please try again."
         ), address)
     case .discovery:

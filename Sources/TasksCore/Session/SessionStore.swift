@@ -1,6 +1,6 @@
 // SessionStore: where sessions rest (the desktop keyring), as the core sees it. Protocol; Sendable.
 
-import Foundation
+import FoundationEssentials
 
 /// Names a session in the store: apps with the same keychain group, client id, provider, authority and tenant share it
 /// (single sign-on across apps); sessions of different providers never mix.

@@ -1,6 +1,6 @@
 // AppSettings+PropertyList: reads and validates settings property lists. Value types; any thread.
 
-import Foundation
+import FoundationEssentials
 
 extension AppSettings {
   /// The only token-request content type B2C accepts.
@@ -11,11 +11,11 @@ extension AppSettings {
   /// - Throws: `SettingsError` naming the file, the key and what is wrong.
   public static func load(from file: URL) throws(SettingsError) -> AppSettings {
     let name = file.path(percentEncoded: false)
-    var isFolder: ObjCBool = false
+    var isFolder = false
     guard FileManager.default.fileExists(atPath: name, isDirectory: &isFolder) else {
       throw SettingsError(.unreadable, file: name, reason: "the file does not exist")
     }
-    guard !isFolder.boolValue else {
+    guard !isFolder else {
       throw SettingsError(.unreadable, file: name, reason: "is a folder, not a settings file")
     }
     let data: Data
@@ -32,17 +32,16 @@ extension AppSettings {
     guard !data.isEmpty else {
       throw SettingsError(.notAPropertyList, file: file, reason: "the file is empty")
     }
-    let root: Any
+    let root: PropertyListValue
     do {
-      root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+      root = try PropertyListDecoder().decode(PropertyListValue.self, from: data)
     } catch {
       throw SettingsError(
         .notAPropertyList, file: file, reason: "not a property list (XML or binary plist expected)")
     }
-    guard let dictionary = root as? [String: Any] else {
+    guard case .dictionary(let dictionary) = root else {
       throw SettingsError(
-        .notADictionary, file: file,
-        reason: "the property list holds \(PropertyListReader.kind(of: root)), not a dictionary of settings")
+        .notADictionary, file: file, reason: "the property list holds \(root.kind), not a dictionary of settings")
     }
     return try PropertyListReader(dictionary: dictionary, file: file).settings()
   }
@@ -50,7 +49,7 @@ extension AppSettings {
 
 /// Reads typed, validated values out of a settings dictionary; every failure names the key.
 struct PropertyListReader {
-  let dictionary: [String: Any]
+  let dictionary: [String: PropertyListValue]
   let file: String
 
   func settings() throws(SettingsError) -> AppSettings {
@@ -63,7 +62,7 @@ struct PropertyListReader {
     let (authority, policyInURL) = try authority()
     let policies = try policies(for: authority, policyInURL: policyInURL)
     if let contentType = try string("contentType"),
-      contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+      contentType.split(separator: ";").first?.trimmed().lowercased()
         != AppSettings.formContentType
     {
       throw error(.invalidValue, "contentType", "must be \(AppSettings.formContentType)")
@@ -226,19 +225,19 @@ struct PropertyListReader {
   private func scopes() throws(SettingsError) -> [String] {
     guard let value = dictionary["scopes"] else { return [] }
     let scopes: [String]
-    if let text = value as? String {
+    if let text = value.string {
       scopes = text.split(whereSeparator: \.isWhitespace).map(String.init)
-    } else if let array = value as? [Any] {
+    } else if case .array(let array) = value {
       var strings: [String] = []
       for element in array {
-        guard let scope = element as? String else {
-          throw error(.wrongType, "scopes", "expected strings, found \(PropertyListReader.kind(of: element))")
+        guard let scope = element.string else {
+          throw error(.wrongType, "scopes", "expected strings, found \(element.kind)")
         }
         strings.append(scope)
       }
       scopes = strings
     } else {
-      throw error(.wrongType, "scopes", "expected an array of strings, found \(PropertyListReader.kind(of: value))")
+      throw error(.wrongType, "scopes", "expected an array of strings, found \(value.kind)")
     }
     if let bad = scopes.first(where: { $0.isEmpty || $0.contains(where: \.isWhitespace) }) {
       throw error(.invalidValue, "scopes", "\"\(bad)\" is not a scope")
@@ -250,10 +249,10 @@ struct PropertyListReader {
 
   func string(_ key: String) throws(SettingsError) -> String? {
     guard let value = dictionary[key] else { return nil }
-    guard let string = value as? String else {
-      throw error(.wrongType, key, "expected a string, found \(PropertyListReader.kind(of: value))")
+    guard let string = value.string else {
+      throw error(.wrongType, key, "expected a string, found \(value.kind)")
     }
-    return string.trimmingCharacters(in: .whitespacesAndNewlines)
+    return string.trimmed()
   }
 
   /// `value`, or a missing-key error when there is none.
@@ -307,21 +306,8 @@ struct PropertyListReader {
   static func isName(_ value: String) -> Bool {
     !value.isEmpty
       && value.unicodeScalars.allSatisfy { scalar in
-        scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_" || scalar == "-")
+        scalar.isASCIIAlphanumeric || scalar == "_" || scalar == "-"
       }
   }
 
-  /// A user's word for a property-list value's type.
-  static func kind(of value: Any) -> String {
-    switch value {
-    case is String: return "a string"
-    case is Bool where "\(type(of: value))".contains("Bool"): return "a boolean"
-    case is Int, is Double, is NSNumber: return "a number"
-    case is [Any]: return "an array"
-    case is [String: Any]: return "a dictionary"
-    case is Data: return "data"
-    case is Date: return "a date"
-    default: return "a value of another kind"
-    }
-  }
 }

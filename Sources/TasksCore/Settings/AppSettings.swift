@@ -1,6 +1,6 @@
 // AppSettings: what the app needs to know about its B2C tenant and task API. Value type; any thread.
 
-import Foundation
+import FoundationEssentials
 
 /// The settings of a B2C Tasks app: which tenant and policies to sign in with, how, and where the task API is.
 ///

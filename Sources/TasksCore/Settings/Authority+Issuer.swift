@@ -1,6 +1,6 @@
 // Authority+Issuer: which issuer a provider's discovery document may name. Value type; any thread.
 
-import Foundation
+import FoundationEssentials
 
 extension Authority {
   /// Whether a discovery document fetched for this authority may name `issuer` (tokens must then carry it).

@@ -1,7 +1,7 @@
 // Authority: who signs the user in — a B2C tenant (in the URL forms B2C has used), a Microsoft Entra External ID
 // tenant, or any OpenID Connect issuer — and where its endpoints and discovery document are. Value type; any thread.
 
-import Foundation
+import FoundationEssentials
 
 /// Who signs the user in, and where that provider's endpoints are.
 ///

@@ -1,6 +1,6 @@
 // RedirectURI: the three redirect forms a native B2C client may register. Value type; any thread.
 
-import Foundation
+import FoundationEssentials
 
 /// Where B2C sends the browser when a sign-in ends; a navigation to it ends the sign-in.
 ///
@@ -33,7 +33,7 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
 
   /// Parses a redirect URI, or returns `nil` when it is none of the three forms.
   public init?(_ value: String) {
-    let trimmed = value.trimmingCharacters(in: .whitespaces)
+    let trimmed = value.trimmed(newlines: false)
     guard !trimmed.isEmpty, trimmed == value else { return nil }
     if value.lowercased() == Self.outOfBand.value {
       self.init(checked: value, kind: .outOfBand)
@@ -68,7 +68,7 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
 public enum LoopbackHost {
   /// Whether `host` is `localhost`, an address in 127.0.0.0/8 or `::1` (with or without brackets).
   public static func contains(_ host: String) -> Bool {
-    let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    let host = host.lowercased().trimmed { $0 == "[" || $0 == "]" }
     if host == "localhost" || host == "::1" { return true }
     let octets = host.split(separator: ".", omittingEmptySubsequences: false)
     guard octets.count == 4, octets.first == "127" else { return false }

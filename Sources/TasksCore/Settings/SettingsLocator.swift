@@ -1,6 +1,6 @@
 // SettingsLocator: which settings the app uses, in the documented order. Value type; any thread.
 
-import Foundation
+import FoundationEssentials
 
 /// Where the app's settings come from.
 public enum SettingsSource: Sendable, Equatable {

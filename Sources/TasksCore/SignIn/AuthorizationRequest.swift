@@ -1,7 +1,7 @@
 // AuthorizationRequest: one authorize request with its secrets (PKCE verifier, state, nonce). Value type; any thread.
 
 import Crypto
-import Foundation
+import FoundationEssentials
 
 /// An authorize request for one policy: the URL to show, and what the answer must match.
 ///
@@ -71,7 +71,7 @@ public struct AuthorizationRequest: Sendable {
     var components = URLComponents(url: authorizeEndpoint, resolvingAgainstBaseURL: false) ?? URLComponents()
     components.queryItems = (components.queryItems ?? []) + items
     // URLComponents leaves "+" alone, which B2C would read as a space.
-    components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+    components.percentEncodedQuery = components.percentEncodedQuery?.replacing("+", with: "%2B")
     url = components.url ?? authorizeEndpoint
   }
 }
@@ -102,7 +102,7 @@ public enum UILocales {
       let tag = first.split(separator: ".").first.map(String.init) ?? first
       let bare = tag.split(separator: "@").first.map(String.init) ?? tag
       if bare == "C" || bare == "POSIX" { return nil }
-      return bare.replacingOccurrences(of: "_", with: "-")
+      return bare.replacing("_", with: "-")
     }
     return nil
   }
@@ -111,13 +111,12 @@ public enum UILocales {
 extension Data {
   /// Base64url without padding.
   func base64URLEncodedString() -> String {
-    base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
+    base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
   }
 
   /// Decodes base64url with or without padding.
   init?(base64URLEncoded text: String) {
-    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    var base64 = text.replacing("-", with: "+").replacing("_", with: "/")
     base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
     self.init(base64Encoded: base64)
   }

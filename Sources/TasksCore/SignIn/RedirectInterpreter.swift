@@ -1,7 +1,7 @@
 // RedirectInterpreter: tells whether a URL a web view (or the loopback listener) sees ends a sign-in, and how.
 // Value type; any thread; synchronous, so a WebKit decide-policy handler can call it directly.
 
-import Foundation
+import FoundationEssentials
 
 /// What a URL means to a sign-in in progress.
 public enum RedirectOutcome: Equatable, Sendable {
@@ -107,7 +107,7 @@ public struct RedirectInterpreter: Sendable {
   }
 
   private static func decode(_ text: Substring) -> String? {
-    text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    String(text.replacing("+", with: " ")).percentDecoded
   }
 
   private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {

@@ -1,6 +1,6 @@
 // ServiceError: an error B2C reported, split into its parts. Value type; any thread.
 
-import Foundation
+import FoundationEssentials
 
 /// An error reported by B2C, from a redirect (`error`, `error_description`) or a token response body.
 ///
@@ -22,13 +22,11 @@ public struct ServiceError: Error, Equatable, Sendable, CustomStringConvertible 
   /// Splits `error` and `error_description` as B2C writes them.
   public init(error: String, description: String?) {
     self.error = error
-    let lines = (description ?? "").components(separatedBy: .newlines).map {
-      $0.trimmingCharacters(in: .whitespaces)
-    }.filter { !$0.isEmpty }
+    let lines = (description ?? "").lines.map { $0.trimmed() }.filter { !$0.isEmpty }
     var first = lines.first ?? ""
     if let colon = first.firstIndex(of: ":"), ServiceError.isCode(first[..<colon]) {
       code = String(first[..<colon])
-      first = first[first.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      first = first[first.index(after: colon)...].trimmed()
     }
     message = first.isEmpty ? error : first
     correlationID = ServiceError.value(of: "Correlation ID", in: lines)
@@ -59,7 +57,7 @@ public struct ServiceError: Error, Equatable, Sendable, CustomStringConvertible 
 
   private static func value(of name: String, in lines: [String]) -> String? {
     for line in lines where line.lowercased().hasPrefix(name.lowercased() + ":") {
-      let value = line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces)
+      let value = line.dropFirst(name.count + 1).trimmed()
       return value.isEmpty ? nil : value
     }
     return nil

@@ -1,6 +1,6 @@
 // SignInNavigation: which pages the sign-in web view may load. Value type; any thread.
 
-import Foundation
+import FoundationEssentials
 
 /// What the embedded sign-in view may navigate to, besides the app's own redirect (which the interpreter catches
 /// first): B2C's pages over https, the playground or a development tenant over http on loopback only, and the

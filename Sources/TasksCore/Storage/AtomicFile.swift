@@ -1,6 +1,7 @@
 // AtomicFile: replaces a file so that a crash leaves either the old or the new contents. Any thread.
 
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a file could not be written.
 public enum AtomicFileError: Error, Equatable, Sendable {

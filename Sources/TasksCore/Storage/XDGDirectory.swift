@@ -1,6 +1,6 @@
 // XDGDirectory: the app's folders under the XDG base directories. Value type; any thread.
 
-import Foundation
+import FoundationEssentials
 
 /// The XDG base directories the app keeps files in, each with the app's own folder.
 public enum XDGDirectory: Sendable {
@@ -21,13 +21,16 @@ public enum XDGDirectory: Sendable {
       }
     let base =
       environment[variable].flatMap { $0.hasPrefix("/") ? URL(filePath: $0, directoryHint: .isDirectory) : nil }
-      ?? URL(filePath: environment["HOME"] ?? NSHomeDirectory(), directoryHint: .isDirectory).appending(path: fallback)
+      ?? URL(
+        filePath: environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path(percentEncoded: false),
+        directoryHint: .isDirectory
+      ).appending(path: fallback)
     return base.appending(path: SettingsLocator.appID, directoryHint: .isDirectory)
   }
 
-  /// A file name made from an account's object id: only letters, digits and dashes.
+  /// A file name made from an account's object id: only ASCII letters, digits and dashes.
   public static func fileName(for account: Account, extension suffix: String) -> String {
-    let safe = account.objectID.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" }
+    let safe = account.objectID.unicodeScalars.filter { $0.isASCIIAlphanumeric || $0 == "-" }
     return String(String.UnicodeScalarView(safe)) + "." + suffix
   }
 }

@@ -1,7 +1,7 @@
 // Outbox: tasks the user added, and changes to tasks, that the server has not confirmed yet, kept on disk per
 // account. Actor.
 
-import Foundation
+import FoundationEssentials
 
 /// A task waiting to be sent. Its id is also the `Idempotency-Key` sent with it, so a retry after a lost answer is
 /// stored once.

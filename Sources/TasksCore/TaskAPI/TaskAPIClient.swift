@@ -1,6 +1,6 @@
 // TaskAPIClient: the task API of PROTOCOL.md §8 plus the playground's extensions. Sendable.
 
-import Foundation
+import FoundationEssentials
 
 /// A task as the API returns it.
 public struct TaskItem: Equatable, Sendable, Codable, Identifiable {
@@ -137,7 +137,7 @@ public struct TaskAPIClient: Sendable {
   }
 
   private static func message(_ body: Data) -> String? {
-    (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["Message"] as? String
+    JSONValue.object(body)?["Message"]?.string
   }
 }
 
@@ -147,7 +147,7 @@ extension TaskItem {
   /// `Completed` must be a JSON boolean, or null or missing for false.
   ///
   /// Decoded straight into values with `JSONDecoder` (no intermediate dictionaries): a list of 100 000 tasks costs
-  /// a fraction of the time and memory `JSONSerialization` would.
+  /// a fraction of the time and memory a schema-less parse would.
   public static func decodeList(_ data: Data) throws(TaskAPIError) -> [TaskItem] {
     do {
       return try JSONDecoder().decode([WireTask].self, from: data).map(\.item)
@@ -185,7 +185,7 @@ extension TaskItem {
       if let number = try? fields.decode(Int64.self, forKey: .id) {
         id = number
       } else if let text = try? fields.decode(String.self, forKey: .id),
-        let number = Int64(text.trimmingCharacters(in: .whitespaces))
+        let number = Int64(text.trimmed(newlines: false))
       {
         id = number
       } else {

@@ -1,6 +1,6 @@
 // TaskAge: "2 h ago", the short, translated age of a task shown under its text. Any thread.
 
-import Foundation
+import FoundationEssentials
 
 /// How long ago a task was modified, in the user's language, as short as a list row wants it ("Just now",
 /// "5 min ago", "2 h ago", "3 days ago", "2 weeks ago", "4 months ago", "1 year ago"). Plain gettext plurals: no
@@ -42,12 +42,12 @@ public enum TaskAge: Hashable, Sendable {
   public var caption: String {
     switch self {
     case .justNow: tr("Just now")
-    case .minutes(let n): String(format: trn("%d min ago", "%d min ago", n), n)
-    case .hours(let n): String(format: trn("%d h ago", "%d h ago", n), n)
-    case .days(let n): String(format: trn("%d day ago", "%d days ago", n), n)
-    case .weeks(let n): String(format: trn("%d week ago", "%d weeks ago", n), n)
-    case .months(let n): String(format: trn("%d month ago", "%d months ago", n), n)
-    case .years(let n): String(format: trn("%d year ago", "%d years ago", n), n)
+    case .minutes(let n): String(template: trn("%d min ago", "%d min ago", n), n)
+    case .hours(let n): String(template: trn("%d h ago", "%d h ago", n), n)
+    case .days(let n): String(template: trn("%d day ago", "%d days ago", n), n)
+    case .weeks(let n): String(template: trn("%d week ago", "%d weeks ago", n), n)
+    case .months(let n): String(template: trn("%d month ago", "%d months ago", n), n)
+    case .years(let n): String(template: trn("%d year ago", "%d years ago", n), n)
     }
   }
 }

@@ -1,6 +1,6 @@
 // TaskCache: the last task list the server sent, per account, for showing while offline. Actor.
 
-import Foundation
+import FoundationEssentials
 
 /// Why the offline copy could not be read.
 public enum TaskCacheError: Error, Equatable, Sendable {

@@ -1,6 +1,6 @@
 // TaskListOrder: how the task list is sorted and searched, without any UI. Any thread.
 
-import Foundation
+import FoundationEssentials
 
 /// How the list is sorted (the app's `sort-order` setting); open tasks always come before completed ones.
 public enum TaskSortOrder: String, Sendable, CaseIterable {
@@ -90,7 +90,7 @@ public struct TaskSearch: Sendable, Equatable {
 
   /// `text` without case or accents, the form searches compare.
   public static func fold(_ text: String) -> String {
-    text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    text.searchFolded
   }
 
   /// Whether this search matches at least what `other` matched, and perhaps more (the filter need recheck only

@@ -1,6 +1,6 @@
 // IDTokenValidator: checks an id_token as OpenID Connect requires. Sendable.
 
-import Foundation
+import FoundationEssentials
 import JWTKit
 
 /// The claims of an id_token the app reads (B2C's, External ID's and standard OpenID Connect ones).
@@ -128,9 +128,8 @@ public struct IDTokenValidator: Sendable {
   static func keyID(of token: String) -> String? {
     guard let header = token.split(separator: ".", omittingEmptySubsequences: false).first,
       let data = Data(base64URLEncoded: String(header)),
-      let fields = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-      fields["alg"] as? String == "RS256"
+      let fields = JSONValue.object(data), fields["alg"]?.string == "RS256"
     else { return nil }
-    return fields["kid"] as? String
+    return fields["kid"]?.string
   }
 }

@@ -1,7 +1,7 @@
 // OpenIDMetadata: a provider's (or B2C policy's) discovery document and signing keys, fetched once and cached.
 // Actor.
 
-import Foundation
+import FoundationEssentials
 import JWTKit
 
 /// The parts of a provider's (or B2C policy's) OpenID Connect discovery document the app uses.
@@ -23,17 +23,17 @@ public struct OpenIDConfiguration: Sendable, Equatable {
   /// be https (http on loopback only), as settings must. A plain OpenID Connect provider must name its authorize and
   /// token endpoints; B2C and External ID have conventional ones.
   public static func parse(_ document: Data, for authority: Authority) throws(MetadataError) -> OpenIDConfiguration {
-    guard let fields = (try? JSONSerialization.jsonObject(with: document)) as? [String: Any] else {
+    guard let fields = JSONValue.object(document) else {
       throw .badDocument("not a discovery document")
     }
-    guard let issuer = fields["issuer"] as? String, !issuer.isEmpty else { throw .badDocument("no issuer") }
+    guard let issuer = fields["issuer"]?.string, !issuer.isEmpty else { throw .badDocument("no issuer") }
     guard authority.accepts(issuer: issuer) else { throw .untrustedIssuer(issuer) }
     func endpoint(_ name: String, required: Bool = false) throws(MetadataError) -> URL? {
       guard let value = fields[name] else {
         if required { throw .badDocument("no \(name)") }
         return nil
       }
-      guard let text = value as? String, let url = URL(string: text) else {
+      guard let text = value.string, let url = URL(string: text) else {
         throw .badDocument("\(name) is not a URL")
       }
       guard LoopbackHost.permitsTransport(of: url) else { throw .insecureEndpoint(name) }
@@ -43,7 +43,9 @@ public struct OpenIDConfiguration: Sendable, Equatable {
     guard let jwks = try endpoint("jwks_uri", required: true) else { throw .badDocument("no jwks_uri") }
     var scopes: [String]?
     if let listed = fields["scopes_supported"] {
-      guard let strings = listed as? [String] else { throw .badDocument("scopes_supported is not a list") }
+      guard let elements = listed.array, case let strings = elements.compactMap(\.string),
+        strings.count == elements.count
+      else { throw .badDocument("scopes_supported is not a list") }
       scopes = strings
     }
     return OpenIDConfiguration(
@@ -136,8 +138,8 @@ public actor OpenIDMetadata {
   public static func keySet(_ document: Data) async throws(MetadataError) -> (
     keys: JWTKeyCollection, kids: Set<String>
   ) {
-    guard let object = (try? JSONSerialization.jsonObject(with: document)) as? [String: Any],
-      let entries = object["keys"] as? [[String: Any]]
+    guard let keys = JSONValue.object(document)?["keys"]?.array, case let entries = keys.compactMap(\.object),
+      entries.count == keys.count
     else { throw .badDocument("not a key set") }
     // Keys for checking signatures are public. A key with private members is left out: JWTKit would build a
     // private key from it, and swift-crypto traps (a crash, not an error) on a malformed one — found by fuzzing.
@@ -145,16 +147,16 @@ public actor OpenIDMetadata {
     // from the first token's header and keep it for the key — one junk token naming PS256 with a real kid made every
     // later valid RS256 token fail. Keys for another algorithm are left out.
     let publicKeys = entries.filter { Set($0.keys).isDisjoint(with: Self.privateMembers) }
-      .filter { ($0["kty"] as? String) == "RSA" && ($0["alg"] as? String ?? "RS256") == "RS256" }
-      .map { $0.merging(["alg": "RS256"]) { _, pinned in pinned } }
+      .filter { $0["kty"]?.string == "RSA" && ($0["alg"]?.string ?? "RS256") == "RS256" }
+      .map { $0.merging(["alg": .string("RS256")]) { _, pinned in pinned } }
     let collection = JWTKeyCollection()
     do {
-      let json = try JSONSerialization.data(withJSONObject: ["keys": publicKeys])
+      let json = try JSONEncoder().encode(["keys": publicKeys])
       _ = try await collection.add(jwksJSON: String(decoding: json, as: UTF8.self))
     } catch {
       throw .badDocument("not a key set")
     }
-    return (collection, Set(publicKeys.compactMap { $0["kid"] as? String }))
+    return (collection, Set(publicKeys.compactMap { $0["kid"]?.string }))
   }
 
   /// The members of a JWK that only a private or symmetric key has (RFC 7518, section 6).

@@ -1,6 +1,6 @@
 // TokenEndpoint: code redemption and refresh at the provider's token endpoint. Sendable.
 
-import Foundation
+import FoundationEssentials
 
 /// Talks to a policy's token endpoint: form-encoded, the policy kept in the URL, never a client secret (the app is
 /// a public client).

@@ -1,6 +1,6 @@
 // TokenResponse: the token endpoint's answer, parsed strictly but tolerantly. Value type; any thread.
 
-import Foundation
+import FoundationEssentials
 
 /// A successful token-endpoint answer (PROTOCOL.md §4). Numbers may arrive as JSON integers or strings.
 public struct TokenResponse: Equatable, Sendable {
@@ -33,9 +33,7 @@ public struct TokenResponse: Equatable, Sendable {
 
   /// Parses a 200 answer's body.
   public static func parse(_ data: Data) throws(ParseError) -> TokenResponse {
-    guard let object = try? JSONSerialization.jsonObject(with: data), let fields = object as? [String: Any] else {
-      throw .notJSON
-    }
+    guard let fields = JSONValue.object(data) else { throw .notJSON }
     if let type = try string(fields, "token_type"), type.lowercased() != "bearer" { throw .notBearer(type) }
     let response = TokenResponse(
       accessToken: try token(fields, "access_token"), idToken: try token(fields, "id_token"),
@@ -49,20 +47,18 @@ public struct TokenResponse: Equatable, Sendable {
 
   /// Parses an error answer's body (`error`, `error_description`); nil when it is not one.
   public static func parseError(_ data: Data) -> ServiceError? {
-    guard let object = try? JSONSerialization.jsonObject(with: data), let fields = object as? [String: Any],
-      let error = fields["error"] as? String, !error.isEmpty
-    else { return nil }
-    return ServiceError(error: error, description: fields["error_description"] as? String)
+    guard let fields = JSONValue.object(data), let error = fields["error"]?.string, !error.isEmpty else { return nil }
+    return ServiceError(error: error, description: fields["error_description"]?.string)
   }
 
-  private static func string(_ fields: [String: Any], _ key: String) throws(ParseError) -> String? {
-    guard let value = fields[key], !(value is NSNull) else { return nil }
-    guard let text = value as? String else { throw .badField(key) }
+  private static func string(_ fields: [String: JSONValue], _ key: String) throws(ParseError) -> String? {
+    guard let value = fields[key], value != .null else { return nil }
+    guard let text = value.string else { throw .badField(key) }
     return text
   }
 
   /// A non-empty token without whitespace or control characters.
-  private static func token(_ fields: [String: Any], _ key: String) throws(ParseError) -> String? {
+  private static func token(_ fields: [String: JSONValue], _ key: String) throws(ParseError) -> String? {
     guard let text = try string(fields, key) else { return nil }
     guard !text.isEmpty, text.count < 65_536, text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
     else { throw .badField(key) }
@@ -70,9 +66,9 @@ public struct TokenResponse: Equatable, Sendable {
   }
 
   /// An integer given as a JSON number or a string of digits; never negative.
-  private static func number(_ fields: [String: Any], _ key: String) throws(ParseError) -> Int? {
-    guard let value = fields[key], !(value is NSNull) else { return nil }
-    let result = JSONScalar.integer(value).flatMap { Int(exactly: $0) }
+  private static func number(_ fields: [String: JSONValue], _ key: String) throws(ParseError) -> Int? {
+    guard let value = fields[key], value != .null else { return nil }
+    let result = value.integer.flatMap { Int(exactly: $0) }
     guard let result, result >= 0 else { throw .badField(key) }
     return result
   }

@@ -1,6 +1,6 @@
 // TokenSet and Account: what a signed-in session holds, as stored in the keyring. Value types; any thread.
 
-import Foundation
+import FoundationEssentials
 
 /// The signed-in user, from the id_token.
 public struct Account: Codable, Equatable, Sendable {
