@@ -8,11 +8,13 @@ import TasksCore
 
 /// What the window knows of its fetches of the list: when the last one was, whether one is under way (a live
 /// refresh asks at most so often), the list last written to the offline copy (a refresh that brings the same list
-/// writes nothing), and the automatic retry while the task service cannot be reached: after 5 s, then twice as long
+/// writes nothing), the server's last list with its version (a refresh asks for it only if it changed), and the automatic retry while the task service cannot be reached: after 5 s, then twice as long
 /// each time (at most 5 min), and at once when the network changes.
 @MainActor
 final class ListSync {
   var savedList: [TaskItem]?
+  /// The last list the server sent, with its version: the next fetch asks for it only if it changed.
+  var knownList: KnownList?
   var lastFetch: ContinuousClock.Instant?
   var fetching = false
   /// What a retry does (a quiet refresh of the list).

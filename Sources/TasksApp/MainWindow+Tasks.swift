@@ -24,11 +24,12 @@ extension MainWindow {
       sync.fetching = false
       sync.lastFetch = .now
     }
+    let known = sync.knownList
     if quietly {
-      await show(await ListFetch.run(session, files), of: files, announcingSent: announcingSent)
+      await show(await ListFetch.run(session, files, known: known), of: files, announcingSent: announcingSent)
     } else {
       await withSpinner {
-        await show(await ListFetch.run(session, files), of: files, announcingSent: announcingSent)
+        await show(await ListFetch.run(session, files, known: known), of: files, announcingSent: announcingSent)
       }
     }
   }
@@ -38,6 +39,9 @@ extension MainWindow {
     guard taskList != nil else { return }
     switch fetch.tasks {
     case .success(let tasks):
+      sync.knownList = fetch.version.map {
+        KnownList(objectID: files.objectID, list: TaskList(tasks: tasks, version: $0))
+      }
       // (Rows whose Undo toast is showing stay out of the list until the toast goes.)
       await show(tasks, of: files)
       b2c_debug("tasks: the server's list is shown (\(tasks.count) tasks)")

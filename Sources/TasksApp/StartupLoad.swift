@@ -10,17 +10,32 @@ import TasksSoup
 struct ListFetch: Sendable {
   var flushed: Outbox.FlushResult
   var tasks: Result<[TaskItem], TaskAPIError>
+  /// The server's version of the list loaded (its ETag), when it sent one.
+  var version: String?
 
-  /// Sends what waits in `files`' outbox, then asks the server for the list. Runs on no particular thread.
-  static func run(_ session: Session, _ files: AccountFiles) async -> ListFetch {
+  /// Sends what waits in `files`' outbox, then asks the server for the list: only if it changed, when `known` is
+  /// this account's last list with its version (a live refresh of an unchanged list then costs a 304, not the
+  /// whole list). Runs on no particular thread.
+  static func run(_ session: Session, _ files: AccountFiles, known: KnownList? = nil) async -> ListFetch {
     let client = TaskAPIClient(session: session)
     let flushed = await files.outbox.flush(client)
+    let known = known?.objectID == files.objectID ? known : nil
     do throws(TaskAPIError) {
-      return ListFetch(flushed: flushed, tasks: .success(try await client.list()))
+      // nil only when asked with `known`'s version.
+      let list =
+        try await client.list(unlessStill: known?.list.version) ?? known?.list ?? TaskList(tasks: [], version: nil)
+      return ListFetch(flushed: flushed, tasks: .success(list.tasks), version: list.version)
     } catch {
       return ListFetch(flushed: flushed, tasks: .failure(error))
     }
   }
+}
+
+/// An account's last list from the server, with its version: what a refresh asks "has it changed?" about.
+struct KnownList: Sendable {
+  /// The account's object id (versions are the server's per user: never sent for another account).
+  let objectID: String
+  let list: TaskList
 }
 
 /// Started with the application, before the window exists: asks the keyring for the session, reads the offline

@@ -107,9 +107,12 @@ extension AppUI {
       await app.stop()
     }
 
-    @Test("sort A–Z and back; hide completed; Delete Completed with one Undo; accents in search; CLI's task appears")
+    @Test(
+      "sort A–Z and back; hide completed; Delete Completed with one Undo; accents in search; CLI's task appears; an unchanged list is not sent again"
+    )
     func sortCompletedSearchLiveRefresh() async throws {
-      let playground = try await PlaygroundForUI()
+      // (Requests logged, to see the live refresh of an unchanged list answered 304.)
+      let playground = try await PlaygroundForUI(logLevel: "info")
       let app = try AppDriver(settings: playground.settings)
       let window = try await app.signInByTyping()
       try await app.waitFor(role: "label", name: "No Tasks")
@@ -183,6 +186,27 @@ extension AppUI {
       }
       #expect(appeared, "the terminal's task appeared without F5")
       try await app.checkScreen("live-refresh")
+
+      // Nothing changed since: the next live refreshes ask with the list's version and the service answers 304
+      // Not Modified (the list is not sent again); the list stays as it was.
+      func unchangedAnswers() -> Int {
+        playground.process.standardError.split(separator: "\n").filter {
+          $0.contains("method=GET") && $0.contains("path=/api/tasks ") && $0.contains("status=304")
+        }.count
+      }
+      let before = unchangedAnswers()
+      let notSentAgain = try await eventually(timeout: .seconds(90), every: .seconds(4)) {
+        try await app.key("ctrl+shift+n", window: window)
+        _ = try await app.waitForWindow(titled: "Add Task")
+        try await app.press(button: "Cancel")
+        try await app.focus(window: window)
+        return unchangedAnswers() > before
+      }
+      #expect(notSentAgain, "no live refresh of the unchanged list was answered 304")
+      try await app.accessibleTree { nodes in
+        let shown = Set(nodes.filter { $0.role == "check box" && $0.isShowing }.map(\.name))
+        return shown.isSuperset(of: ["from the terminal", "Crème brûlée"])
+      }
       await app.stop()
     }
   }

@@ -25,6 +25,20 @@ public struct TaskItem: Equatable, Sendable, Codable, Identifiable {
   }
 }
 
+/// The user's tasks as the server sent them, with the server's version of that list (its ETag), if it sent one.
+public struct TaskList: Equatable, Sendable {
+  /// The tasks.
+  public var tasks: [TaskItem]
+  /// The list's version: sent back in `If-None-Match`, the server answers 304 while the list is still this one.
+  public var version: String?
+
+  /// A list and its version.
+  public init(tasks: [TaskItem], version: String?) {
+    self.tasks = tasks
+    self.version = version
+  }
+}
+
 /// Why a task-API call failed.
 public enum TaskAPIError: Error, Equatable, Sendable {
   /// The API refused the token even after a refresh, or no one is signed in.
@@ -82,6 +96,20 @@ public struct TaskAPIClient: Sendable {
     return try TaskItem.decodeList(answer.body)
   }
 
+  /// The signed-in user's tasks with their version, or nil when the server's list is still `version` (it answered
+  /// 304 Not Modified to `If-None-Match`): then nothing was sent, and there is nothing to decode or show again.
+  public func list(unlessStill version: String?) async throws(TaskAPIError) -> TaskList? {
+    let answer = try await send("GET", tasksURL, headers: version.map { ["If-None-Match": $0] } ?? [:])
+    if answer.status == 304 { return nil }
+    return TaskList(tasks: try TaskItem.decodeList(answer.body), version: answer.headers["etag"].flatMap(Self.version))
+  }
+
+  /// An ETag fit to send back: visible ASCII only (never a line break into a header), at most 256 characters.
+  private static func version(_ etag: String) -> String? {
+    guard !etag.isEmpty, etag.utf8.count <= 256, etag.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+    return etag
+  }
+
   /// Adds a task. With an idempotency key, a retry of the same add is stored once.
   public func add(_ text: String, idempotencyKey: String? = nil) async throws(TaskAPIError) {
     _ = try await send(
@@ -121,6 +149,8 @@ public struct TaskAPIClient: Sendable {
       do { answer = try await http.send(request) } catch { throw .network(error) }
       switch answer.status {
       case 200...299: return answer
+      // Not Modified: only an answer to a request that asked "if it changed".
+      case 304 where headers["If-None-Match"] != nil: return answer
       case 401: lastError = .unauthorized(nil)
       case 404: throw .notFound
       case 400...499:
