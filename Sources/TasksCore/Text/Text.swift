@@ -100,7 +100,8 @@ extension String {
   /// The text as searches compare it: case folded, compatibility forms (full-width letters, ligatures) decomposed,
   /// and accents and other combining marks removed ("Ｃafé" → "cafe"). GLib's Unicode tables do the folding.
   public var searchFolded: String {
-    guard !allSatisfy({ $0.isASCII && !$0.isUppercase }) else { return self }
+    // ASCII has no accents or width forms: lower case is all its folding (most task texts, and no GLib call).
+    guard !utf8.allSatisfy({ $0 < 0x80 }) else { return lowercased() }
     guard let decomposed = g_utf8_normalize(self, -1, G_NORMALIZE_NFKD) else { return lowercased() }
     defer { g_free(decomposed) }
     guard let folded = g_utf8_casefold(decomposed, -1) else { return lowercased() }
