@@ -63,6 +63,11 @@ extension MainWindow {
         Actions.setAccelerators(application, for: "win." + action.name, action.accelerators)
       }
     }
+    // The keyboard shortcuts (Ctrl+?): GTK's help overlay, built the first time it is asked for. GtkApplication
+    // would build it with the window from `gtk/help-overlay.ui` at every start (1.3 MB for a window most starts
+    // never show); this action makes it then hands `win.show-help-overlay` over to GTK's own.
+    Actions.add("show-help-overlay", to: window) { [unowned self] in self.showShortcuts() }
+    if let application { Actions.setAccelerators(application, for: "win.show-help-overlay", ["<Primary>question"]) }
     windowState?.addAction(for: "sort-order", to: window)
     windowState?.addAction(for: "show-completed", to: window)
     if let application { Actions.setAccelerators(application, for: "window.close", ["<Primary>w"]) }
@@ -83,5 +88,15 @@ extension MainWindow {
   private func copyFailureDetails() {
     gdk_clipboard_set_text(gtk_widget_get_clipboard(window.widget), failureDetails)
     showToast(tr("Details copied"))
+  }
+
+  /// Builds the keyboard shortcuts window, makes it the window's help overlay (GTK then shows the accelerators the
+  /// application has for each action, keeps the window, and answers `win.show-help-overlay` itself) and shows it.
+  private func showShortcuts() {
+    let builder = Builder(resource: Installation.resourceBase + "/ui/shortcuts-window.ui")
+    gtk_application_window_set_help_overlay(
+      window.cast(to: gtk_application_window_get_type(), as: GtkApplicationWindow.self),
+      builder.opaqueObject("help_overlay", gtk_shortcuts_window_get_type()))
+    gtk_window_present(builder.object("help_overlay", gtk_window_get_type(), as: GtkWindow.self))
   }
 }

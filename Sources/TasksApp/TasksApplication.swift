@@ -81,7 +81,6 @@ final class TasksApplication {
     }
     Actions.add("about", to: app) { [unowned self] in self.showAbout() }
     Actions.setAccelerators(app, for: "app.quit", ["<Primary>q"])
-    Actions.setAccelerators(app, for: "win.show-help-overlay", ["<Primary>question"])
     // The keyring and the task service are asked now, on other threads, while GTK builds and paints the window.
     let locator = SettingsLocator()
     startupLoad = Result { () throws(SettingsError) in

@@ -84,7 +84,8 @@ extension AppUI {
       await app.stop()
     }
 
-    @Test("the dark style follows the system's preference; Ctrl+? opens the keyboard shortcuts")
+    @Test(
+      "the dark style follows the system's preference; Ctrl+? opens the keyboard shortcuts, again after closing them")
     func darkStyleAndShortcuts() async throws {
       // libadwaita reads the desktop's colour scheme from the settings portal; this variable stands in for it.
       let app = try AppDriver(environment: ["ADW_DEBUG_COLOR_SCHEME": "prefer-dark"])
@@ -104,6 +105,16 @@ extension AppUI {
       }
       // (GTK 4.8's own shortcuts window leaves its search entry and buttons unnamed: not checked here.)
       _ = try await app.screenshot("shortcuts")
+      // Closed, then asked for again: the window built the first time shows again.
+      let shortcuts = try await app.waitForWindow(titled: "Shortcuts")
+      try await app.key("Escape", window: shortcuts)
+      let closed = try await eventually(timeout: .seconds(30)) {
+        try await app.visibleWindows(titled: "Shortcuts").isEmpty
+      }
+      #expect(closed, "Escape closed the shortcuts window")
+      try await app.key("ctrl+question", window: window)
+      try await app.waitForWindow(titled: "Shortcuts")
+      try await app.waitFor(role: "label", name: "Search")
       await app.stop()
     }
   }
