@@ -21,9 +21,10 @@ struct ListFetch: Sendable {
     let flushed = await files.outbox.flush(client)
     let known = known?.objectID == files.objectID ? known : nil
     do throws(TaskAPIError) {
-      // nil only when asked with `known`'s version.
-      let list =
-        try await client.list(unlessStill: known?.list.version) ?? known?.list ?? TaskList(tasks: [], version: nil)
+      // nil (304) only when asked with `known`'s version: then it is `known`'s list.
+      guard let list = try await client.list(unlessStill: known?.list.version) ?? known?.list else {
+        throw .badResponse("304 Not Modified to a request without If-None-Match")
+      }
       return ListFetch(flushed: flushed, tasks: .success(list.tasks), version: list.version)
     } catch {
       return ListFetch(flushed: flushed, tasks: .failure(error))

@@ -51,6 +51,7 @@ struct TextTests {
     #expect("Ångström".searchFolded == "angstrom")
     #expect("买牛奶".searchFolded == "买牛奶")
     #expect("plain words".searchFolded == "plain words")
+    #expect("Buy MILK at 5".searchFolded == "buy milk at 5")
     #expect(TaskSearch("cafe").matches("Meet at the CAFÉ"))
   }
 }
