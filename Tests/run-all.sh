@@ -39,7 +39,21 @@ trap 'untrust; "$repo/Tests/remove-tree.sh" "$sandbox"' EXIT
 mkdir -p "$sandbox/data" "$sandbox/config" "$sandbox/cache" "$sandbox/runtime"
 chmod 700 "$sandbox/runtime"
 
-env XDG_DATA_HOME="$sandbox/data" XDG_CONFIG_HOME="$sandbox/config" XDG_CACHE_HOME="$sandbox/cache" \
-  XDG_RUNTIME_DIR="$sandbox/runtime" B2C_TASKS_TEST_DESKTOP=1 B2C_TASKS_PREFIX="$repo/.build-prefix-test" \
-  B2C_TASKS_ARTIFACTS="$repo/.build/test-artifacts" GTK_A11Y=atspi \
-  "$repo/Tests/xvfb.sh" dbus-run-session -- "$repo/Tests/desktop-session.sh" swift test --skip-build
+# The tests run in parallel, so a failure can be printed long before the end; the log is kept, and the failures are
+# printed again last, where a reader of the output's tail sees them.
+mkdir -p "$repo/.build/test-artifacts"
+log="$repo/.build/test-artifacts/swift-test.log"
+{
+  status=0
+  env XDG_DATA_HOME="$sandbox/data" XDG_CONFIG_HOME="$sandbox/config" XDG_CACHE_HOME="$sandbox/cache" \
+    XDG_RUNTIME_DIR="$sandbox/runtime" B2C_TASKS_TEST_DESKTOP=1 B2C_TASKS_PREFIX="$repo/.build-prefix-test" \
+    B2C_TASKS_ARTIFACTS="$repo/.build/test-artifacts" GTK_A11Y=atspi \
+    "$repo/Tests/xvfb.sh" dbus-run-session -- "$repo/Tests/desktop-session.sh" swift test --skip-build || status=$?
+  echo "$status" >"$sandbox/status"
+} 2>&1 | tee "$log"
+status=$(cat "$sandbox/status")
+if [ "$status" -ne 0 ]; then
+  echo "== The failures again (the whole output is in $log):"
+  grep -A 6 -E '✘|error:|Fatal error|Crash' "$log" | grep -v -E '^> ◇|◇ Test .* started' | head -n 200 || true
+  exit "$status"
+fi

@@ -11,6 +11,7 @@
 # meson-wrap/tools/dev-install.sh from a git worktree), alternated with this one, and prints this one's figures as
 # a ratio of that one's: a before/after in one run, as the machine's speed drifts from one day to the next.
 # --sizes "N …": the list sizes of the scale and scrolling part ("" for start-up only; default 1000 10000 100000).
+# --prefix PREFIX: measures the b2c-tasks installed in PREFIX as it is (no build), for a variant made by hand.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -18,18 +19,19 @@ if [ -z "${B2C_BENCH_INSIDE:-}" ]; then
   export B2C_BENCH_INSIDE=1
   exec Tests/xvfb.sh dbus-run-session -- "$0" "$@"
 fi
-quick=false sizes="1000 10000 100000" runs=7 prefix="$repo/.build-prefix-bench" before=""
+quick=false sizes="1000 10000 100000" runs=7 prefix="$repo/.build-prefix-bench" before="" build=true
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=true sizes="1000" runs=1 prefix="$repo/.build-prefix-test" ;;
     --before) before=$2; shift ;;
     --sizes) sizes=$2; shift ;;
-    *) echo "usage: $0 [--quick] [--before PREFIX] [--sizes \"N …\"]" >&2; exit 2 ;;
+    --prefix) prefix=$2 build=false; shift ;;
+    *) echo "usage: $0 [--quick] [--before PREFIX] [--sizes \"N …\"] [--prefix PREFIX]" >&2; exit 2 ;;
   esac
   shift
 done
 [ -z "$before" ] || [ -x "$before/bin/b2c-tasks" ] || { echo "no b2c-tasks in $before/bin" >&2; exit 2; }
-if [ "$quick" = false ]; then
+if [ "$quick" = false ] && [ "$build" = true ]; then
   meson-wrap/tools/dev-install.sh "$prefix" release >/dev/null
 fi
 . "$repo/Tests/Benchmarks/environment.sh"
