@@ -2,7 +2,8 @@
 // B2C Tasks: a GNOME client for Azure AD B2C and the sample task API.
 //
 // The targets show the architecture, from the bottom up:
-//   C modules (CGtk, CWebKit, CSecret)  — pkg-config system libraries and tiny shims
+//   C modules (CGtk, CSecret, CSoup)  — pkg-config system libraries and tiny shims
+//   (the WebKit plugin, libTasksWebView.so, is C built by meson: Sources/TasksWebView)
 //   TasksCore      — UI-free core: settings, OAuth 2.0/OpenID Connect, task API client (FoundationEssentials, GLib's Unicode tables)
 //   TasksKeyring   — the libsecret adapter that keeps tokens in the desktop keyring
 //   GtkSupport     — the thin @MainActor layer over GLib/GTK: main-queue bridge, signals, casts, gettext
@@ -11,13 +12,29 @@
 //                    the protocol (it shares no OAuth/OIDC code with TasksCore)
 import PackageDescription
 
+// b2c-tasks starts as lean as it can (issue 18, Tests/Benchmarks/RESULTS.md). Its own modules put each function in a
+// section of its own, so that the linker can lay out the code a start runs (Sources/TasksApp/startup.order, written by
+// Tests/Benchmarks/startup-order.sh) in one stretch of pages: the kernel maps code 64 KiB around each page it faults
+// in, and scattered start-up code made most of the program resident.
+let startupLayout: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"])]
+// The program links the Swift runtime and FoundationEssentials statically (no libswiftCore.so and ten more libraries
+// to load, relocate and bind at every start; only the code used is in the file), with LLD to order its code by the
+// start-up order, relative relocations packed (DT_RELR, glibc 2.36) and no symbols exported (nothing looks its symbols
+// up; the WebKit plugin it loads is C).
+let startupLinking: [LinkerSetting] = [
+  .unsafeFlags([
+    "-static-stdlib", "-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld",
+    "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/TasksApp/startup.order",
+    "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+    "-Xlinker", "--no-export-dynamic",
+  ])
+]
+
 let package = Package(
   name: "B2CTasks",
   products: [
     .executable(name: "b2c-tasks", targets: ["TasksApp"]),
     .executable(name: "b2c-tasks-cli", targets: ["TasksCLI"]),
-    // WebKit lives in its own shared library, loaded by b2c-tasks only when a sign-in needs a web view.
-    .library(name: "TasksWebView", type: .dynamic, targets: ["TasksWebView"]),
     .executable(name: "b2c-playground", targets: ["PlaygroundMain"]),
     // The task API alone, for a real deployment (SQLite or PostgreSQL, behind a balancer).
     .executable(name: "b2c-tasks-api", targets: ["TasksAPIMain"]),
@@ -45,9 +62,6 @@ let package = Package(
       name: "CGtk", path: "Sources/CGtk", pkgConfig: "libadwaita-1",
       providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]),
     .systemLibrary(
-      name: "CWebKit", path: "Sources/CWebKit", pkgConfig: "webkitgtk-6.0",
-      providers: [.apt(["libwebkitgtk-6.0-dev"])]),
-    .systemLibrary(
       name: "CSecret", path: "Sources/CSecret", pkgConfig: "libsecret-1",
       providers: [.apt(["libsecret-1-dev"])]),
     .systemLibrary(
@@ -65,24 +79,24 @@ let package = Package(
       dependencies: [
         "CIntl", "CGLib", .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Crypto", package: "swift-crypto"),
-      ]),
-    .target(name: "TasksKeyring", dependencies: ["TasksCore", "CSecret"]),
+      ], swiftSettings: startupLayout),
+    .target(name: "TasksKeyring", dependencies: ["TasksCore", "CSecret"], swiftSettings: startupLayout),
     // The core's HTTP over libsoup 3 (GIO): the GNOME app's, without libcurl, OpenSSL or FoundationNetworking.
-    .target(name: "TasksSoup", dependencies: ["TasksCore", "CSoup"]),
+    .target(name: "TasksSoup", dependencies: ["TasksCore", "CSoup"], swiftSettings: startupLayout),
     // The core's HTTP over URLSession: the command-line tool's.
     .target(name: "TasksURLSession", dependencies: ["TasksCore"]),
     // An in-memory SessionStore for tests of the session's flows and refresh without a desktop (never in an app).
     .target(name: "TasksCoreTesting", dependencies: ["TasksCore"]),
-    .target(name: "GtkSupport", dependencies: ["CGtk"]),
-    .target(name: "TasksWebView", dependencies: ["CWebKit", "CWebViewABI"]),
+    .target(name: "GtkSupport", dependencies: ["CGtk"], swiftSettings: startupLayout),
     // The RFC 8252 loopback redirect for signing in with the system browser (CLI, and the app's "Open in browser"),
     // served by libsoup: the GNOME app links no SwiftNIO.
-    .target(name: "TasksLoopback", dependencies: ["TasksCore", "TasksSoup"]),
+    .target(name: "TasksLoopback", dependencies: ["TasksCore", "TasksSoup"], swiftSettings: startupLayout),
 
     // MARK: Apps
     .executableTarget(
       name: "TasksApp",
-      dependencies: ["TasksCore", "TasksKeyring", "TasksSoup", "TasksLoopback", "GtkSupport", "CGtk", "CWebViewABI"]),
+      dependencies: ["TasksCore", "TasksKeyring", "TasksSoup", "TasksLoopback", "GtkSupport", "CGtk", "CWebViewABI"],
+      exclude: ["startup.order"], swiftSettings: startupLayout, linkerSettings: startupLinking),
 
     .executableTarget(name: "TasksFuzz", dependencies: ["TasksCore", "TasksURLSession"]),
     .executableTarget(

@@ -4,7 +4,9 @@ list is laid out and its rows exist), prints "seconds rss_kib", then stops the p
 MEASURE_ROLE=ROLE waits for another role than "check box" (a label, say). With SCROLL=PROGRAM in the environment it then runs `PROGRAM WINDOW TOP` on the program's window (scroll.c: frame
 times while scrolling the list whose scroll bar starts TOP pixels down the window, found on the accessibility bus)
 and appends its output to the file SCROLL_OUT. MEASURE_SMAPS=FILE copies the program's /proc/PID/smaps there when the
-row appears."""
+row appears. MEASURE_TIMEOUT=SECONDS replaces the 120 s limit; MEASURE_STOP=TERM stops the program with SIGTERM
+(and waits for it) instead of SIGKILL, for a program run under a profiler that writes its findings at exit;
+MEASURE_LINGER=SECONDS lets it run that long after the row appeared (what a start does just after its first frame)."""
 import os
 import signal
 import subprocess
@@ -92,7 +94,7 @@ def main():
     errors = tempfile.TemporaryFile()  # what it says, shown if it fails
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors)
     try:
-        while time.monotonic() - start < 120:
+        while time.monotonic() - start < float(os.environ.get("MEASURE_TIMEOUT", "120")):
             if find(child.pid, name):
                 elapsed = time.monotonic() - start
                 with open(f"/proc/{child.pid}/status") as status:
@@ -103,6 +105,7 @@ def main():
                         out.write(smaps.read())
                 if os.environ.get("SCROLL"):
                     scroll(child.pid)
+                time.sleep(float(os.environ.get("MEASURE_LINGER", "0")))
                 return
             if child.poll() is not None:
                 errors.seek(0)
@@ -112,7 +115,7 @@ def main():
         sys.exit("timed out")
     finally:
         if child.poll() is None:
-            child.send_signal(signal.SIGKILL)
+            child.send_signal(signal.SIGTERM if os.environ.get("MEASURE_STOP") == "TERM" else signal.SIGKILL)
             child.wait()
 
 

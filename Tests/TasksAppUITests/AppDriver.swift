@@ -273,7 +273,7 @@ final class AppDriver {
     let file = try #require(FileHandle(forReadingAtPath: "/proc/\(process.pid)/maps"))
     defer { try? file.close() }
     let maps = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
-    try #require(maps.contains("libswiftCore"), "could not read the app's memory map")
+    try #require(maps.contains("libgtk-4"), "could not read the app's memory map")
     return maps.contains("libwebkitgtk-6.0")
   }
 
