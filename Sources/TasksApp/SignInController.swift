@@ -165,15 +165,12 @@ final class SignInController {
     let step = await session.handleRedirect(url)
     let answer = LoopbackAnswer(step, closing: tr("You can close this tab and go back to B2C Tasks."))
     guard answer.endsFlow else { return answer }
-    // The flow is over: the listener stops once this answer has had time to reach the browser.
+    // The flow is over: the listener stops once this answer has reached the browser (it waits for answers under way).
     let finished = listener
     listener = nil
     browserTimer?.cancel()
     browserTimer = nil
-    Task {
-      try? await Task.sleep(for: .seconds(2))
-      await finished?.stop()
-    }
+    Task { await finished?.stop() }
     onFinished(step)
     return answer
   }

@@ -51,7 +51,10 @@ struct SignIn: AsyncParsableCommand {
       }
       defer { timer.cancel() }
       var iterator = outcomes.makeAsyncIterator()
-      switch await iterator.next() {
+      let outcome = await iterator.next()
+      // Before the program ends: the browser is sent the page that says how the sign-in ended.
+      await listener.stop()
+      switch outcome {
       case .success(let account):
         context.output("Signed in as \(account.displayName)", json: ["signedIn": true, "account": account.json])
       case .failure(.authorization(.cancelled)):

@@ -155,7 +155,8 @@ public final class LoopbackListener: Sendable {
     }
   }
 
-  /// Stops listening.
+  /// Stops listening, once the answers under way have been written (for at most five seconds): the browser sees the
+  /// page that ends the flow even when the caller stops as soon as it knows the outcome.
   public func stop() async {
     for server in servers { await server.stop() }
   }

@@ -54,13 +54,18 @@ package final class SoupLoopbackServer: Sendable {
     return SoupLoopbackServer(port: try bound.get(), thread: thread, box: box)
   }
 
-  /// Stops listening and closes the connections.
-  package func stop() async {
+  /// Stops taking requests, lets the ones under way be answered and their answers written (for at most `drain`),
+  /// then closes the connections: the browser sees the page its redirect earned even when the caller stops the
+  /// server as soon as it has the flow's outcome (the CLI then exits). Returns once closed; a second call returns at
+  /// once.
+  package func stop(drain: Duration = .seconds(5)) async {
     let box = self.box
+    let thread = self.thread
     await withCheckedContinuation { continuation in
-      thread.run {
-        box.close()
-        continuation.resume()
+      thread.run { box.close { continuation.resume() } }
+      Task {
+        try? await Task.sleep(for: drain)
+        thread.run { box.closeNow() }
       }
     }
   }
@@ -73,6 +78,12 @@ private final class ServerBox: @unchecked Sendable {
   let thread: ContextThread
   let handler: @Sendable (String) async -> SoupLoopbackServer.Reply
   private var server: UnsafeMutablePointer<SoupServer>?
+  /// Paused requests (one reference each), from the handler's call until their answer is written or the request
+  /// fails (the browser went away).
+  private var held: Set<OpaquePointer> = []
+  /// Set by `close`: new requests get 503, and the server closes once `held` is empty.
+  private var draining = false
+  private var whenClosed: [() -> Void] = []
 
   init(
     path: String, host: String, thread: ContextThread,
@@ -92,6 +103,15 @@ private final class ServerBox: @unchecked Sendable {
       { _, message, _, _, data in
         Unmanaged<ServerBox>.fromOpaque(data!).takeUnretainedValue().handle(message)
       }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    // `void (SoupServer*, SoupServerMessage*, gpointer)`: an answer was written, or the request failed.
+    let settled: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void = { _, message, data in
+      Unmanaged<ServerBox>.fromOpaque(data!).takeUnretainedValue().settle(message)
+    }
+    for signal in ["request-finished", "request-aborted"] {
+      g_signal_connect_data(
+        server, signal, unsafeBitCast(settled, to: GCallback.self), Unmanaged.passUnretained(self).toOpaque(), nil,
+        GConnectFlags(0))
+    }
     guard let socketAddress = g_inet_socket_address_new_from_string(address, guint(port)) else {
       return .failure(.init(reason: "not an address"))
     }
@@ -118,25 +138,50 @@ private final class ServerBox: @unchecked Sendable {
     if let error {
       let reason = String(cString: error.pointee.message)
       g_error_free(error)
-      close()
+      closeNow()
       return .failure(.init(reason: reason))
     }
     guard bound > 0 else {
-      close()
+      closeNow()
       return .failure(.init(reason: "no port"))
     }
     return .success(bound)
   }
 
-  func close() {
-    guard let server else { return }
-    soup_server_disconnect(server)
-    g_object_unref(server)
-    self.server = nil
+  /// Closes once the requests under way have been answered (`closeNow` when they take too long); then `done`.
+  func close(then done: @escaping () -> Void) {
+    whenClosed.append(done)
+    draining = true
+    if held.isEmpty { closeNow() }
+  }
+
+  /// Closes the connections, answered or not, and tells whoever waits for it.
+  func closeNow() {
+    if let server {
+      soup_server_disconnect(server)
+      g_object_unref(server)
+      self.server = nil
+    }
+    for message in held { g_object_unref(UnsafeMutableRawPointer(message)) }
+    held.removeAll()
+    let waiting = whenClosed
+    whenClosed.removeAll()
+    for done in waiting { done() }
+  }
+
+  /// A request's answer was written, or the request failed: a held one is let go.
+  private func settle(_ message: OpaquePointer?) {
+    guard let message, held.remove(message) != nil else { return }
+    g_object_unref(UnsafeMutableRawPointer(message))
+    if draining && held.isEmpty { closeNow() }
   }
 
   private func handle(_ message: OpaquePointer?) {
     guard let message, let uri = soup_server_message_get_uri(message) else { return }
+    guard !draining else {
+      soup_server_message_set_status(message, 503, nil)
+      return
+    }
     let requested = String(cString: g_uri_get_path(uri))
     guard requested == path else {
       soup_server_message_set_status(message, 404, nil)
@@ -151,27 +196,19 @@ private final class ServerBox: @unchecked Sendable {
     let url = "http://\(host):\(g_uri_get_port(uri))\(requested)\(query)"
     soup_server_message_pause(message)
     g_object_ref(UnsafeMutableRawPointer(message))
-    let held = HeldMessage(message)
+    held.insert(message)
+    let waiting = HeldMessage(message)
     let thread = self.thread
     let handler = self.handler
     Task {
       let reply = await handler(url)
-      thread.run {
-        held.answer(reply)
-      }
+      thread.run { self.answer(waiting.message, with: reply) }
     }
   }
-}
 
-/// A paused request waiting for its handler's reply; answered on the server's thread.
-private final class HeldMessage: @unchecked Sendable {
-  private let message: OpaquePointer
-
-  init(_ message: OpaquePointer) {
-    self.message = message
-  }
-
-  func answer(_ reply: SoupLoopbackServer.Reply) {
+  /// Answers a held request, unless it failed meanwhile or the server was closed without waiting for it.
+  private func answer(_ message: OpaquePointer, with reply: SoupLoopbackServer.Reply) {
+    guard held.contains(message) else { return }
     soup_server_message_set_status(message, reply.status, nil)
     let headers = soup_server_message_get_response_headers(message)
     for (name, value) in reply.headers { soup_message_headers_append(headers, name, value) }
@@ -183,6 +220,14 @@ private final class HeldMessage: @unchecked Sendable {
       }
     }
     soup_server_message_unpause(message)
-    g_object_unref(UnsafeMutableRawPointer(message))
+  }
+}
+
+/// A paused request, carried to the handler's task and back to the server's thread (used only there).
+private struct HeldMessage: @unchecked Sendable {
+  let message: OpaquePointer
+
+  init(_ message: OpaquePointer) {
+    self.message = message
   }
 }

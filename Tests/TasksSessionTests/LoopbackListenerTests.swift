@@ -71,6 +71,41 @@ struct LoopbackListenerTests {
     await second.stop()
   }
 
+  /// The listener, for a handler that stops it.
+  private actor Holder {
+    var listener: LoopbackListener?
+    func hold(_ listener: LoopbackListener) { self.listener = listener }
+  }
+
+  @Test("stopped as soon as the handler knows the outcome, the listener still sends the browser its page")
+  func stopWhileAnswering() async throws {
+    let holder = Holder()
+    let listener = try await LoopbackListener.start(
+      registered: try #require(RedirectURI("http://127.0.0.1/callback"))
+    ) { _ in
+      // As the CLI does: the outcome is known, the listener is stopped (not awaited here, the answer comes first).
+      guard let listener = await holder.listener else { return .notFound }
+      Task { await listener.stop() }
+      // Once the stop has reached the server, other requests are no longer served as before (404 for this path).
+      _ = try? await eventually(timeout: .seconds(30)) {
+        try await status(of: "http://127.0.0.1:\(listener.port)/elsewhere") != 404
+      }
+      return .page(title: "Signed in", message: "You can close this tab.")
+    }
+    await holder.hold(listener)
+    let run = try await ChildProcess.run(
+      URL(filePath: "/usr/bin/curl"),
+      ["-s", "--noproxy", "*", "-w", "\n%{http_code}", "http://127.0.0.1:\(listener.port)/callback?state=x"],
+      timeout: .seconds(60))
+    #expect(run.output.hasSuffix("\n200"), "curl: \(run.status) \(run.output)")
+    #expect(run.output.contains("You can close this tab."))
+    // And then it closes: nothing answers any more.
+    let closed = try await eventually(timeout: .seconds(30)) {
+      try await status(of: "http://127.0.0.1:\(listener.port)/callback?state=x") == nil
+    }
+    #expect(closed)
+  }
+
   /// Whether a TCP connection whose local port is `port` is in TIME_WAIT (state 06 in /proc/net/tcp).
   private static func inTimeWait(_ port: Int) -> Bool {
     guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
