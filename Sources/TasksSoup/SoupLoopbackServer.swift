@@ -157,13 +157,17 @@ private final class ServerBox: @unchecked Sendable {
 
   /// Closes the connections, answered or not, and tells whoever waits for it.
   func closeNow() {
+    // Taken first: disconnecting aborts the requests still open, and their request-aborted must find nothing left to
+    // settle (nor a server to close again).
+    let server = self.server
+    self.server = nil
+    let unanswered = held
+    held.removeAll()
     if let server {
       soup_server_disconnect(server)
       g_object_unref(server)
-      self.server = nil
     }
-    for message in held { g_object_unref(UnsafeMutableRawPointer(message)) }
-    held.removeAll()
+    for message in unanswered { g_object_unref(UnsafeMutableRawPointer(message)) }
     let waiting = whenClosed
     whenClosed.removeAll()
     for done in waiting { done() }
