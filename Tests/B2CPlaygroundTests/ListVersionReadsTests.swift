@@ -53,14 +53,14 @@ struct ListVersionReadsTests {
     let reads = ListVersionReads { try await database.read($0) }
     database.set("ann", 1)
     let first = ask(reads, "ann")
-    #expect(await eventually { database.heldCount == 1 })
+    try #require(await eventually { database.heldCount == 1 })
     // Ann adds a task (committed after the first read started), then lists again.
     database.set("ann", 2)
     let second = ask(reads, "ann")
-    #expect(await eventually { reads.waitingCount == 1 })
+    try #require(await eventually { reads.waitingCount == 1 })
     database.releaseOne()
     #expect(try await first.value == 1, "the first request sees what was there when it asked")
-    #expect(await eventually { database.heldCount == 1 })
+    try #require(await eventually { database.heldCount == 1 })
     database.releaseOne()
     #expect(try await second.value == 2, "the second request never gets the older read's answer")
     #expect(database.reads == [["ann"], ["ann"]])
@@ -73,12 +73,12 @@ struct ListVersionReadsTests {
     database.set("ann", 3)
     database.set("bob", 7)
     let first = ask(reads, "ann")
-    #expect(await eventually { database.heldCount == 1 })
+    try #require(await eventually { database.heldCount == 1 })
     let owners = (0..<12).map { ["ann", "bob", "carol"][$0 % 3] }
     let waiting = owners.map { ask(reads, $0) }
-    #expect(await eventually { reads.waitingCount == 12 })
+    try #require(await eventually { reads.waitingCount == 12 })
     database.releaseOne()
-    #expect(await eventually { database.heldCount == 1 })
+    try #require(await eventually { database.heldCount == 1 })
     database.releaseOne()
     #expect(try await first.value == 3)
     for (owner, task) in zip(owners, waiting) {
@@ -94,11 +94,11 @@ struct ListVersionReadsTests {
     database.set("ann", 5)
     database.failNextRead()
     let failing = ask(reads, "ann")
-    #expect(await eventually { database.heldCount == 1 })
+    try #require(await eventually { database.heldCount == 1 })
     database.releaseOne()
     await #expect(throws: TaskStoreUnavailable.self) { try await failing.value }
     let next = ask(reads, "ann")
-    #expect(await eventually { database.heldCount == 1 })
+    try #require(await eventually { database.heldCount == 1 })
     database.releaseOne()
     #expect(try await next.value == 5)
   }

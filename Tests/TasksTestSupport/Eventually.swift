@@ -4,9 +4,12 @@ import Foundation
 
 /// Polls `condition` until it holds or `timeout` passes; answers whether it held.
 ///
-/// The poll interval only bounds how late a change is noticed; the deadline is what a test relies on.
+/// The poll interval only bounds how late a change is noticed; the deadline is what a test relies on. The default
+/// deadline is long because the condition may wait for a task queued behind every test's work: at the start of the
+/// whole parallel run on a busy 2-core machine, a new task started only after more than 20 s (seen, with the
+/// suites' own processes and two CPU-bound programs beside them). A condition that holds returns at once anyway.
 public func eventually(
-  timeout: Duration = .seconds(20), every interval: Duration = .milliseconds(50),
+  timeout: Duration = .seconds(120), every interval: Duration = .milliseconds(50),
   _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
   let clock = ContinuousClock()
