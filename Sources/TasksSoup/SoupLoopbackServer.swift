@@ -78,10 +78,14 @@ private final class ServerBox: @unchecked Sendable {
   let thread: ContextThread
   let handler: @Sendable (String) async -> SoupLoopbackServer.Reply
   private var server: UnsafeMutablePointer<SoupServer>?
-  /// Paused requests (one reference each), from the handler's call until their answer is written or the request
-  /// fails (the browser went away).
-  private var held: Set<OpaquePointer> = []
-  /// Set by `close`: new requests get 503, and the server closes once `held` is empty.
+  /// Requests whose handler has not answered yet. Each holds a reference until the answer comes back, whatever
+  /// happened to the request meanwhile, so that no later request can reuse its address while the handler runs.
+  private var waiting: Set<OpaquePointer> = []
+  /// Those of `waiting` that failed meanwhile (the browser went away, or the server closed): their answer is dropped.
+  private var failed: Set<OpaquePointer> = []
+  /// Answered requests being written (one reference each, until request-finished or request-aborted).
+  private var writing: Set<OpaquePointer> = []
+  /// Set by `close`: new requests get 503, and the server closes once nothing waits or is being written.
   private var draining = false
   private var whenClosed: [() -> Void] = []
 
@@ -152,32 +156,43 @@ private final class ServerBox: @unchecked Sendable {
   func close(then done: @escaping () -> Void) {
     whenClosed.append(done)
     draining = true
-    if held.isEmpty { closeNow() }
+    if server == nil || (waiting.isEmpty && writing.isEmpty) { closeNow() }
   }
 
   /// Closes the connections, answered or not, and tells whoever waits for it.
   func closeNow() {
-    // Taken first: disconnecting aborts the requests still open, and their request-aborted must find nothing left to
-    // settle (nor a server to close again).
+    // Taken first: disconnecting aborts the requests still open, and their request-aborted must find no answer being
+    // written (nor a server to close again). Requests still waiting for their handler are failed; their references
+    // go when the answers come back.
     let server = self.server
     self.server = nil
-    let unanswered = held
-    held.removeAll()
+    let unfinished = writing
+    writing.removeAll()
+    failed.formUnion(waiting)
     if let server {
       soup_server_disconnect(server)
       g_object_unref(server)
     }
-    for message in unanswered { g_object_unref(UnsafeMutableRawPointer(message)) }
+    for message in unfinished { g_object_unref(UnsafeMutableRawPointer(message)) }
     let waiting = whenClosed
     whenClosed.removeAll()
     for done in waiting { done() }
   }
 
-  /// A request's answer was written, or the request failed: a held one is let go.
+  /// A request's answer was written, or the request failed.
   private func settle(_ message: OpaquePointer?) {
-    guard let message, held.remove(message) != nil else { return }
-    g_object_unref(UnsafeMutableRawPointer(message))
-    if draining && held.isEmpty { closeNow() }
+    guard let message else { return }
+    if waiting.contains(message) {
+      failed.insert(message)
+    } else if writing.remove(message) != nil {
+      g_object_unref(UnsafeMutableRawPointer(message))
+    }
+    closeIfDrained()
+  }
+
+  /// While closing: closes once nothing waits for its handler or is being written.
+  private func closeIfDrained() {
+    if draining && server != nil && waiting.isEmpty && writing.isEmpty { closeNow() }
   }
 
   private func handle(_ message: OpaquePointer?) {
@@ -200,19 +215,25 @@ private final class ServerBox: @unchecked Sendable {
     let url = "http://\(host):\(g_uri_get_port(uri))\(requested)\(query)"
     soup_server_message_pause(message)
     g_object_ref(UnsafeMutableRawPointer(message))
-    held.insert(message)
-    let waiting = HeldMessage(message)
+    waiting.insert(message)
+    let held = HeldMessage(message)
     let thread = self.thread
     let handler = self.handler
     Task {
       let reply = await handler(url)
-      thread.run { self.answer(waiting.message, with: reply) }
+      thread.run { self.answer(held.message, with: reply) }
     }
   }
 
-  /// Answers a held request, unless it failed meanwhile or the server was closed without waiting for it.
+  /// Answers a waiting request, unless it failed meanwhile or the server was closed without waiting for it.
   private func answer(_ message: OpaquePointer, with reply: SoupLoopbackServer.Reply) {
-    guard held.contains(message) else { return }
+    waiting.remove(message)
+    guard failed.remove(message) == nil, server != nil else {
+      g_object_unref(UnsafeMutableRawPointer(message))
+      closeIfDrained()
+      return
+    }
+    writing.insert(message)
     soup_server_message_set_status(message, reply.status, nil)
     let headers = soup_server_message_get_response_headers(message)
     for (name, value) in reply.headers { soup_message_headers_append(headers, name, value) }
