@@ -10,8 +10,10 @@ import Synchronization
 /// (the database's round trip, and the thread switches around it, were most of a cached list request's cost);
 /// alone, a request waits for one read as before.
 final class ListVersionReads: Sendable {
-  /// Reads the versions of a set of owners (an owner without tasks may be left out: 0).
-  typealias Read = @Sendable ([String]) async throws -> [String: Int64]
+  /// Starts reading the versions of a set of owners (an owner without tasks may be left out: 0) and calls its
+  /// completion once, on any thread. A completion, not `async`: the next read starts from where the last one
+  /// finished (a database's own thread or event loop), without a hop through Swift's executor in between.
+  typealias Read = @Sendable ([String], @escaping @Sendable (Result<[String: Int64], any Error>) -> Void) -> Void
 
   private struct Waiter {
     let owner: String
@@ -26,6 +28,15 @@ final class ListVersionReads: Sendable {
 
   init(read: @escaping Read) { self.read = read }
 
+  /// Reads through an `async` function, each read in a task of its own.
+  convenience init(asyncRead: @escaping @Sendable ([String]) async throws -> [String: Int64]) {
+    self.init { owners, completion in
+      Task {
+        do { completion(.success(try await asyncRead(owners))) } catch { completion(.failure(error)) }
+      }
+    }
+  }
+
   /// How many requests wait for the next read.
   var waitingCount: Int { state.withLock { $0.reading ? $0.waiting.count : 0 } }
 
@@ -38,13 +49,13 @@ final class ListVersionReads: Sendable {
         state.reading = true
         return true
       }
-      // A task of its own, not the request's: a request whose client goes away must not cancel the others' read.
-      if start { Task { await self.readWhileWaiting() } }
+      // Not in the request's task: a request whose client goes away must not cancel the others' read.
+      if start { readWhileWaiting() }
     }
   }
 
-  /// Reads for everyone waiting, again and again, until nobody is.
-  private func readWhileWaiting() async {
+  /// Reads for everyone waiting; when the read is done, reads again for those who came meanwhile, until nobody is.
+  private func readWhileWaiting() {
     while true {
       let batch = state.withLock { state in
         defer { state.waiting = [] }
@@ -54,11 +65,41 @@ final class ListVersionReads: Sendable {
       if batch.isEmpty { return }
       var owners = Set<String>()
       for waiter in batch { owners.insert(waiter.owner) }
-      do {
-        let versions = try await read(Array(owners))
-        for waiter in batch { waiter.continuation.resume(returning: versions[waiter.owner] ?? 0) }
-      } catch {
-        for waiter in batch { waiter.continuation.resume(throwing: error) }
+      // A read that completes before `read` returns goes round this loop instead of nesting a call per read.
+      let call = ReadCall()
+      read(Array(owners)) { result in
+        switch result {
+        case .success(let versions):
+          for waiter in batch { waiter.continuation.resume(returning: versions[waiter.owner] ?? 0) }
+        case .failure(let error):
+          for waiter in batch { waiter.continuation.resume(throwing: error) }
+        }
+        if !call.completedInside() { self.readWhileWaiting() }
+      }
+      guard call.returned() else { return }
+    }
+  }
+
+  /// Whether a read's completion came while `read` was still running (then the loop reads next) or after.
+  private final class ReadCall: Sendable {
+    private enum Phase { case running, completedInside, returned }
+    private let phase = Mutex(Phase.running)
+
+    /// From the completion: true if `read` has not returned yet.
+    func completedInside() -> Bool {
+      phase.withLock { phase in
+        guard phase == .running else { return false }
+        phase = .completedInside
+        return true
+      }
+    }
+
+    /// When `read` returns: true if its completion already came.
+    func returned() -> Bool {
+      phase.withLock { phase in
+        if phase == .completedInside { return true }
+        phase = .returned
+        return false
       }
     }
   }

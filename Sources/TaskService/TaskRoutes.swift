@@ -20,7 +20,9 @@ public struct TaskRoutes: Sendable {
   public init(store: any TaskStore, validator: BearerValidator, maxRequestBytes: Int, listCacheBytes: Int = 64 << 20) {
     self.store = store
     lists = TaskListCache(capacity: listCacheBytes)
-    versions = ListVersionReads { [store] owners in try await store.listVersions(owners: owners) }
+    versions = ListVersionReads { [store] owners, completion in
+      store.readListVersions(owners: owners, completion: completion)
+    }
     self.validator = validator
     self.maxRequestBytes = maxRequestBytes
   }

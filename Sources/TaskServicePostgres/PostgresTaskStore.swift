@@ -12,10 +12,16 @@ import TaskService
 /// Run `run()` for as long as the store is used (it drives the pool), then call `migrate()` before serving.
 public final class PostgresTaskStore: TaskStore {
   private let client: PostgresClient
+  private let versionReader: PostgresVersionReader
   private let logger: Logger
 
-  /// A store on the database `configuration` names, with at most `connections` connections open.
-  public init(configuration: PostgresURL, connections: Int = 20, logger: Logger) {
+  /// A store on the database `configuration` names, with at most `connections` connections open (and one more for
+  /// the list-version reads).
+  public init(configuration: PostgresURL, connections: Int = 20, logger: Logger) throws {
+    versionReader = PostgresVersionReader(
+      configuration: try configuration.connectionConfiguration(),
+      eventLoop: MultiThreadedEventLoopGroup.singleton.any(),
+      logger: logger, limit: .seconds(15))
     var pool = configuration.clientConfiguration
     pool.options.maximumConnections = connections
     pool.options.connectTimeout = .seconds(10)
@@ -28,7 +34,10 @@ public final class PostgresTaskStore: TaskStore {
   }
 
   /// Drives the connection pool until the calling task is cancelled.
-  public func run() async { await client.run() }
+  public func run() async {
+    await client.run()
+    versionReader.close()
+  }
 
   // MARK: Schema
 
@@ -125,14 +134,15 @@ public final class PostgresTaskStore: TaskStore {
   }
 
   public func listVersions(owners: [String]) async throws -> [String: Int64] {
-    try await available {
-      var versions: [String: Int64] = [:]
-      for try await (owner, version) in try await self.client.execute(ListVersions(owners: owners), logger: self.logger)
-      {
-        versions[owner] = version
-      }
-      return versions
+    try await withCheckedThrowingContinuation { continuation in
+      versionReader.read(owners: owners) { continuation.resume(with: $0) }
     }
+  }
+
+  public func readListVersions(
+    owners: [String], completion: @escaping @Sendable (Result<[String: Int64], any Error>) -> Void
+  ) {
+    versionReader.read(owners: owners, completion: completion)
   }
 
   public func addTask(owner: String, text: String, idempotencyKey: String?) async throws -> Int64 {
@@ -259,25 +269,8 @@ public enum PostgresStoreError: Error, CustomStringConvertible {
   }
 }
 
-// The two statements of every list request, prepared once per connection (PostgreSQL parses and plans them once).
-
-/// The versions of owners' lists (`owner_versions`, kept by a trigger).
-struct ListVersions: PostgresPreparedStatement {
-  static let sql = "SELECT owner, version FROM owner_versions WHERE owner = ANY($1)"
-  typealias Row = (String, Int64)
-  let owners: [String]
-
-  func makeBindings() throws -> PostgresBindings {
-    var bindings = PostgresBindings(capacity: 1)
-    bindings.append(owners)
-    return bindings
-  }
-
-  func decodeRow(_ row: PostgresRow) throws -> (String, Int64) {
-    let cells = row.makeRandomAccess()
-    return (try cells[0].decode(String.self), try cells[1].decode(Int64.self))
-  }
-}
+// The list's statement, prepared once per connection (PostgreSQL parses and plans it once); the list-version read's is
+// PostgresVersionReader's.
 
 /// An owner's tasks, oldest first; columns read one by one (decoding them as a tuple cost generic metadata lookups
 /// on every row).

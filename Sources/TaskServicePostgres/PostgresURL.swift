@@ -69,17 +69,24 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
 
   /// The pool configuration PostgresNIO takes.
   public var clientConfiguration: PostgresClient.Configuration {
-    if let socketFolder {
-      return .init(
-        unixSocketPath: socketFolder + "/.s.PGSQL.\(port)", username: user, password: password, database: database)
+    guard let socketFolder else {
+      let tls: PostgresClient.Configuration.TLS = security == .disable ? .disable : .require(.makeClientConfiguration())
+      return .init(host: host ?? "", port: port, username: user, password: password, database: database, tls: tls)
     }
-    let tls: PostgresClient.Configuration.TLS =
-      switch security {
-      case .disable: .disable
-      case .verifyFull: .require(.makeClientConfiguration())
-      }
-    return .init(host: host ?? "", port: port, username: user, password: password, database: database, tls: tls)
+    return .init(unixSocketPath: socketPath(socketFolder), username: user, password: password, database: database)
   }
+
+  /// The configuration of a single connection (outside the pool), as `clientConfiguration`.
+  public func connectionConfiguration() throws -> PostgresConnection.Configuration {
+    guard let socketFolder else {
+      let tls: PostgresConnection.Configuration.TLS =
+        security == .disable ? .disable : .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+      return .init(host: host ?? "", port: port, username: user, password: password, database: database, tls: tls)
+    }
+    return .init(unixSocketPath: socketPath(socketFolder), username: user, password: password, database: database)
+  }
+
+  private func socketPath(_ folder: String) -> String { folder + "/.s.PGSQL.\(port)" }
 
   /// The URL without its password, for logs and messages.
   public var description: String {

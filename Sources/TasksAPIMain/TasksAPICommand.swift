@@ -30,7 +30,8 @@ struct TasksAPICommand: AsyncParsableCommand {
       (default: $DATABASE_URL, else $XDG_DATA_HOME/b2c-tasks-api/tasks.sqlite).
       """)
   var database: String?
-  @Option(help: "At most this many connections to PostgreSQL.") var connections = 20
+  @Option(help: "At most this many pooled connections to PostgreSQL (and one for list-version reads).")
+  var connections = 20
   @Option(help: "Megabytes of encoded task lists kept in memory, each until its owner's tasks change (0: none).")
   var listCache = 64
   @Option(help: "An issuer's OpenID Connect metadata URL whose tokens are accepted (repeatable).")
@@ -77,7 +78,7 @@ struct TasksAPICommand: AsyncParsableCommand {
     }
     let postgres = try PostgresURL(url)
     logger.info("using PostgreSQL", metadata: ["database": "\(postgres)"])
-    let store = PostgresTaskStore(configuration: postgres, connections: connections, logger: logger)
+    let store = try PostgresTaskStore(configuration: postgres, connections: connections, logger: logger)
     try await withThrowingTaskGroup { group in
       group.addTask { await store.run() }
       do { try await store.migrate() } catch is TaskStoreUnavailable {

@@ -50,7 +50,7 @@ struct ListVersionReadsTests {
   @Test("a request that arrives while a read is under way is answered by the next read, which sees later changes")
   func neverStale() async throws {
     let database = HeldDatabase()
-    let reads = ListVersionReads { try await database.read($0) }
+    let reads = ListVersionReads(asyncRead: { try await database.read($0) })
     database.set("ann", 1)
     let first = ask(reads, "ann")
     try #require(await eventually { database.heldCount == 1 })
@@ -69,7 +69,7 @@ struct ListVersionReadsTests {
   @Test("requests that arrive during one read share the next, whatever their owners; an unknown owner is 0")
   func shared() async throws {
     let database = HeldDatabase()
-    let reads = ListVersionReads { try await database.read($0) }
+    let reads = ListVersionReads(asyncRead: { try await database.read($0) })
     database.set("ann", 3)
     database.set("bob", 7)
     let first = ask(reads, "ann")
@@ -90,7 +90,7 @@ struct ListVersionReadsTests {
   @Test("a failed read fails the requests it was for, and the next requests read again")
   func failure() async throws {
     let database = HeldDatabase()
-    let reads = ListVersionReads { try await database.read($0) }
+    let reads = ListVersionReads(asyncRead: { try await database.read($0) })
     database.set("ann", 5)
     database.failNextRead()
     let failing = ask(reads, "ann")
@@ -101,5 +101,25 @@ struct ListVersionReadsTests {
     try #require(await eventually { database.heldCount == 1 })
     database.releaseOne()
     #expect(try await next.value == 5)
+  }
+
+  @Test("a read that completes before it returns (a database's own thread can) answers everyone, read after read")
+  func completedInside() async throws {
+    let count = Mutex(0)
+    let reads = ListVersionReads { owners, completion in
+      let number = count.withLock { count in
+        count += 1
+        return Int64(count)
+      }
+      completion(.success(Dictionary(uniqueKeysWithValues: owners.map { ($0, number) })))
+    }
+    let answers = try await withThrowingTaskGroup(of: Int64.self) { group in
+      for index in 0..<200 { group.addTask { try await reads.version(owner: "owner \(index % 7)") } }
+      return try await group.reduce(into: [Int64]()) { $0.append($1) }
+    }
+    #expect(answers.count == 200 && answers.allSatisfy { $0 >= 1 })
+    let before = count.withLock { $0 }
+    #expect(try await reads.version(owner: "ann") == before + 1, "a later request starts a read of its own")
+    #expect(reads.waitingCount == 0)
   }
 }

@@ -166,7 +166,7 @@ struct TasksAPIClusterTests {
     let restarted = Mutex<TaskAPIProcess?>(nil)
   }
 
-  @Test("/ready answers 503 while PostgreSQL is down and 200 once it is back; /health stays 200; no task is lost")
+  @Test("/ready, adds and lists answer 503 while PostgreSQL is down and work once it is back; /health stays 200")
   func readiness() async throws {
     let harness = try await PlaygroundHarness.start()
     defer { Task { await harness.stop() } }
@@ -180,6 +180,7 @@ struct TasksAPIClusterTests {
     }
     let client = TaskClient(api: api.base, token: try await annToken(harness))
     #expect(try await client.add("before the outage").status == 204)
+    #expect(try await texts(client) == ["before the outage"], "the list-version reads' connection opens")
     let browser = Browser()
     let ready = api.base.appending(path: "ready")
     #expect(try await browser.get(ready).status == 200)
@@ -190,6 +191,8 @@ struct TasksAPIClusterTests {
     #expect(try await browser.get(api.base.appending(path: "health")).status == 200)
     let refused = try await client.add("during the outage")
     #expect(refused.status == 503, "an add while the database is down answered \(refused.status)")
+    let listed = try await client.call("GET")
+    #expect(listed.status == 503, "a list while the database is down answered \(listed.status)")
 
     try await server.start()
     let back = await eventually(timeout: .seconds(60)) { (try? await browser.get(ready).status) == 200 }
