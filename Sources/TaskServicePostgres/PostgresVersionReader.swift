@@ -58,11 +58,11 @@ final class PostgresVersionReader: Sendable {
           versions[try cells[0].decode(String.self)] = try cells[1].decode(Int64.self)
         }
         finish(.success(versions))
-      } catch let error as PSQLError where !PostgresTaskStore.isOutage(error) {
-        finish(.failure(error))
       } catch {
-        // Connecting failed, or the connection went away: the database is down or restarting.
+        // Whatever failed, the next read starts on a new connection: a connection that could not be made, or was
+        // refused by the server (too many connections, say), is never used again.
         self.drop(connection)
+        if let error = error as? PSQLError, !PostgresTaskStore.isOutage(error) { return finish(.failure(error)) }
         let code = (error as? PSQLError).map { "\($0.code)" } ?? "\(type(of: error))"
         self.logger.warning("PostgreSQL cannot be reached", metadata: ["code": "\(code)"])
         finish(.failure(TaskStoreUnavailable()))
