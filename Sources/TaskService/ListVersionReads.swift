@@ -28,15 +28,6 @@ final class ListVersionReads: Sendable {
 
   init(read: @escaping Read) { self.read = read }
 
-  /// Reads through an `async` function, each read in a task of its own.
-  convenience init(asyncRead: @escaping @Sendable ([String]) async throws -> [String: Int64]) {
-    self.init { owners, completion in
-      Task {
-        do { completion(.success(try await asyncRead(owners))) } catch { completion(.failure(error)) }
-      }
-    }
-  }
-
   /// How many requests wait for the next read.
   var waitingCount: Int { state.withLock { $0.reading ? $0.waiting.count : 0 } }
 

@@ -29,10 +29,9 @@ public protocol TaskStore: Sendable {
   func tasks(owner: String) async throws -> [TaskRecord]
   /// For each owner, a number that changes whenever the owner's tasks change (kept by the database itself, so every
   /// instance and every writer agrees); an owner left out has 0 (no task yet). Lets a list be answered from memory,
-  /// or with 304. Many owners at once: concurrent list requests share one read (`ListVersionReads`).
-  func listVersions(owners: [String]) async throws -> [String: Int64]
-  /// `listVersions` with a completion, called once on any thread: `ListVersionReads` starts the next read from it,
-  /// on the database's own thread, without a hop through Swift's executor. By default through `listVersions`.
+  /// or with 304. Many owners at once: concurrent list requests share one read (`ListVersionReads`). Calls
+  /// `completion` once, on any thread: `ListVersionReads` starts the next read from there, on the database's own
+  /// thread, without a hop through Swift's executor.
   func readListVersions(owners: [String], completion: @escaping @Sendable (Result<[String: Int64], any Error>) -> Void)
   /// Adds a task and returns its id; with an idempotency key the same owner used before, adds nothing and returns
   /// the id of the task added then (even if it has been deleted since: a retried add never brings a task back).
@@ -43,16 +42,6 @@ public protocol TaskStore: Sendable {
   func updateTask(owner: String, id: Int64, text: String?, completed: Bool?) async throws -> Bool
   /// Whether the database answers (`/ready`).
   func isReachable() async -> Bool
-}
-
-extension TaskStore {
-  public func readListVersions(
-    owners: [String], completion: @escaping @Sendable (Result<[String: Int64], any Error>) -> Void
-  ) {
-    Task {
-      do { completion(.success(try await listVersions(owners: owners))) } catch { completion(.failure(error)) }
-    }
-  }
 }
 
 /// The database cannot be reached (or did not answer in time): the request may succeed later, so the API answers
@@ -126,10 +115,6 @@ public final class SQLiteTaskStore: TaskStore {
           END;
           """)
     }
-  }
-
-  public func listVersions(owners: [String]) async throws -> [String: Int64] {
-    try await database.read { db in try Self.listVersions(db, owners: owners) }
   }
 
   /// On GRDB's reader queue, which then runs the completion (no task and no hop to Swift's executor per read).

@@ -133,12 +133,6 @@ public final class PostgresTaskStore: TaskStore {
     return tasks
   }
 
-  public func listVersions(owners: [String]) async throws -> [String: Int64] {
-    try await withCheckedThrowingContinuation { continuation in
-      versionReader.read(owners: owners) { continuation.resume(with: $0) }
-    }
-  }
-
   public func readListVersions(
     owners: [String], completion: @escaping @Sendable (Result<[String: Int64], any Error>) -> Void
   ) {

@@ -11,8 +11,8 @@ import TaskService
 /// and hops through Swift's executor, and under load list requests spent most of their time waiting for those
 /// reads, one after the other (Tests/Benchmarks/RESULTS.md).
 ///
-/// The connection opens with the first read; a read that fails because the database went away, or takes longer
-/// than `limit`, drops it (503 for the requests it was for), and the next read opens another.
+/// The connection opens with the first read; a read that fails or takes longer than `limit` drops it (503 for the
+/// requests it was for when the database went away or did not answer), and the next read opens another.
 final class PostgresVersionReader: Sendable {
   private let configuration: PostgresConnection.Configuration
   private let eventLoop: any EventLoop
@@ -63,8 +63,8 @@ final class PostgresVersionReader: Sendable {
         // refused by the server (too many connections, say), is never used again.
         self.drop(connection)
         if let error = error as? PSQLError, !PostgresTaskStore.isOutage(error) { return finish(.failure(error)) }
-        let code = (error as? PSQLError).map { "\($0.code)" } ?? "\(type(of: error))"
-        self.logger.warning("PostgreSQL cannot be reached", metadata: ["code": "\(code)"])
+        let kind = (error as? PSQLError).map { "\($0.code)" } ?? "\(type(of: error))"
+        self.logger.warning("PostgreSQL cannot be reached", metadata: ["code": "\(kind)"])
         finish(.failure(TaskStoreUnavailable()))
       }
     }

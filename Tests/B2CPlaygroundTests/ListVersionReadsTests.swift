@@ -7,6 +7,17 @@ import Testing
 
 @testable import TaskService
 
+extension ListVersionReads {
+  /// Reads through an `async` function, each read in a task of its own.
+  convenience init(asyncRead: @escaping @Sendable ([String]) async throws -> [String: Int64]) {
+    self.init { owners, completion in
+      Task {
+        do { completion(.success(try await asyncRead(owners))) } catch { completion(.failure(error)) }
+      }
+    }
+  }
+}
+
 @Suite("List versions read together for concurrent list requests")
 struct ListVersionReadsTests {
   /// A database whose reads see its versions as they were when the read started, and finish only when released.
