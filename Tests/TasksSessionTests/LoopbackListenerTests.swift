@@ -50,30 +50,23 @@ struct LoopbackListenerTests {
 
   @Test("a fixed port whose last connection still waits in TIME_WAIT can be listened on again")
   func fixedPortAfterTimeWait() async throws {
-    // Asked to close, the listener closes its side first, so that side of the connection waits in TIME_WAIT. curl may
-    // close first instead (it has the whole answer as soon as it is written): then the port keeps nothing and the
-    // round is tried again on a new port, until one leaves a connection in TIME_WAIT.
-    var lingering: Int?
-    for _ in 0..<10 where lingering == nil {
-      let first = try await LoopbackListener.start(
-        registered: try #require(RedirectURI("http://127.0.0.1/")), handler: answering())
-      let run = try await ChildProcess.run(
-        URL(filePath: "/usr/bin/curl"),
-        [
-          "-s", "--noproxy", "*", "-H", "Connection: close", "-o", "/dev/null", "-w", "%{http_code}",
-          "http://127.0.0.1:\(first.port)/?state=x",
-        ], timeout: .seconds(30))
-      #expect(run.output == "200")
-      await first.stop()
-      if await eventually(timeout: .seconds(5), every: .milliseconds(100), { Self.inTimeWait(first.port) }) {
-        lingering = first.port
-      }
-    }
-    let port = try #require(lingering, "no connection left in TIME_WAIT in ten rounds: the test proves nothing")
+    let first = try await LoopbackListener.start(
+      registered: try #require(RedirectURI("http://127.0.0.1/")), handler: answering())
+    // A browser that keeps its connection open: stopping the listener closes it from the listener's side first, so
+    // that side, on the fixed port, waits in TIME_WAIT (curl closed first on a busy machine: nothing was left).
+    let connection = try RawConnection(port: first.port)
+    try connection.send("GET /?state=x HTTP/1.1\r\nHost: 127.0.0.1:\(first.port)\r\n\r\n")
+    #expect(try connection.receiveHead().hasPrefix("HTTP/1.1 200"))
+    await first.stop()
+    try #require(connection.readUntilClosed(), "the listener did not close the open connection as it stopped")
+    connection.close()
+    try #require(
+      await eventually(timeout: .seconds(30), every: .milliseconds(100)) { Self.inTimeWait(first.port) },
+      "the listener's side of the connection is not in TIME_WAIT: the test would prove nothing")
     let second = try await LoopbackListener.start(
-      registered: try #require(RedirectURI("http://127.0.0.1:\(port)/")), handler: answering())
-    #expect(second.port == port)
-    #expect(try await status(of: "http://127.0.0.1:\(port)/?state=x") == 200)
+      registered: try #require(RedirectURI("http://127.0.0.1:\(first.port)/")), handler: answering())
+    #expect(second.port == first.port)
+    #expect(try await status(of: "http://127.0.0.1:\(first.port)/?state=x") == 200)
     await second.stop()
   }
 

@@ -1,0 +1,70 @@
+// RawConnection: a TCP connection to a loopback port, written and read by hand (to stop halfway through a request,
+// or to keep a connection open until the server closes it).
+
+import Foundation
+
+/// A TCP connection to a loopback port, written and read byte by byte (to stop halfway through a request).
+public final class RawConnection {
+  private var socket: Int32
+
+  public init(port: Int) throws {
+    socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw POSIXError(.EMFILE) }
+    var timeout = timeval(tv_sec: 30, tv_usec: 0)
+    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else {
+      Glibc.close(socket)
+      throw POSIXError(.ECONNREFUSED)
+    }
+  }
+
+  deinit { close() }
+
+  /// Closes this side (again: nothing).
+  public func close() {
+    if socket >= 0 { Glibc.close(socket) }
+    socket = -1
+  }
+
+  public func send(_ text: String) throws {
+    let bytes = Array(text.utf8)
+    guard write(socket, bytes, bytes.count) == bytes.count else { throw POSIXError(.EPIPE) }
+  }
+
+  /// The response's status line and headers.
+  public func receiveHead() throws -> String {
+    var received: [UInt8] = []
+    var byte: UInt8 = 0
+    while !received.ends(with: Array("\r\n\r\n".utf8)) {
+      guard read(socket, &byte, 1) == 1 else { break }
+      received.append(byte)
+    }
+    return String(decoding: received, as: UTF8.self)
+  }
+
+  /// Reads what is left until the other side closes (or 30 s pass); true if it closed. Reading everything first
+  /// matters: closing a socket with unread bytes resets the connection instead of ending it.
+  public func readUntilClosed() -> Bool {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = read(socket, &buffer, buffer.count)
+      if count == 0 { return true }
+      if count < 0 { return false }
+    }
+  }
+}
+
+extension Array where Element: Equatable {
+  fileprivate func ends(with suffix: [Element]) -> Bool {
+    count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+  }
+}
