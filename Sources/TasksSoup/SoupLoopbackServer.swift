@@ -61,13 +61,15 @@ package final class SoupLoopbackServer: Sendable {
   package func stop(drain: Duration = .seconds(5)) async {
     let box = self.box
     let thread = self.thread
+    // Cancelled once closed, so that neither the server nor its thread is kept for the rest of `drain`.
+    let deadline = Task {
+      try await Task.sleep(for: drain)
+      thread.run { box.closeNow() }
+    }
     await withCheckedContinuation { continuation in
       thread.run { box.close { continuation.resume() } }
-      Task {
-        try? await Task.sleep(for: drain)
-        thread.run { box.closeNow() }
-      }
     }
+    deadline.cancel()
   }
 }
 
