@@ -269,10 +269,7 @@ final class AppDriver {
 
   /// Whether WebKit's libraries are mapped into the app's process.
   func mapsWebKit() throws -> Bool {
-    // procfs files report size 0: read to the end, not by size.
-    let file = try #require(FileHandle(forReadingAtPath: "/proc/\(process.pid)/maps"))
-    defer { try? file.close() }
-    let maps = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+    let maps = try #require(readProcFile("/proc/\(process.pid)/maps"))
     try #require(maps.contains("libgtk-4"), "could not read the app's memory map")
     return maps.contains("libwebkitgtk-6.0")
   }

@@ -53,7 +53,7 @@ struct LoopbackListenerTests {
     let first = try await LoopbackListener.start(
       registered: try #require(RedirectURI("http://127.0.0.1/")), handler: answering())
     // A browser that keeps its connection open: stopping the listener closes it from the listener's side first, so
-    // that side, on the fixed port, waits in TIME_WAIT (curl closed first on a busy machine: nothing was left).
+    // that side, on the fixed port, waits in TIME_WAIT.
     let connection = try RawConnection(port: first.port)
     try connection.send("GET /?state=x HTTP/1.1\r\nHost: 127.0.0.1:\(first.port)\r\n\r\n")
     #expect(try connection.receiveHead().hasPrefix("HTTP/1.1 200"))
@@ -107,7 +107,7 @@ struct LoopbackListenerTests {
 
   /// Whether a TCP connection whose local port is `port` is in TIME_WAIT (state 06 in /proc/net/tcp).
   private static func inTimeWait(_ port: Int) -> Bool {
-    guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+    guard let table = readProcFile("/proc/net/tcp") else { return false }
     let local = ":" + String(format: "%04X", port)
     return table.split(separator: "\n").dropFirst().contains { line in
       let fields = line.split(separator: " ")
