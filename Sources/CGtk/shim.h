@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 #include <libintl.h>
 #include <locale.h>
+#include <malloc.h>
 
 // libdispatch's hooks for driving its main queue from a foreign run loop (CoreFoundation uses them).
 // On Linux the handle is an eventfd that becomes readable when main-queue work is pending.

@@ -439,7 +439,7 @@ final class TaskListController {
 
   private func tearDown(_ item: OpaquePointer?) {
     guard let item, let child = gtk_list_item_get_child(item) else { return }
-    rows[UnsafeMutableRawPointer(child)] = nil
+    rows.removeValue(forKey: UnsafeMutableRawPointer(child))?.retire()
   }
 
   private func fill(_ row: TaskRow, _ key: RowKey) {

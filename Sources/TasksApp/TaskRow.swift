@@ -100,6 +100,17 @@ final class TaskRow {
   private var wraps = false
   private var highlighted = false
   private var namedItem: UnsafeMutablePointer<GtkWidget>?
+  /// What the accessible names were last set for (see `name`).
+  private var named: RowContent?
+  /// When the row was last shown (GLib's monotonic clock, µs; 0: never).
+  private var shownAt: gint64 = 0
+  /// Whether the names wait for the row to stay put (it is in `LateNames`).
+  private var nameWaits = false
+  private var retired = false
+  /// The list item whose focus `watchFocus` watches.
+  private var watchedItem: UnsafeMutablePointer<GtkWidget>?
+  /// A row bound again within this many µs of its last bind names its widgets once it has stayed put this long.
+  private static let settle: gint64 = 150_000
   /// Texts longer than this many characters may not fit a row's three lines: they get a tooltip with the whole
   /// text.
   private static let longText = 120
@@ -152,13 +163,14 @@ final class TaskRow {
   /// The list's own row widget around this one (the one that takes keyboard focus), once the row is in the list.
   var listItem: UnsafeMutablePointer<GtkWidget>? { gtk_widget_get_parent(box) }
 
-  /// Shows `content`, touching only what differs from what is shown.
+  /// Shows `content`, touching only what differs from what is shown. The names assistive technologies hear follow at
+  /// once, or, for a row bound again within `settle` of its last bind (the list is moving fast: a dragged scroll bar
+  /// binds every row anew at every frame), once the row has stayed put that long.
   func show(_ content: RowContent) {
     let old = shown
     shown = content
     if old?.text != content.text {
       gtk_label_set_text(OpaquePointer(label), content.text)
-      b2c_accessible_set_label(delete, Phrases.delete.filled(content.text))
       // Only when it changes: setting a tooltip makes GTK 4.8 look for the widget under the pointer again, which
       // cost a quarter of a millisecond per row, 200 rows a frame when the scroll bar is dragged down a long list.
       let wraps = Self.wraps(content.text)
@@ -188,6 +200,41 @@ final class TaskRow {
     if old?.confirmed != content.confirmed {
       gtk_widget_set_sensitive(check, content.confirmed ? 1 : 0)
     }
+    let now = g_get_monotonic_time()
+    let rebound = shownAt != 0 && now - shownAt < Self.settle
+    shownAt = now
+    watchFocus()
+    if !rebound || (listItem.map { gtk_widget_has_focus($0) != 0 } ?? false) {
+      name()
+    } else if !nameWaits && (content != named || namedItem != listItem) {
+      nameWaits = true
+      LateNames.add(self)
+    }
+  }
+
+  /// A row whose names wait gets them the moment it takes the keyboard focus (Page Down pressed twice quickly binds
+  /// rows again and then focuses one): a screen reader reads the focused row's name at once.
+  private func watchFocus() {
+    guard let listItem, listItem != watchedItem else { return }
+    watchedItem = listItem
+    let focus = gtk_event_controller_focus_new()!
+    Signal.connect(focus, "enter") { [weak self] in
+      guard let self, self.nameWaits, !self.retired else { return }
+      self.name()
+    }
+    gtk_widget_add_controller(listItem, focus)
+  }
+
+  /// Gives the row's widgets the names of what it shows, where they differ. Each name set is a message on the
+  /// accessibility bus once a screen reader (or anything reading the bus) has looked at the list: three a row, 200
+  /// rows a frame while the scroll bar is dragged, were a third of each frame (Tests/Benchmarks/RESULTS.md).
+  private func name() {
+    guard let content = shown else { return }
+    let old = named
+    named = content
+    if old?.text != content.text {
+      b2c_accessible_set_label(delete, Phrases.delete.filled(content.text))
+    }
     if old?.text != content.text || old?.caption != content.caption || old?.confirmed != content.confirmed {
       // The check box keeps the text alone (and the waiting note), as a pointer user sees it beside the box.
       b2c_accessible_set_label(check, content.confirmed ? content.text : "\(content.text) — \(content.caption)")
@@ -197,6 +244,20 @@ final class TaskRow {
       b2c_accessible_set_label(listItem, content.spokenName)
       namedItem = listItem
     }
+  }
+
+  /// Names the row if it has not been bound again for `settle` (or has been torn down): then it is done waiting.
+  fileprivate func nameIfSettled() -> Bool {
+    if retired { return true }
+    guard g_get_monotonic_time() - shownAt >= Self.settle else { return false }
+    nameWaits = false
+    name()
+    return true
+  }
+
+  /// The list item is gone: its widgets are no longer to be touched.
+  func retire() {
+    retired = true
   }
 
   /// Whether `text` may take more than one line: longer than `oneLine` characters, or with a line break. (Counted
@@ -218,5 +279,25 @@ final class TaskRow {
     guard on != highlighted else { return }
     highlighted = on
     if on { gtk_widget_add_css_class(box, "just-added") } else { gtk_widget_remove_css_class(box, "just-added") }
+  }
+}
+
+/// The rows whose accessible names wait for the list to stop moving; checked every `settle`, until none waits.
+@MainActor
+private enum LateNames {
+  private static var rows: [TaskRow] = []
+  private static var checking = false
+
+  static func add(_ row: TaskRow) {
+    rows.append(row)
+    guard !checking else { return }
+    checking = true
+    Task { @MainActor in
+      while !rows.isEmpty {
+        try? await Task.sleep(for: .milliseconds(150))
+        rows.removeAll { $0.nameIfSettled() }
+      }
+      checking = false
+    }
   }
 }

@@ -209,5 +209,71 @@ extension AppUI {
       }
       await app.stop()
     }
+
+    @Test("dragging the scroll bar through 2 000 tasks: once it stops, every row is named for the task it shows")
+    func namesFollowAFastDrag() async throws {
+      let playground = try await PlaygroundForUI()
+      // Ann (a demo user of the playground) gets 2 000 tasks straight in its database, "task number 1" the oldest.
+      let database = try #require(
+        try FileManager.default.contentsOfDirectory(at: playground.data, includingPropertiesForKeys: nil)
+          .first { $0.pathExtension == "sqlite" })
+      let seed = try await ChildProcess.run(
+        URL(filePath: "/usr/bin/sqlite3"),
+        [
+          database.path,
+          """
+          WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2000)
+          INSERT INTO tasks (owner, text, completed, dateModified)
+          SELECT (SELECT oid FROM users WHERE email = 'ann@example.com'), 'task number ' || x, 0,
+            strftime('%Y-%m-%d %H:%M:%f', '2026-11-20', '+' || x || ' seconds') FROM n;
+          """,
+        ])
+      try #require(seed.status == 0, "sqlite3 failed: \(seed.error)")
+      let app = try AppDriver(settings: playground.settings)
+      _ = try await app.signInByTyping()
+      try await app.waitFor(role: "check box", name: "task number 2000")
+
+      // The scroll bar's slider, at the right edge of the list, dragged to the bottom in one quick gesture (one
+      // xdotool, its moves 5 ms apart): every row is bound to other tasks many times a second.
+      let list = try await app.extents(role: "list", name: "Tasks")
+      let windowBox = try await app.extents(role: "frame", name: "B2C Tasks")
+      let x = windowBox.x + windowBox.width - 5
+      let top = list.y + 4
+      let bottom = windowBox.y + windowBox.height - 8
+      var gesture = ["mousemove", "--sync", "\(x)", "\(top)", "sleep", "0.5", "mousedown", "1"]
+      for step in 1...60 {
+        gesture += ["mousemove", "\(x)", "\(top + (bottom - top) * step / 60)", "sleep", "0.005"]
+      }
+      gesture += ["sleep", "0.2", "mouseup", "1"]
+      let drag = try await ChildProcess.run(Tools.xdotool, gesture)
+      try #require(drag.status == 0, "xdotool failed: \(drag.error)")
+
+      // At the bottom: the oldest tasks. Every row there (and around it) is named for its own text: the row as
+      // "text, not done", its check box by the text, its delete button "Delete “text”".
+      let nodes = try await app.accessibleTree { nodes in
+        guard nodes.contains(where: { $0.role == "label" && $0.name == "task number 1" }) else { return false }
+        return Self.rowsNamedForTheirText(nodes)
+      }
+      #expect(Self.rowsNamedForTheirText(nodes))
+      try await app.checkScreen("dragged-to-the-bottom")
+      await app.stop()
+    }
+
+    /// Whether each list item in `nodes` (a depth-first dump) and its check box and delete button are named for the
+    /// text its label shows; false if there are none.
+    static func rowsNamedForTheirText(_ nodes: [AccessibleNode]) -> Bool {
+      var rows = 0
+      for (index, item) in nodes.enumerated() where item.role == "list item" {
+        let inside = nodes[(index + 1)...].prefix { $0.depth > item.depth }
+        guard let text = inside.first(where: { $0.role == "label" })?.name, text.hasPrefix("task number ") else {
+          continue
+        }
+        rows += 1
+        let check = inside.first { $0.role == "check box" }?.name
+        let delete = inside.first { $0.role == "push button" }?.name
+        if item.name != "\(text), not done" || check != text || delete != "Delete “\(text)”" { return false }
+      }
+      return rows > 0
+    }
   }
 }
