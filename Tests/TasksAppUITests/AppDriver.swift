@@ -193,8 +193,10 @@ final class AppDriver {
     try #require(click.status == 0, "xdotool click failed: \(click.error)")
   }
 
-  /// Replaces the text of the editable object with `role` and `name` through AT-SPI, as assistive technology does.
+  /// Replaces the text of the editable object with `role` and `name` through AT-SPI, as assistive technology does,
+  /// once it is on screen (a window just mapped may not have its accessible objects yet).
   func setText(_ text: String, role: String = "text", name: String) async throws {
+    try await waitFor(role: role, name: name)
     let run = try await ChildProcess.run(
       Tools.python, [Tools.atspiDriver, "set-text", "\(process.pid)", role, name, text])
     try #require(
