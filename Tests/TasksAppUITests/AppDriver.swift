@@ -295,5 +295,6 @@ enum Tools {
   static let python = URL(filePath: "/usr/bin/python3")
   static let importProgram = URL(filePath: "/usr/bin/import")
   static let identify = URL(filePath: "/usr/bin/identify")
+  static let sqlite3 = URL(filePath: "/usr/bin/sqlite3")
   static let atspiDriver = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "atspi_driver.py").path
 }
