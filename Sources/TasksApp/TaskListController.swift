@@ -27,6 +27,8 @@ final class TaskListController {
   private let factory: OpaquePointer
   private var keys: [RowKey] = []
   private var tasks: [Int64: TaskItem] = [:]
+  /// The ids of `tasks`, ascending: the order rows that sort alike keep. (Kept, not sorted again at every change.)
+  private var ids: [Int64] = []
   private var pending: [String: PendingTask] = [:]
   /// The tasks with a change (ticked, edited) waiting in the outbox.
   private var changed: Set<Int64> = []
@@ -161,6 +163,11 @@ final class TaskListController {
     for id in changed.symmetricDifference(self.changed) { forgetContent(.task(id)) }
     self.changed = changed
     tasks = newTasks
+    // The server lists its tasks by id: sorted again only if they came otherwise (or twice).
+    ids = items.map(\.id)
+    if ids.count != newTasks.count || zip(ids, ids.dropFirst()).contains(where: { $0 >= $1 }) {
+      ids = newTasks.keys.sorted()
+    }
     pending = newPending
     hidden = hidden.filter { key in
       switch key {
@@ -184,7 +191,7 @@ final class TaskListController {
   func update(_ task: TaskItem, waiting: Bool = false) {
     let key = RowKey.task(task.id)
     let hadFocus = focusedRow()?.key == key
-    tasks[task.id] = task
+    if tasks.updateValue(task, forKey: task.id) == nil { ids.insert(task.id, at: place(of: task.id)) }
     if waiting { changed.insert(task.id) } else { changed.remove(task.id) }
     forgetContent(key)
     let before = keys
@@ -249,11 +256,22 @@ final class TaskListController {
   func forget(_ key: RowKey) {
     hidden.remove(key)
     switch key {
-    case .task(let id): tasks[id] = nil
+    case .task(let id):
+      if tasks.removeValue(forKey: id) != nil { ids.remove(at: place(of: id)) }
     case .pending(let id): pending[id] = nil
     }
     forgetContent(key)
     reorder()
+  }
+
+  /// Where `id` is in `ids`, or would be.
+  private func place(of id: Int64) -> Int {
+    var (low, high) = (0, ids.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if ids[middle] < id { low = middle + 1 } else { high = middle }
+    }
+    return low
   }
 
   private func forgetContent(_ key: RowKey) {
@@ -266,7 +284,7 @@ final class TaskListController {
     var entries: [TaskListEntry<RowKey>] = []
     entries.reserveCapacity(tasks.count + pending.count)
     let alphabetical = sortOrder == .alphabetical
-    for id in tasks.keys.sorted() where hidden.isEmpty || !hidden.contains(.task(id)) {
+    for id in ids where hidden.isEmpty || !hidden.contains(.task(id)) {
       guard let task = tasks[id] else { continue }
       // (The text is read only to sort alphabetically.)
       entries.append(

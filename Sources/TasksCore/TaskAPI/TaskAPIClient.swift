@@ -225,12 +225,7 @@ extension TaskItem {
         id: id, owner: (try? fields.decodeIfPresent(String.self, forKey: .owner)) ?? "",
         text: try fields.decode(String.self, forKey: .text),
         completed: try fields.decodeIfPresent(Bool.self, forKey: .completed) ?? false,
-        dateModified: (try? fields.decodeIfPresent(String.self, forKey: .dateModified))?.flatMap(TaskItem.date))
+        dateModified: (try? fields.decodeIfPresent(String.self, forKey: .dateModified))?.flatMap(WireDate.parse))
     }
-  }
-
-  private static func date(_ text: String) -> Date? {
-    (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
-      ?? (try? Date.ISO8601FormatStyle().parse(text))
   }
 }

@@ -37,12 +37,23 @@ public struct TaskListEntry<Key: Hashable>: Sendable where Key: Sendable {
 
 /// Sorts rows: open ones first, then completed ones, each group by `order`. Ties keep the server's order, so the
 /// same data always gives the same list (a refresh that changes nothing moves nothing).
+///
+/// Inlinable, so that the app's own key type specializes it: generic, reading the entries cost more than sorting.
+@inlinable
 public func sortedForList<Key>(_ entries: [TaskListEntry<Key>], by order: TaskSortOrder) -> [Key] {
   // Sorted by index over arrays of plain values: a comparison reads two numbers (or two folded texts), never
   // copies an entry with its strings. (A list of 100 000 tasks is sorted on every change the user makes.)
-  let completed = entries.map(\.completed)
-  let waiting = entries.map(\.waiting)
-  let dates = entries.map { $0.date?.timeIntervalSinceReferenceDate ?? -.infinity }
+  var completed: [Bool] = []
+  var waiting: [Bool] = []
+  var dates: [Double] = []
+  completed.reserveCapacity(entries.count)
+  waiting.reserveCapacity(entries.count)
+  dates.reserveCapacity(entries.count)
+  for entry in entries {
+    completed.append(entry.completed)
+    waiting.append(entry.waiting)
+    dates.append(entry.date?.timeIntervalSinceReferenceDate ?? -.infinity)
+  }
   let foldedTexts: [String] = order == .alphabetical ? entries.map { TaskSearch.fold($0.text) } : []
   let newest = order == .newest
   var indices = Array(entries.indices)
