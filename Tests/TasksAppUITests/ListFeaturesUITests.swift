@@ -140,6 +140,7 @@ extension AppUI {
       try await app.accessibleTree { nodes in
         nodes.filter { $0.role == "check box" && $0.isShowing }.map(\.name) == ["Crème brûlée", "apples", "bread"]
       }
+      try await app.checkScreen("completed-after-open")
       try await app.key("F10", window: window)
       try await app.press(role: "check menu item", name: "Show Completed")
       try await app.accessibleTree { nodes in
@@ -171,6 +172,7 @@ extension AppUI {
       try await app.accessibleTree { nodes in
         nodes.filter { $0.role == "check box" && $0.isShowing }.map(\.name) == ["Crème brûlée"]
       }
+      try await app.checkScreen("search")
       try await app.key("Escape", window: nil)
 
       // A task added in the terminal appears when the window gets the focus again (no F5).
