@@ -7,9 +7,9 @@ enum WireDate {
   /// The date `text` names, or nil if it is not an ISO 8601 date and time.
   ///
   /// The protocol's own form (UTC, whole seconds with up to nine fractional digits, years 1583–9999) is read
-  /// directly, giving exactly the date Foundation's ISO 8601 parser gives (a test compares them over hundreds of
-  /// thousands of dates); anything else (offsets, lenient dates such as 31 February) goes to that parser. A list of
-  /// 100 000 tasks is read at every start: the parser took 45–58 ms of it, the direct reading 5 ms.
+  /// directly, giving exactly the date Foundation's ISO 8601 parser gives (a test compares 60 000 generated dates
+  /// bit for bit); anything else (offsets, lenient dates such as 31 February) goes to that parser. A list of
+  /// 100 000 tasks is read at every start: the parser took 54–59 ms of that start, the direct reading 3 ms.
   static func parse(_ text: String) -> Date? {
     utc(text) ?? (try? withFraction.parse(text)) ?? (try? wholeSeconds.parse(text))
   }
