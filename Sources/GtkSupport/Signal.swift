@@ -93,6 +93,20 @@ public enum Signal {
     return attach(instance, "key-pressed", handler, unsafeBitCast(trampoline, to: UnsafeRawPointer.self))
   }
 
+  /// `gboolean handler(GtkWidget *self, gint x, gint y, gboolean keyboard_mode, GtkTooltip *tooltip, gpointer)`:
+  /// "query-tooltip" (with `gtk_widget_set_has_tooltip`); the handler fills the tooltip and answers whether to show it.
+  @discardableResult
+  public static func connectQueryTooltip(
+    _ instance: some GPointer, _ handler: @escaping @MainActor (_ tooltip: OpaquePointer) -> Bool
+  ) -> UInt {
+    let trampoline: @convention(c) (gpointer?, gint, gint, gboolean, OpaquePointer?, gpointer?) -> gboolean = {
+      _, _, _, _, tooltip, data in
+      guard let tooltip else { return 0 }
+      return MainActor.assumeIsolated { box(data, as: (@MainActor (OpaquePointer) -> Bool).self)(tooltip) ? 1 : 0 }
+    }
+    return attach(instance, "query-tooltip", handler, unsafeBitCast(trampoline, to: UnsafeRawPointer.self))
+  }
+
   /// `gboolean handler(GObject *self, gpointer user_data)`: "close-request" and other signals whose handler
   /// answers whether it handled the event.
   @discardableResult

@@ -60,6 +60,8 @@ enum Phrases {
   static let list = Template(tr("%@, %@"))
   /// "Delete “%@”": the delete button's name.
   static let delete = Template(tr("Delete “%@”"))
+  /// The delete button's tooltip.
+  static let deleteTooltip = tr("Delete")
 
   /// A translated message with `%@` placeholders, split once.
   struct Template: Sendable {
@@ -150,7 +152,14 @@ final class TaskRow {
     gtk_widget_add_css_class(caption, "caption")
     gtk_widget_add_css_class(delete, "flat")
     gtk_widget_add_css_class(delete, "task-delete")
-    gtk_widget_set_tooltip_text(delete, tr("Delete"))
+    // The tooltip is given when GTK asks for it: `gtk_widget_set_tooltip_text` makes GTK 4.8 look for the widget under
+    // the pointer again, three quarters of the cost of making a row (20 rows in a C harness: 3.1–3.8 ms with it,
+    // 0.6 ms with this), and rows are made at start and, in GTK 4.8, again after every jump down a long list.
+    gtk_widget_set_has_tooltip(delete, 1)
+    Signal.connectQueryTooltip(delete) { tooltip in
+      gtk_tooltip_set_text(tooltip, Phrases.deleteTooltip)
+      return true
+    }
     gtk_widget_add_css_class(box, "task-row")
     // One keyboard stop per row: the row. The buttons still take clicks.
     gtk_widget_set_focusable(check, 0)
