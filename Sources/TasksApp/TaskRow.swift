@@ -152,12 +152,18 @@ final class TaskRow {
     gtk_widget_add_css_class(caption, "caption")
     gtk_widget_add_css_class(delete, "flat")
     gtk_widget_add_css_class(delete, "task-delete")
-    // The tooltip is given when GTK asks for it: `gtk_widget_set_tooltip_text` makes GTK 4.8 look for the widget under
+    // Tooltips are given when GTK asks for them: `gtk_widget_set_tooltip_text` makes GTK 4.8 look for the widget under
     // the pointer again, three quarters of the cost of making a row (20 rows in a C harness: 3.1–3.8 ms with it,
-    // 0.6 ms with this), and rows are made at start and, in GTK 4.8, again after every jump down a long list.
+    // 0.6 ms without; rows are made at start and, in GTK 4.8, again after every jump down a long list), and a
+    // quarter of a millisecond for each long text bound while the scroll bar is dragged.
     gtk_widget_set_has_tooltip(delete, 1)
     Signal.connectQueryTooltip(delete) { tooltip in
       gtk_tooltip_set_text(tooltip, Phrases.deleteTooltip)
+      return true
+    }
+    Signal.connectQueryTooltip(label) { [weak self] tooltip in
+      guard let text = self?.tooltip else { return false }
+      gtk_tooltip_set_text(tooltip, text)
       return true
     }
     gtk_widget_add_css_class(box, "task-row")
@@ -180,18 +186,14 @@ final class TaskRow {
     shown = content
     if old?.text != content.text {
       gtk_label_set_text(OpaquePointer(label), content.text)
-      // Only when it changes: setting a tooltip makes GTK 4.8 look for the widget under the pointer again, which
-      // cost a quarter of a millisecond per row, 200 rows a frame when the scroll bar is dragged down a long list.
       let wraps = Self.wraps(content.text)
       if wraps != self.wraps {
         gtk_label_set_wrap(OpaquePointer(label), wraps ? 1 : 0)
         self.wraps = wraps
       }
       let tooltip = Self.longer(content.text, than: Self.longText) ? content.text : nil
-      if tooltip != self.tooltip {
-        gtk_widget_set_tooltip_text(label, tooltip)
-        self.tooltip = tooltip
-      }
+      if (tooltip == nil) != (self.tooltip == nil) { gtk_widget_set_has_tooltip(label, tooltip == nil ? 0 : 1) }
+      self.tooltip = tooltip
     }
     if old?.completed != content.completed {
       gtk_check_button_set_active(
