@@ -24,6 +24,10 @@ static inline void b2c_accessible_set_label(GtkWidget *_Nonnull widget, const ch
   gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
+static inline void b2c_accessible_set_description(GtkWidget *_Nonnull widget, const char *_Nonnull description) {
+  gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+}
+
 // g_debug() is a variadic macro: a message (never a secret) in the "b2c-tasks" log domain, which GLib prints with
 // a timestamp when G_MESSAGES_DEBUG names the domain (or "all").
 static inline void b2c_debug(const char *_Nonnull message) {

@@ -70,6 +70,22 @@ final class MainWindow {
     spinner = builder.opaqueObject("refresh_spinner", gtk_spinner_get_type())
     offlineBanner = builder.opaqueObject("offline_banner", gtk_revealer_get_type())
     windowState = WindowState(schemaDirectory: installation.schemaDirectory)
+    // The tooltips are set here, not in main-window.ui: GtkBuilder sets them with gtk_widget_set_tooltip_text, eight
+    // times 50–170 µs of building the window (see `Tooltip`).
+    let tooltips = [
+      ("add_task_button", tr("Add Task (Ctrl+Shift+N)")), ("refresh_button", tr("Refresh (F5)")),
+      ("refresh_spinner", tr("Loading tasks…")), ("primary_menu_button", tr("Main Menu (F10)")),
+      ("search_button", tr("Search (Ctrl+F)")),
+      (
+        "keep_signed_in_check",
+        tr(
+          "Stay signed in after you log out of the desktop, and let the sign-in page remember you. Unticked, you stay signed in until you log out."
+        )
+      ),
+      ("browser_sign_in_button", tr("Sign in with your web browser, its password manager and security keys")),
+      ("quick_entry", tr("Type a task and press Enter to add it (Ctrl+N)")),
+    ]
+    for (id, text) in tooltips { Tooltip.set(builder.object(id, gtk_widget_get_type(), as: GtkWidget.self), text) }
     gtk_window_set_application(window.window, application.cast(to: gtk_application_get_type()))
     windowState?.restore(window.window)
     windowState?.bind("keep-signed-in", to: builder.object("keep_signed_in_check"), property: "active")
