@@ -8,7 +8,8 @@ import CGtk
 @MainActor
 public enum Tooltip {
   /// Shows `text` as `widget`'s tooltip, and gives it to assistive technologies as the widget's description, as a
-  /// tooltip set the usual way is (unless `describing` is false: the widget's name already says it).
+  /// tooltip set the usual way is (unless `describing` is false: the widget's name already says it). Once per widget:
+  /// a tooltip that changes keeps its text elsewhere and answers "query-tooltip" itself (as a long task's row does).
   public static func set(_ widget: UnsafeMutablePointer<GtkWidget>, _ text: String, describing: Bool = true) {
     gtk_widget_set_has_tooltip(widget, 1)
     Signal.connectQueryTooltip(widget) { tooltip in
