@@ -8,14 +8,20 @@ import CGtk
 @MainActor
 public enum Tooltip {
   /// Shows `text` as `widget`'s tooltip, and gives it to assistive technologies as the widget's description, as a
-  /// tooltip set the usual way is (unless `describing` is false: the widget's name already says it). Once per widget:
-  /// a tooltip that changes keeps its text elsewhere and answers "query-tooltip" itself (as a long task's row does).
+  /// tooltip set the usual way is (unless `describing` is false: the widget's name already says it).
   public static func set(_ widget: UnsafeMutablePointer<GtkWidget>, _ text: String, describing: Bool = true) {
+    set(widget) { text }
+    if describing { b2c_accessible_set_description(widget, text) }
+  }
+
+  /// Shows what `text` answers when GTK asks (nil: no tooltip), for a tooltip that changes; once per widget. Turn it
+  /// off with `gtk_widget_set_has_tooltip` while there is none, so GTK does not ask.
+  public static func set(_ widget: UnsafeMutablePointer<GtkWidget>, _ text: @escaping @MainActor () -> String?) {
     gtk_widget_set_has_tooltip(widget, 1)
     Signal.connectQueryTooltip(widget) { tooltip in
+      guard let text = text() else { return false }
       gtk_tooltip_set_text(tooltip, text)
       return true
     }
-    if describing { b2c_accessible_set_description(widget, text) }
   }
 }

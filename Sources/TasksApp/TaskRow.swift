@@ -156,11 +156,8 @@ final class TaskRow {
     // every jump down a long list (20 rows in a C harness: 3.1–3.8 ms with `gtk_widget_set_tooltip_text`, 0.6 ms
     // without), and a long text's tooltip changes with every bind while the scroll bar is dragged.
     Tooltip.set(delete, Phrases.deleteTooltip, describing: false)  // its name says it: "Delete “buy milk”"
-    Signal.connectQueryTooltip(label) { [weak self] tooltip in
-      guard let text = self?.tooltip else { return false }
-      gtk_tooltip_set_text(tooltip, text)
-      return true
-    }
+    Tooltip.set(label) { [weak self] in self?.tooltip }
+    gtk_widget_set_has_tooltip(label, 0)  // until a long text needs it (`show`)
     gtk_widget_add_css_class(box, "task-row")
     // One keyboard stop per row: the row. The buttons still take clicks.
     gtk_widget_set_focusable(check, 0)
