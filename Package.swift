@@ -55,6 +55,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     // PostgreSQL for b2c-tasks-api (a connection pool; SQLite stays through GRDB).
     .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+    // Graceful shutdown of servers run in the background (already built for Hummingbird).
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
   ],
   targets: [
     // MARK: C libraries
@@ -112,6 +114,7 @@ let package = Package(
       name: "TaskService",
       dependencies: [
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "GRDB", package: "GRDB.swift"),
@@ -180,7 +183,7 @@ let package = Package(
       name: "TasksSessionTests",
       dependencies: [
         "TasksCore", "TasksCoreTesting", "TasksKeyring", "TasksLoopback", "TasksURLSession", "TasksSoup",
-        "B2CPlayground", "TasksTestSupport",
+        "B2CPlayground", "TaskService", "TasksTestSupport",
         .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Logging", package: "swift-log"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),

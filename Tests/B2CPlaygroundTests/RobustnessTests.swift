@@ -58,6 +58,30 @@ struct RobustnessTests {
     return (tenant, front)
   }
 
+  @Test("stopped while connections keep arriving, the server stops (no trap in SwiftNIO)")
+  func stopWhileConnecting() async throws {
+    for _ in 0..<10 {
+      let harness = try await PlaygroundHarness.start()
+      let port = harness.running.port
+      let (connected, connection) = AsyncStream.makeStream(of: Void.self)
+      // Connections opened and dropped as fast as one thread can, until the listener is gone.
+      let connecting = Task.detached {
+        var made = 0
+        while !Task.isCancelled, let socket = try? RawConnection(port: port) {
+          socket.close()
+          made += 1
+          connection.yield()
+        }
+        return made
+      }
+      var arrivals = connected.makeAsyncIterator()
+      for _ in 0..<20 { _ = await arrivals.next() }  // they are arriving
+      await harness.stop()
+      connecting.cancel()
+      #expect(await connecting.value >= 20)
+    }
+  }
+
   @Test("fronting another tenant: its tokens are accepted through its metadata; the playground's own are not")
   func externalTenant() async throws {
     let (tenant, front) = try await frontedTenant()

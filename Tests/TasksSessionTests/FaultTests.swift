@@ -5,6 +5,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import TaskService
 import TasksCore
 import TasksTestSupport
 import Testing
@@ -14,12 +15,12 @@ final class HostileServer: Sendable {
   let base: URL
   /// One element each time a request reaches a `/slow` route (it is then held for two minutes, or until `kill()`).
   let slowRequests: AsyncStream<Void>
-  private let task: Task<Void, any Error>
+  private let server: BackgroundServer
 
-  private init(base: URL, slowRequests: AsyncStream<Void>, task: Task<Void, any Error>) {
+  private init(base: URL, slowRequests: AsyncStream<Void>, server: BackgroundServer) {
     self.base = base
     self.slowRequests = slowRequests
-    self.task = task
+    self.server = server
   }
 
   static func start() async throws -> HostileServer {
@@ -43,14 +44,14 @@ final class HostileServer: Sendable {
         return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "[]")))
       }
     }
-    let (base, task) = try await serveOnLoopback(router, label: "hostile-server")
-    return HostileServer(base: base, slowRequests: slowRequests, task: task)
+    let (base, server) = try await serveOnLoopback(router, label: "hostile-server")
+    return HostileServer(base: base, slowRequests: slowRequests, server: server)
   }
 
-  /// Stops the server at once, dropping the connections it has.
+  /// Stops the server, dropping the requests it holds: the listener closes, and what is still running a second
+  /// later is cancelled.
   func kill() async {
-    task.cancel()
-    _ = await task.result
+    await server.stop(grace: .seconds(1))
   }
 }
 

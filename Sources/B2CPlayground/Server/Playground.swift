@@ -69,12 +69,8 @@ public struct Playground: Sendable {
 
   /// Starts the server in the background and returns once it listens.
   public func start() async throws -> RunningPlayground {
-    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-    let app = application { port in continuation.yield(port) }
-    let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-    var iterator = ports.makeAsyncIterator()
-    guard let port = await iterator.next() else { throw CancellationError() }
-    return RunningPlayground(port: port, origin: origin.current, task: task)
+    let server = try await BackgroundServer.start(logger: logger) { application(onListening: $0) }
+    return RunningPlayground(server: server, origin: origin.current)
   }
 
   private func application(onListening: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
@@ -93,20 +89,18 @@ public struct Playground: Sendable {
 /// A playground running in the background (tests and embedding).
 public final class RunningPlayground: Sendable {
   /// The port it listens on.
-  public let port: Int
+  public var port: Int { server.port }
   /// Its origin, `http://127.0.0.1:PORT` by default.
   public let baseURL: URL
-  private let task: Task<Void, any Error>
+  private let server: BackgroundServer
 
-  init(port: Int, origin: String, task: Task<Void, any Error>) {
-    self.port = port
+  init(server: BackgroundServer, origin: String) {
+    self.server = server
     self.baseURL = URL(string: origin)!
-    self.task = task
   }
 
-  /// Stops the server and waits for it to finish.
+  /// Stops the server gracefully (the requests in flight are answered) and waits for it to finish.
   public func stop() async {
-    task.cancel()
-    _ = await task.result
+    await server.stop()
   }
 }

@@ -4,6 +4,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import TaskService
 import TasksTestSupport
 import Testing
 
@@ -18,13 +19,13 @@ final class TokenGate: Sendable {
   /// One element each time a refresh request arrives and is held.
   let heldRequests: AsyncStream<Void>
   private let gate: Gate
-  private let task: Task<Void, any Error>
+  private let server: BackgroundServer
 
-  private init(base: URL, heldRequests: AsyncStream<Void>, gate: Gate, task: Task<Void, any Error>) {
+  private init(base: URL, heldRequests: AsyncStream<Void>, gate: Gate, server: BackgroundServer) {
     self.base = base
     self.heldRequests = heldRequests
     self.gate = gate
-    self.task = task
+    self.server = server
   }
 
   /// Starts a closed gate in front of `upstream`.
@@ -49,8 +50,8 @@ final class TokenGate: Sendable {
         headers: [.contentType: http.value(forHTTPHeaderField: "Content-Type") ?? "application/json"],
         body: ResponseBody(byteBuffer: ByteBuffer(data: data)))
     }
-    let (base, task) = try await serveOnLoopback(router, label: "token-gate")
-    return TokenGate(base: base, heldRequests: heldRequests, gate: gate, task: task)
+    let (base, server) = try await serveOnLoopback(router, label: "token-gate")
+    return TokenGate(base: base, heldRequests: heldRequests, gate: gate, server: server)
   }
 
   /// Lets the held requests (and every later one) through.
@@ -59,8 +60,7 @@ final class TokenGate: Sendable {
   /// Stops the proxy.
   func stop() async {
     await gate.open()
-    task.cancel()
-    _ = await task.result
+    await server.stop()
   }
 
   private actor Gate {
