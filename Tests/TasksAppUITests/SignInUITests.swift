@@ -265,9 +265,15 @@ extension AppUI {
       "External ID and a plain OpenID Connect issuer: type into the provider's page, see the list; no Edit Profile",
       arguments: ["external-id", "oidc"])
     func otherProviders(flavor: String) async throws {
-      let playground = try await PlaygroundForUI(flavor: flavor)
+      let playground = try await PlaygroundForUI(flavor: flavor, logLevel: "info")
       let app = try AppDriver(settings: playground.settings)
-      let window = try await app.signInByTyping()
+      let window: String
+      do {
+        window = try await app.signInByTyping()
+      } catch {
+        Issue.record("the provider's requests: \(playground.processOutput)")
+        throw error
+      }
       try await app.waitFor(role: "label", name: "No Tasks")
       try await app.waitFor(role: "label", name: "Ann Example")
       try await app.addTask("from \(flavor)", window: window)
