@@ -48,7 +48,8 @@ public struct BearerValidator: Sendable {
     self.clockSkew = clockSkew
   }
 
-  /// The owner (`oid`, else `sub`) of a valid bearer token in an `Authorization` header, or nil.
+  /// The owner of a valid bearer token in an `Authorization` header (`TaskOwner.key`: its issuer and its `oid`,
+  /// else `sub`), or nil.
   public func owner(authorization: String?) async -> String? {
     guard let authorization, authorization.utf8.count < 16_384 else { return nil }
     let parts = authorization.split(separator: " ", maxSplits: 1)
@@ -64,16 +65,20 @@ public struct BearerValidator: Sendable {
     if let owner = cache.owner(of: digest, at: now) { return owner }
     do {
       let claims: BearerClaims
+      let ownerIssuer: String
       switch keys {
       case .local(let collection, let issuer):
         claims = try await collection.verify(token, as: BearerClaims.self)
         guard claims.iss == issuer() else { return nil }
+        ownerIssuer = TaskOwner.localIssuer
       case .issuers(let issuers):
         claims = try await Self.verify(token, with: issuers)
+        ownerIssuer = claims.iss
       }
       guard claims.aud.value.contains(where: { audiences.contains($0.lowercased()) }) else { return nil }
       guard now <= claims.exp + clockSkew, now >= (claims.nbf ?? 0) - clockSkew else { return nil }
-      guard let owner = claims.oid ?? claims.sub else { return nil }
+      guard let subject = claims.oid ?? claims.sub, !subject.isEmpty else { return nil }
+      let owner = TaskOwner(issuer: ownerIssuer, subject: subject).key
       cache.remember(digest, owner: owner, until: claims.exp + clockSkew, now: now)
       return owner
     } catch {
@@ -130,11 +135,21 @@ final class VerifiedTokens: Sendable {
 
 /// One OpenID Connect issuer's signing keys and issuer name, read from its metadata document (a B2C policy's, an
 /// External ID tenant's, any provider's `/.well-known/openid-configuration`).
+///
+/// Read with no redirects followed, and only from https (or http on loopback) addresses, the key set's included: the
+/// keys decide who may use the task API. Requests that need the keys while they are being read share one read; after
+/// a failed read, requests are refused without another for a while (1 s, doubling to a minute), so junk or a cold
+/// start's herd never becomes as many requests to the issuer.
 public actor IssuerKeys {
   public let metadataURL: URL
   private var collection: JWTKeyCollection?
   private var issuer: String?
   private var lastFetch = Date.distantPast
+  /// The read under way, shared by everyone who needs it.
+  private var reading: Task<Void, any Error>?
+  /// After a failed read: no new read before this time.
+  private var retryAfter = Date.distantPast
+  private var failures = 0
 
   public init(metadataURL: URL) {
     self.metadataURL = metadataURL
@@ -146,6 +161,13 @@ public actor IssuerKeys {
     guard let url = URLComponents(string: text), let host = url.host?.lowercased(), !host.isEmpty else { return false }
     if url.scheme == "https" { return true }
     return url.scheme == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
+  }
+
+  /// The issuer's name (`iss`), from its metadata document (read now if it has not been).
+  public func name() async throws -> String {
+    if issuer == nil { try await fetch() }
+    guard let issuer else { throw JWTError.generic(identifier: "metadata", reason: "no issuer") }
+    return issuer
   }
 
   /// Verifies `token`'s signature and that it names this issuer; fetches the keys again (at most once a minute)
@@ -176,14 +198,39 @@ public actor IssuerKeys {
     return claims
   }
 
+  /// Reads the metadata and keys, or waits for the read under way; refuses at once while backing off.
   private func fetch() async throws {
+    if let reading { return try await reading.value }
+    guard Date() >= retryAfter else { throw JWTError.generic(identifier: "metadata", reason: "backing off") }
+    let read = Task { try await readAndKeep() }
+    reading = read
+    try await read.value
+  }
+
+  /// One read, its outcome kept (on the actor, like the callers that share it).
+  private func readAndKeep() async throws {
+    defer { reading = nil }
     lastFetch = Date()
-    let (metadata, _) = try await URLSession.shared.data(from: metadataURL)
+    do {
+      let (issuer, collection) = try await Self.read(metadataURL: metadataURL)
+      self.collection = collection
+      self.issuer = issuer
+      failures = 0
+    } catch {
+      failures += 1
+      retryAfter = Date().addingTimeInterval(min(60, pow(2, Double(failures - 1))))
+      throw error
+    }
+  }
+
+  /// The issuer's name and RS256 keys, from its metadata document and key set.
+  private static func read(metadataURL: URL) async throws -> (String, JWTKeyCollection) {
+    let metadata = try await KeyFetcher.shared.get(metadataURL)
     guard let document = try JSONSerialization.jsonObject(with: metadata) as? [String: Any],
       let issuer = document["issuer"] as? String, let jwksText = document["jwks_uri"] as? String,
-      let jwksURL = URL(string: jwksText)
+      isTrustworthy(jwksText), let jwksURL = URL(string: jwksText)
     else { throw JWTError.generic(identifier: "metadata", reason: "not an OpenID Connect metadata document") }
-    let (jwks, _) = try await URLSession.shared.data(from: jwksURL)
+    let jwks = try await KeyFetcher.shared.get(jwksURL)
     // B2C's key sets name no algorithm, and JWTKit would take it from the first token's header and keep it for the
     // key: one junk token naming PS256 made every later RS256 token fail. Every key is pinned to RS256.
     guard let set = try JSONSerialization.jsonObject(with: jwks) as? [String: Any],
@@ -194,8 +241,7 @@ public actor IssuerKeys {
     let collection = JWTKeyCollection()
     let json = try JSONSerialization.data(withJSONObject: ["keys": pinned])
     try await collection.add(jwksJSON: String(decoding: json, as: UTF8.self))
-    self.collection = collection
-    self.issuer = issuer
+    return (issuer, collection)
   }
 
   /// The `iss` a JWT's payload names, unverified (only to choose whose keys verify it).
@@ -213,5 +259,37 @@ public actor IssuerKeys {
     base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
     guard let data = Data(base64Encoded: base64) else { return nil }
     return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+  }
+}
+
+/// The HTTP client that reads issuers' metadata and keys: follows no redirect (a redirect is a failed read, as in the
+/// app's discovery), answers only 200.
+final class KeyFetcher: Sendable {
+  static let shared = KeyFetcher()
+  private let session: URLSession
+
+  private init() {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 15
+    configuration.urlCache = nil
+    session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+  }
+
+  /// The body of a 200 answer to GET `url`.
+  func get(_ url: URL) async throws -> Data {
+    let (data, response) = try await session.data(from: url)
+    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+      throw JWTError.generic(identifier: "metadata", reason: "not a 200 answer")
+    }
+    return data
+  }
+
+  private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+      newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+      completionHandler(nil)
+    }
   }
 }

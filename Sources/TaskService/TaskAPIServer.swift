@@ -28,10 +28,15 @@ public struct TaskAPIServer: Sendable {
   private let configuration: Configuration
   private let responder: RouterResponder<BasicRequestContext>
   private let logger: Logger
+  private let store: any TaskStore
+  private let issuers: [IssuerKeys]
 
   public init(configuration: Configuration, store: any TaskStore, logger: Logger) {
     self.configuration = configuration
     self.logger = logger
+    self.store = store
+    let issuers = configuration.issuerMetadata.map { IssuerKeys(metadataURL: $0) }
+    self.issuers = issuers
     let router = Router(context: BasicRequestContext.self)
     router.middlewares.add(RequestLog())
     router.middlewares.add(ErrorShield())
@@ -45,7 +50,7 @@ public struct TaskAPIServer: Sendable {
     TaskRoutes.refuseOtherMethods(on: router, path: "/health", allowed: [.get])
     TaskRoutes.refuseOtherMethods(on: router, path: "/ready", allowed: [.get])
     let validator = BearerValidator(
-      keys: .issuers(configuration.issuerMetadata.map { IssuerKeys(metadataURL: $0) }),
+      keys: .issuers(issuers),
       audiences: configuration.audiences, clockSkew: configuration.clockSkew)
     TaskRoutes(
       store: store, validator: validator, maxRequestBytes: configuration.maxRequestBytes,
@@ -63,6 +68,13 @@ public struct TaskAPIServer: Sendable {
         address: .hostname(configuration.host, port: configuration.port), serverName: "b2c-tasks-api"),
       onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
       logger: logger)
+    // With one issuer, rows from before owners named their issuer are its users'.
+    let migration =
+      issuers.count == 1
+      ? Task { [store, logger] in
+        await LegacyOwners.migrate(store, to: issuers[0], logger: logger)
+      } : nil
+    defer { migration?.cancel() }
     try await app.runService()
   }
 }

@@ -42,6 +42,10 @@ public protocol TaskStore: Sendable {
   func updateTask(owner: String, id: Int64, text: String?, completed: Bool?) async throws -> Bool
   /// Whether the database answers (`/ready`).
   func isReachable() async -> Bool
+  /// Gives the rows kept before owners named their issuer (`TaskOwner`) to `issuer`'s users: tasks and idempotency
+  /// keys whose owner is a bare subject become `issuer`'s. Run only when `issuer` is the one issuer the service
+  /// trusts (the rows can only be its users'). Answers how many tasks moved.
+  func qualifyLegacyOwners(issuer: String) async throws -> Int
 }
 
 /// The database cannot be reached (or did not answer in time): the request may succeed later, so the API answers
@@ -189,5 +193,15 @@ public final class SQLiteTaskStore: TaskStore {
 
   public func isReachable() async -> Bool {
     (try? await database.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+  }
+
+  public func qualifyLegacyOwners(issuer: String) async throws -> Int {
+    try await database.write { db in
+      let prefix = issuer + " "
+      try db.execute(
+        sql: "UPDATE idempotencyKeys SET owner = ? || owner WHERE instr(owner, ' ') = 0", arguments: [prefix])
+      try db.execute(sql: "UPDATE tasks SET owner = ? || owner WHERE instr(owner, ' ') = 0", arguments: [prefix])
+      return db.changesCount
+    }
   }
 }

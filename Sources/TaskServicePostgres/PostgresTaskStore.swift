@@ -175,6 +175,24 @@ public final class PostgresTaskStore: TaskStore {
     }
   }
 
+  public func qualifyLegacyOwners(issuer: String) async throws -> Int {
+    try await available {
+      try await self.client.withTransaction(logger: self.logger) { connection in
+        // One instance at a time, as the schema's migrations.
+        try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: self.logger)
+        let prefix = issuer + " "
+        try await connection.query(
+          "UPDATE idempotency_keys SET owner = \(prefix) || owner WHERE strpos(owner, ' ') = 0", logger: self.logger)
+        var moved = 0
+        let rows = try await connection.query(
+          "UPDATE tasks SET owner = \(prefix) || owner WHERE strpos(owner, ' ') = 0 RETURNING id",
+          logger: self.logger)
+        for try await _ in rows { moved += 1 }
+        return moved
+      }
+    }
+  }
+
   public func deleteTask(owner: String, id: Int64) async throws {
     _ = try await available {
       try await self.client.query("DELETE FROM tasks WHERE owner = \(owner) AND id = \(id)", logger: self.logger)

@@ -95,8 +95,16 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
     return "postgres://\(user)@\(address)/\(database)\(place)"
   }
 
+  /// Whether `host` is a loopback address: `localhost`, `::1`, or an IPv4 address in 127.0.0.0/8 — four decimal
+  /// numbers, not a DNS name that merely starts with "127." (`127.db.example.com` is anywhere, and gets TLS).
   static func isLoopback(_ host: String) -> Bool {
-    host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    if host.lowercased() == "localhost" || host == "::1" { return true }
+    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 4, parts[0] == "127" else { return false }
+    return parts.allSatisfy { part in
+      !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber)
+        && (Int(part) ?? 256) <= 255
+    }
   }
 
   /// Why a database URL was refused.

@@ -88,6 +88,12 @@ extension MainWindow {
 
   private func listFailed(_ error: TaskAPIError, _ files: AccountFiles) async {
     guard taskList != nil else { return }
+    if case .unauthorized(.accountChanged(let now)) = error {
+      // Another app of the group signed in as someone else: the window now shows that account's list, from its own
+      // files; what waits in this account's outbox stays there, unsent.
+      showToast(SessionError.accountChanged(now).message)
+      return await reload(announcingSent: false)
+    }
     if case .unauthorized = error, await session?.account == nil { return }  // the sign-in page is on its way
     let copy = try? await files.cache.load()
     if page != .tasks && page != .noTasks {
@@ -215,7 +221,9 @@ extension MainWindow {
   /// reload shows the banner, the server's truth or the new rows.
   private func sendChanges(_ files: AccountFiles) async {
     guard let session else { return }
-    let flushed = await withSpinner { await files.outbox.flush(TaskAPIClient(session: session)) }
+    let flushed = await withSpinner {
+      await files.outbox.flush(TaskAPIClient(session: session, account: files.objectID))
+    }
     guard flushed.stoppedBy == nil, flushed.refusedChanges.isEmpty, flushed.sent == 0 else {
       return await reload(announcingSent: false, quietly: true)
     }

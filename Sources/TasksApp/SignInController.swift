@@ -86,7 +86,10 @@ final class SignInController {
     await cancel()
     let listener: LoopbackListener
     do {
-      listener = try await LoopbackListener.start(registered: session.settings.redirectURI) { [weak self] url in
+      listener = try await LoopbackListener.start(
+        registered: session.settings.redirectURI,
+        onOpenedTwice: { [weak self] in await self?.endBrowserFlow(.openedTwice) }
+      ) { [weak self] url in
         await self?.browserRedirect(url) ?? .notFound
       }
     } catch {
@@ -95,7 +98,7 @@ final class SignInController {
     self.listener = listener
     browserTimer = Task { [weak self] in
       try await Task.sleep(for: .seconds(timeout))
-      await self?.browserTimedOut()
+      await self?.endBrowserFlow(.timedOut)
     }
     let request: AuthorizationRequest
     do throws(SessionError) {
@@ -105,7 +108,9 @@ final class SignInController {
       await stopListening()
       return .failure(error)
     }
-    if let reason = openInBrowser(request.url, parent: parent) {
+    // The browser gets a one-time address of the listener, never the authorize request: a command line is readable
+    // by every local user.
+    if let reason = openInBrowser(listener.startURL(redirectingTo: request.url), parent: parent) {
       await cancel()
       return .failure(.network(.unreachable(String(template: tr("No web browser could be opened (%@)."), reason))))
     }
@@ -150,13 +155,15 @@ final class SignInController {
     listener = nil
   }
 
-  /// No answer from the browser in time: stop listening (a late answer finds no one) and say so.
-  private func browserTimedOut() async {
+  /// Ends the browser's flow with `failure`, unless it has ended already: stops listening (a late answer finds no
+  /// one) and says so. No answer in time (`.timedOut`), or the one-time start address opened a second time
+  /// (`.openedTwice`: another program may hold the flow).
+  private func endBrowserFlow(_ failure: AuthorizationFailure) async {
     guard listener != nil else { return }
-    b2c_debug("sign-in: no answer from the browser in time; the loopback listener stops")
+    b2c_debug("sign-in: the browser's flow ends (\(failure)); the loopback listener stops")
     await session.cancelFlow()
     await stopListening()
-    onFinished(.failed(.authorization(.timedOut)))
+    onFinished(.failed(.authorization(failure)))
   }
 
   /// B2C's redirect arrived at the loopback listener: the session decides, the browser sees a short page.
@@ -209,6 +216,15 @@ final class SignInController {
       }
     }
     let folders = persistent ? Self.persistentFolders : nil
+    if let folders {
+      // Before WebKit makes them (its cookie store and cache would be readable by every local user).
+      do throws(AtomicFileError) {
+        try AtomicFile.makePrivateFolder(folders.data)
+        try AtomicFile.makePrivateFolder(folders.cache)
+      } catch {
+        return nil
+      }
+    }
     let view = plugin.new(
       &hooks, folders?.data.path(percentEncoded: false), folders?.cache.path(percentEncoded: false))
     guard let view else { return nil }

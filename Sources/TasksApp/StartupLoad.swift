@@ -17,7 +17,9 @@ struct ListFetch: Sendable {
   /// this account's last list with its version (a live refresh of an unchanged list then costs a 304, not the
   /// whole list). Runs on no particular thread.
   static func run(_ session: Session, _ files: AccountFiles, known: KnownList? = nil) async -> ListFetch {
-    let client = TaskAPIClient(session: session)
+    // Bound to the account whose files these are: if the session switches to another account meanwhile, nothing of
+    // this one's is sent with the other's token, and the other's list is not kept as this one's copy.
+    let client = TaskAPIClient(session: session, account: files.objectID)
     let flushed = await files.outbox.flush(client)
     let known = known?.objectID == files.objectID ? known : nil
     do throws(TaskAPIError) {

@@ -23,7 +23,13 @@ struct SignIn: AsyncParsableCommand {
     let session = context.session
     try await context.run {
       let (outcomes, finish) = AsyncStream.makeStream(of: Result<Account, SessionError>.self)
-      let listener = try await Self.listen(session.settings.redirectURI) { url in
+      let listener = try await Self.listen(
+        session.settings.redirectURI,
+        onOpenedTwice: {
+          await session.cancelFlow()
+          finish.yield(.failure(.authorization(.openedTwice)))
+        }
+      ) { url in
         guard await session.acceptsRedirect(url) else { return .rejected }
         let step = await session.handleRedirect(url)
         switch step {
@@ -38,11 +44,14 @@ struct SignIn: AsyncParsableCommand {
       let request = try await session.startSignIn(
         prompt: promptLogin ? "login" : nil, loginHint: loginHint, redirectURI: listener.redirectURI,
         inBrowser: true)
+      // The browser gets a one-time address of the listener, never the authorize request (a command line is
+      // readable by every local user).
+      let start = listener.startURL(redirectingTo: request.url)
       if !options.json { print("Opening your browser to sign in… (waiting for it on \(listener.redirectURI.value))") }
-      do { try Browser.open(request.url) } catch {
+      do { try Browser.open(start) } catch {
         throw CLIFailure(
           status: 1, code: "browser",
-          message: "Could not open a browser. Open this address yourself:\n\(request.url.absoluteString)")
+          message: "Could not open a browser. Open this address yourself:\n\(start.absoluteString)")
       }
       let seconds = timeout
       let timer = Task {
@@ -71,10 +80,11 @@ struct SignIn: AsyncParsableCommand {
 extension SignIn {
   /// Starts the loopback listener; an address that cannot be had is a failure that names it.
   static func listen(
-    _ registered: RedirectURI, handler: @escaping @Sendable (String) async -> LoopbackAnswer
+    _ registered: RedirectURI, onOpenedTwice: @escaping @Sendable () async -> Void,
+    handler: @escaping @Sendable (String) async -> LoopbackAnswer
   ) async throws -> LoopbackListener {
     do {
-      return try await LoopbackListener.start(registered: registered, handler: handler)
+      return try await LoopbackListener.start(registered: registered, onOpenedTwice: onOpenedTwice, handler: handler)
     } catch let error as LoopbackListener.StartError {
       throw CLIFailure(status: 1, code: "listener", message: SessionError.listener(address: error.address).message)
     }

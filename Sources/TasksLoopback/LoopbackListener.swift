@@ -1,6 +1,7 @@
 // LoopbackListener: the RFC 8252 loopback redirect for signing in with the system browser. Sendable.
 
 import FoundationEssentials
+import Synchronization
 import TasksCore
 import TasksSoup
 
@@ -38,6 +39,11 @@ public enum LoopbackAnswer: Sendable {
 /// to a handler that decides what the browser sees next (served by libsoup, GIO's HTTP). Only loopback connections
 /// are possible; requests to other paths get 404. A `localhost` redirect URI is served on 127.0.0.1 and ::1 on the same port (RFC 8252 §8.3): the
 /// browser may resolve the name to either, and another program must not be able to take the other one.
+///
+/// The browser is never given the authorize request itself: a command line is readable by every local user (in
+/// `/proc`), and with the request's state, nonce and code challenge another user could sign the browser's owner into
+/// an account of theirs. It gets a one-time start address on this listener (`startURL(redirectingTo:)`), answered
+/// once with a redirect to the authorize request; a second request for it ends the flow (`onOpenedTwice`).
 public final class LoopbackListener: Sendable {
   /// How long a sign-in in the system browser may take before the app stops waiting for it (the CLI's
   /// `--timeout`, the app's `browser-sign-in-timeout` default).
@@ -50,12 +56,16 @@ public final class LoopbackListener: Sendable {
   /// The addresses listened on (`127.0.0.1`, and `::1` for `localhost`).
   public let addresses: [String]
   private let servers: [SoupLoopbackServer]
+  private let start: StartPage
 
-  private init(port: Int, redirectURI: RedirectURI, addresses: [String], servers: [SoupLoopbackServer]) {
+  private init(
+    port: Int, redirectURI: RedirectURI, addresses: [String], servers: [SoupLoopbackServer], start: StartPage
+  ) {
     self.port = port
     self.redirectURI = redirectURI
     self.addresses = addresses
     self.servers = servers
+    self.start = start
   }
 
   /// Why the listener could not start.
@@ -68,14 +78,22 @@ public final class LoopbackListener: Sendable {
   /// Starts listening. `registered` is the settings' redirect URI: when it is a loopback URI its host and path are
   /// kept, and its port when it names one (for providers that match redirect URIs exactly instead of on any port, as
   /// RFC 8252 §7.3 asks); otherwise the listener takes a free port. `handler` gets the full URL of every request to
-  /// that path.
+  /// that path. `onOpenedTwice` runs when the start address is requested again (the caller ends the flow).
   public static func start(
-    registered: RedirectURI, handler: @escaping @Sendable (String) async -> LoopbackAnswer
+    registered: RedirectURI, onOpenedTwice: @escaping @Sendable () async -> Void,
+    handler: @escaping @Sendable (String) async -> LoopbackAnswer
   ) async throws -> LoopbackListener {
     let template = registered.kind == .loopback ? URLComponents(string: registered.value) : nil
     let host = template?.host ?? "127.0.0.1"
     let path = (template?.path).flatMap { $0.isEmpty ? nil : $0 } ?? "/"
-    let route = Route(path: path, host: host) { await Self.reply(to: handler($0)) }
+    let start = StartPage(path: "/b2c-tasks-sign-in/" + RandomToken.make(bytes: 32))
+    let route = Route(paths: [path, start.path], host: host) { url in
+      if let answer = start.answer(url) {
+        if case .openedTwice = answer { await onOpenedTwice() }
+        return Self.reply(to: answer)
+      }
+      return await Self.reply(to: handler(url))
+    }
     let fixedPort = template?.port
     let (servers, port, addresses): ([SoupLoopbackServer], Int, [String])
     if host == "localhost" {
@@ -94,12 +112,22 @@ public final class LoopbackListener: Sendable {
       for server in servers { await server.stop() }
       throw StartError(address: host)
     }
-    return LoopbackListener(port: port, redirectURI: uri, addresses: addresses, servers: servers)
+    return LoopbackListener(port: port, redirectURI: uri, addresses: addresses, servers: servers, start: start)
+  }
+
+  /// The address to give the browser: answered once with a redirect to `authorize` (the authorize request, which
+  /// then never appears on a command line); a second request for it ends the flow. Replaces an earlier one.
+  public func startURL(redirectingTo authorize: URL) -> URL {
+    start.offer(authorize)
+    var components = URLComponents(string: redirectURI.value) ?? URLComponents()
+    components.path = start.path
+    components.query = nil
+    return components.url ?? authorize
   }
 
   /// What is served, and to whom the requests go.
   private struct Route: Sendable {
-    let path: String
+    let paths: Set<String>
     let host: String
     let handler: @Sendable (String) async -> SoupLoopbackServer.Reply
   }
@@ -132,9 +160,27 @@ public final class LoopbackListener: Sendable {
   private static func serve(_ route: Route, on address: String, port: Int) async throws -> SoupLoopbackServer {
     do throws(SoupLoopbackServer.ListenError) {
       return try await SoupLoopbackServer.start(
-        address: address, port: port, path: route.path, host: route.host, handler: route.handler)
+        address: address, port: port, paths: route.paths, host: route.host, handler: route.handler)
     } catch {
       throw StartError(address: address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)")
+    }
+  }
+
+  private static func reply(to answer: StartPage.Answer) -> SoupLoopbackServer.Reply {
+    switch answer {
+    case .redirect(let url):
+      // Not kept by the browser, and the authorize request is not sent on as a referrer.
+      return .init(
+        status: 303,
+        headers: [("Location", url.absoluteString), ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer")])
+    case .notOffered:
+      return .init(status: 404)
+    case .openedTwice:
+      var reply = page(
+        title: tr("Sign-in stopped"),
+        message: tr("This sign-in page was opened twice, so the sign-in was stopped. Please start it again."))
+      reply.status = 410
+      return reply
     }
   }
 
@@ -173,5 +219,43 @@ public final class LoopbackListener: Sendable {
     return .init(
       status: 200, headers: [("Cache-Control", "no-store")], contentType: "text/html; charset=utf-8",
       body: Data(html.utf8))
+  }
+}
+
+/// The one-time start address of a listener and the authorize request it leads to. Any thread.
+private final class StartPage: Sendable {
+  /// What a request for the start address gets.
+  enum Answer {
+    /// The first request: on to the authorize request.
+    case redirect(URL)
+    /// Nothing offered yet.
+    case notOffered
+    /// A second request: the flow ends.
+    case openedTwice
+  }
+
+  let path: String
+  private let state = Mutex<(target: URL?, opened: Bool)>((nil, false))
+
+  init(path: String) {
+    self.path = path
+  }
+
+  func offer(_ authorize: URL) {
+    state.withLock { $0 = (authorize, false) }
+  }
+
+  /// The answer to a request for `url` when it is the start address; nil for any other.
+  func answer(_ url: String) -> Answer? {
+    guard URLComponents(string: url)?.path == path else { return nil }
+    return state.withLock { state in
+      guard let target = state.target else { return .notOffered }
+      if state.opened {
+        state.target = nil
+        return .openedTwice
+      }
+      state.opened = true
+      return .redirect(target)
+    }
   }
 }

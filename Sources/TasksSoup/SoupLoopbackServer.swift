@@ -4,7 +4,7 @@
 import CSoup
 import FoundationEssentials
 
-/// Listens on one address and answers GET requests to one path through an async handler; other paths get 404 and
+/// Listens on one address and answers GET requests to a few paths through an async handler; other paths get 404 and
 /// other methods 405.
 package final class SoupLoopbackServer: Sendable {
   /// What the handler answers.
@@ -40,14 +40,14 @@ package final class SoupLoopbackServer: Sendable {
     self.box = box
   }
 
-  /// Listens on `address` (`127.0.0.1`, `::1`) and `port` (0: a free one). `handler` gets, for every GET of `path`,
-  /// the URL the browser asked for, named with `host` (the redirect URI's host) and the port it asked at.
+  /// Listens on `address` (`127.0.0.1`, `::1`) and `port` (0: a free one). `handler` gets, for every GET of one of
+  /// `paths`, the URL the browser asked for, named with `host` (the redirect URI's host) and the port it asked at.
   package static func start(
-    address: String, port: Int, path: String, host: String,
+    address: String, port: Int, paths: Set<String>, host: String,
     handler: @escaping @Sendable (String) async -> Reply
   ) async throws(ListenError) -> SoupLoopbackServer {
     let thread = ContextThread()
-    let box = ServerBox(path: path, host: host, thread: thread, handler: handler)
+    let box = ServerBox(paths: paths, host: host, thread: thread, handler: handler)
     let bound = await withCheckedContinuation { continuation in
       thread.run { continuation.resume(returning: box.listen(address: address, port: port)) }
     }
@@ -75,7 +75,7 @@ package final class SoupLoopbackServer: Sendable {
 
 /// The SoupServer and the handler; used only on the server's thread (but for the handler's task).
 private final class ServerBox: @unchecked Sendable {
-  let path: String
+  let paths: Set<String>
   let host: String
   let thread: ContextThread
   let handler: @Sendable (String) async -> SoupLoopbackServer.Reply
@@ -92,10 +92,10 @@ private final class ServerBox: @unchecked Sendable {
   private var whenClosed: [() -> Void] = []
 
   init(
-    path: String, host: String, thread: ContextThread,
+    paths: Set<String>, host: String, thread: ContextThread,
     handler: @escaping @Sendable (String) async -> SoupLoopbackServer.Reply
   ) {
-    self.path = path
+    self.paths = paths
     self.host = host
     self.thread = thread
     self.handler = handler
@@ -204,7 +204,7 @@ private final class ServerBox: @unchecked Sendable {
       return
     }
     let requested = String(cString: g_uri_get_path(uri))
-    guard requested == path else {
+    guard paths.contains(requested) else {
       soup_server_message_set_status(message, 404, nil)
       return
     }

@@ -18,6 +18,16 @@ struct PostgresURLTests {
     #expect(try PostgresURL("postgres://u@localhost/d?sslmode=verify-full").security == .verifyFull)
   }
 
+  @Test("L11: only loopback addresses go without TLS by default, not DNS names that start with 127.")
+  func loopbackIsAnAddress() throws {
+    for host in ["127.0.0.1", "127.1.2.3", "localhost", "[::1]"] {
+      #expect(try PostgresURL("postgres://u@\(host)/d").security == .disable, "\(host)")
+    }
+    for host in ["127.db.example.com", "127.0.0.1.example.com", "127.0.0.256", "127.0.0", "1270.0.0.1", "127.0.0.1a"] {
+      #expect(try PostgresURL("postgres://u@\(host)/d").security == .verifyFull, "\(host)")
+    }
+  }
+
   @Test("a Unix socket folder, as ?host= or percent-encoded in the host")
   func socket() throws {
     let query = try PostgresURL("postgres://u@/tasks?host=/run/postgresql&port=5433")

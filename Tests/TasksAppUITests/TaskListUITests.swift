@@ -178,6 +178,11 @@ extension AppUI {
       try await app.waitFor(role: "label", name: "No Tasks")
       let webSession = app.home.appending(path: "data/io.github.b2ctasks.B2CTasks/web-session")
       #expect(FileManager.default.fileExists(atPath: webSession.path), "the cookies are kept on disk")
+      // L5: WebKit's cookie store and cache are the user's alone (WebKit makes them 0644 and 0755 itself).
+      for folder in [webSession, app.home.appending(path: "cache/io.github.b2ctasks.B2CTasks/web-session")] {
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int
+        #expect(mode == 0o700, "\(folder.path) has mode \(String(mode ?? 0, radix: 8))")
+      }
       // Signed out, the session's cookies are gone: B2C shows its sign-in form again instead of signing in at once.
       try await app.chooseFromMenu("Sign Out", window: window)
       try await app.waitFor(role: "label", name: "Sign in to see your tasks")
@@ -202,6 +207,12 @@ extension AppUI {
       try await app.press(button: "Open in Browser Instead")
       try await app.waitFor(role: "label", name: "Bob Example")
       try await app.waitFor(role: "label", name: "No Tasks")
+      // M4: what the browser's command line showed every local user holds nothing of the authorize request.
+      let start = try String(contentsOf: log, encoding: .utf8)
+      #expect(start.hasPrefix("http://127.0.0.1:"), "\(start)")
+      for parameter in ["state=", "nonce=", "code_challenge", "redirect_uri", "/authorize"] {
+        #expect(!start.contains(parameter), "the browser's command line names \(parameter): \(start)")
+      }
       // Signed in in the browser, signed out there too: the browser is sent to the end-session page, with no token.
       try await app.chooseFromMenu("Sign Out", window: window)
       try await app.waitFor(role: "label", name: "Sign in to see your tasks")
@@ -230,14 +241,14 @@ extension AppUI {
       try await app.openSignInPage()
       try await app.press(button: "Open in Browser Instead")
       try await app.waitFor(role: "label", name: "Continue in Your Browser")
-      var redirect: URLComponents?
+      // The browser is given the listener's one-time start address (never the authorize request).
+      var start: URLComponents?
       _ = await eventually(timeout: .seconds(30)) {
         let opened = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        let authorize = URLComponents(string: opened.trimmingCharacters(in: .whitespacesAndNewlines))
-        redirect = (authorize?.queryItems?.first { $0.name == "redirect_uri" }?.value).flatMap(URLComponents.init)
-        return redirect?.port != nil
+        start = URLComponents(string: opened.trimmingCharacters(in: .whitespacesAndNewlines))
+        return start?.port != nil
       }
-      let port = try #require(redirect?.port, "the browser was given no loopback redirect")
+      let port = try #require(start?.port, "the browser was given no loopback address")
       try await app.waitFor(
         role: "label",
         name:

@@ -115,7 +115,7 @@ struct CLITests {
     try Data(
       """
       #!/bin/sh
-      redirect=$(python3 -c 'import sys, urllib.parse as u; print(u.parse_qs(u.urlsplit(sys.argv[1]).query)["redirect_uri"][0])' "$1")
+      redirect=$(printf '%s' "$1" | sed 's|^\\(http://[^/]*\\)/.*|\\1/|')
       curl -s -o /dev/null -w '%{http_code}\\n' "${redirect}?code=forged&state=wrong" >>"\(log.path)"
       curl -s -o /dev/null -w '%{http_code}\\n' "${redirect}?error=access_denied" >>"\(log.path)"
       exec /bin/sh "\(CLIRunner.scriptedBrowser)" "$1"
@@ -127,6 +127,43 @@ struct CLITests {
     #expect(signIn.status == 0, "\(signIn.output) \(signIn.error)")
     #expect(signIn.output.contains("Signed in as Ann Example"))
     #expect(try String(contentsOf: log, encoding: .utf8) == "400\n400\n")
+  }
+
+  @Test(
+    "M4: the browser's command line holds no authorize request; a neighbour who opens its address first stops the sign-in"
+  )
+  func browserCommandLineHandsNothing() async throws {
+    let harness = try await SessionHarness.start(keyring: true)
+    defer { Task { await harness.stop() } }
+    let cli = try CLIRunner(harness)
+    let log = harness.data.appending(path: "browser.log")
+    #expect(try await cli.run(["sign-in"], environment: ["B2C_TEST_BROWSER_LOG": log.path]).status == 0)
+    let opened = try String(contentsOf: log, encoding: .utf8)
+    #expect(opened.hasPrefix("http://127.0.0.1:"), "\(opened)")
+    for parameter in ["state=", "nonce=", "code_challenge", "redirect_uri", "/authorize", "client_id"] {
+      #expect(!opened.contains(parameter), "the browser's command line names \(parameter): \(opened)")
+    }
+    _ = try await cli.run(["sign-out"], environment: ["BROWSER": "true"])
+
+    // Another local user reads the address in /proc and opens it before the browser does: they get the authorize
+    // request, and the browser's own visit then stops the sign-in, so the code they would bring back finds no flow.
+    let taken = harness.data.appending(path: "taken.txt")
+    let neighbour = harness.data.appending(path: "neighbour.sh")
+    try Data(
+      """
+      #!/bin/sh
+      curl -s --noproxy '*' -o /dev/null -w '%{http_code} %{redirect_url}' "$1" >"\(taken.path)"
+      exec /bin/sh "\(CLIRunner.scriptedBrowser)" "$1"
+
+      """.utf8
+    ).write(to: neighbour)
+    chmod(neighbour.path, 0o755)
+    let signIn = try await cli.run(["sign-in"], environment: ["BROWSER": neighbour.path])
+    #expect(signIn.status == 1, "\(signIn.output) \(signIn.error)")
+    #expect(signIn.error.contains("opened twice"), "\(signIn.error)")
+    let stolen = try String(contentsOf: taken, encoding: .utf8)
+    #expect(stolen.hasPrefix("303 ") && stolen.contains("code_challenge="), "\(stolen)")
+    #expect(try await KeyringSessionStore().load(SessionKey(harness.settings)) == nil, "nobody is signed in")
   }
 
   @Test("sign-out sends the browser to the end-session page with no token in its command line")

@@ -24,7 +24,7 @@ struct LoopbackListenerTests {
   @Test("a localhost redirect URI is served on 127.0.0.1 and ::1 on one port (RFC 8252 §8.3)")
   func localhostOnBothAddresses() async throws {
     let listener = try await LoopbackListener.start(
-      registered: try #require(RedirectURI("http://localhost/callback")), handler: answering())
+      registered: try #require(RedirectURI("http://localhost/callback")), onOpenedTwice: {}, handler: answering())
     defer { Task { await listener.stop() } }
     #expect(listener.redirectURI.value == "http://localhost:\(listener.port)/callback")
     #expect(listener.addresses == ["127.0.0.1", "::1"])
@@ -35,11 +35,12 @@ struct LoopbackListenerTests {
   @Test("a fixed localhost port whose ::1 side another program holds is refused, naming it")
   func localhostTakenOnIPv6() async throws {
     let squatter = try await LoopbackListener.start(
-      registered: try #require(RedirectURI("http://[::1]/")), handler: answering())
+      registered: try #require(RedirectURI("http://[::1]/")), onOpenedTwice: {}, handler: answering())
     defer { Task { await squatter.stop() } }
     do {
       let listener = try await LoopbackListener.start(
-        registered: try #require(RedirectURI("http://localhost:\(squatter.port)/")), handler: answering())
+        registered: try #require(RedirectURI("http://localhost:\(squatter.port)/")), onOpenedTwice: {},
+        handler: answering())
       await listener.stop()
       Issue.record("the listener started although [::1]:\(squatter.port) was taken")
     } catch let error as LoopbackListener.StartError {
@@ -51,7 +52,7 @@ struct LoopbackListenerTests {
   @Test("a fixed port whose last connection still waits in TIME_WAIT can be listened on again")
   func fixedPortAfterTimeWait() async throws {
     let first = try await LoopbackListener.start(
-      registered: try #require(RedirectURI("http://127.0.0.1/")), handler: answering())
+      registered: try #require(RedirectURI("http://127.0.0.1/")), onOpenedTwice: {}, handler: answering())
     // A browser that keeps its connection open: stopping the listener closes it from the listener's side first, so
     // that side, on the fixed port, waits in TIME_WAIT.
     let connection = try RawConnection(port: first.port)
@@ -64,7 +65,7 @@ struct LoopbackListenerTests {
       await eventually(timeout: .seconds(30), every: .milliseconds(100)) { Self.inTimeWait(first.port) },
       "the listener's side of the connection is not in TIME_WAIT: the test would prove nothing")
     let second = try await LoopbackListener.start(
-      registered: try #require(RedirectURI("http://127.0.0.1:\(first.port)/")), handler: answering())
+      registered: try #require(RedirectURI("http://127.0.0.1:\(first.port)/")), onOpenedTwice: {}, handler: answering())
     #expect(second.port == first.port)
     #expect(try await status(of: "http://127.0.0.1:\(first.port)/?state=x") == 200)
     await second.stop()
@@ -80,7 +81,7 @@ struct LoopbackListenerTests {
   func stopWhileAnswering() async throws {
     let holder = Holder()
     let listener = try await LoopbackListener.start(
-      registered: try #require(RedirectURI("http://127.0.0.1/callback"))
+      registered: try #require(RedirectURI("http://127.0.0.1/callback")), onOpenedTwice: {}
     ) { _ in
       // As the CLI does: the outcome is known, the listener is stopped (not awaited here, the answer comes first).
       guard let listener = await holder.listener else { return .notFound }
@@ -118,11 +119,49 @@ struct LoopbackListenerTests {
   @Test("an IPv4 port that is taken is a failure naming it, not a wait for ever")
   func takenIPv4Port() async throws {
     let first = try await LoopbackListener.start(
-      registered: try #require(RedirectURI("http://127.0.0.1/")), handler: answering())
+      registered: try #require(RedirectURI("http://127.0.0.1/")), onOpenedTwice: {}, handler: answering())
     defer { Task { await first.stop() } }
     await #expect(throws: LoopbackListener.StartError.self) {
       _ = try await LoopbackListener.start(
-        registered: try #require(RedirectURI("http://127.0.0.1:\(first.port)/")), handler: self.answering())
+        registered: try #require(RedirectURI("http://127.0.0.1:\(first.port)/")), onOpenedTwice: {},
+        handler: self.answering())
     }
+  }
+
+  /// What opening the start address twice told the listener's owner.
+  private actor Counter {
+    var count = 0
+    func increment() { count += 1 }
+  }
+
+  @Test(
+    "M4: the browser gets a one-time start address, answered once with the authorize request; a second ends the flow")
+  func oneTimeStartAddress() async throws {
+    let openedTwice = Counter()
+    let listener = try await LoopbackListener.start(
+      registered: try #require(RedirectURI("http://127.0.0.1/callback")),
+      onOpenedTwice: { await openedTwice.increment() }, handler: answering())
+    defer { Task { await listener.stop() } }
+    let authorize = try #require(
+      URL(string: "https://login.example.com/authorize?state=S3CRET&nonce=N0NCE&code_challenge=CH4LLENGE"))
+    let start = listener.startURL(redirectingTo: authorize)
+    // Nothing of the request is in the address a command line would show.
+    #expect(start.host == "127.0.0.1" && start.port == listener.port && start.query == nil)
+    for secret in ["S3CRET", "N0NCE", "CH4LLENGE", "login.example.com", "callback"] {
+      #expect(!start.absoluteString.contains(secret), "\(start) names \(secret)")
+    }
+    #expect(start.path.count > 40, "the start path is unguessable: \(start.path)")
+    let first = try await ChildProcess.run(
+      URL(filePath: "/usr/bin/curl"),
+      ["-s", "--noproxy", "*", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", start.absoluteString],
+      timeout: .seconds(30))
+    #expect(first.output == "303 \(authorize.absoluteString)")
+    #expect(await openedTwice.count == 0)
+    #expect(try await status(of: start.absoluteString) == 410)
+    #expect(await openedTwice.count == 1)
+    // A guess at another start path, and the old one afterwards, find nothing.
+    #expect(try await status(of: "http://127.0.0.1:\(listener.port)/b2c-tasks-sign-in/guess") == 404)
+    #expect(try await status(of: start.absoluteString) == 404)
+    #expect(await openedTwice.count == 1)
   }
 }

@@ -135,4 +135,48 @@ struct OutboxTests {
     #expect(await Outbox(file: file).pending.map(\.text) == ["from an older version"])
     #expect(await Outbox(file: file).pendingChanges.map(\.taskID) == [7])
   }
+
+  @Test(
+    "M3: another app signs in as Bob while Ann's changes wait: none of Ann's goes out with Bob's token, the session switches to Bob"
+  )
+  func anotherAccountSignsIn() async throws {
+    // Tokens that are always due for a refresh: every bearer asks the shared store (as after an hour in the app).
+    let harness = try await SessionHarness.start { $0.lifetimes.accessToken = 120 }
+    defer { Task { await harness.stop() } }
+    let app = harness.session()
+    let ann = try await harness.signIn(app)
+    let annClient = TaskAPIClient(session: app, account: ann.objectID)
+    try await annClient.add("Ann's first task")
+    let annTask = try #require(try await annClient.list().first)
+    // Ann's changes wait in her outbox: a task to add, an edit, a deletion.
+    let outbox = Outbox(file: try file())
+    _ = try await outbox.add("Ann's secret")
+    try await outbox.change(annTask.id, text: "Ann's edit")
+    // Another app of the group (the CLI) signs in as Bob: the shared session is now Bob's.
+    let cli = harness.session()
+    let bob = try await harness.signIn(cli, "bob@example.com", "Tasks-Demo-2")
+    try #require(bob.objectID != ann.objectID)
+
+    let flushed = await outbox.flush(annClient)
+    #expect(flushed.sent == 0)
+    guard case .unauthorized(.accountChanged(let now))? = flushed.stoppedBy else {
+      Issue.record("the flush was not stopped by the account change: \(String(describing: flushed.stoppedBy))")
+      return
+    }
+    #expect(now.objectID == bob.objectID)
+    // Ann's list fetch stops the same way: Bob's list is never taken for hers.
+    await #expect(throws: TaskAPIError.unauthorized(.accountChanged(now))) { try await annClient.list() }
+    // Everything of Ann's still waits, in her outbox; Bob's list has none of it; Ann's task is untouched.
+    #expect(await outbox.pending.map(\.text) == ["Ann's secret"])
+    #expect(await outbox.pendingChanges.map(\.taskID) == [annTask.id])
+    let bobClient = TaskAPIClient(session: cli, account: bob.objectID)
+    #expect(try await bobClient.list().isEmpty)
+    // The switch is visible: the app's session now names Bob, and a client bound to Bob works.
+    #expect(await app.state == .signedIn(now))
+    #expect(try await TaskAPIClient(session: app, account: bob.objectID).list().isEmpty)
+    // Ann signs in again: her waiting changes go out as hers.
+    _ = try await harness.signIn(app)
+    #expect(await outbox.flush(TaskAPIClient(session: app, account: ann.objectID)).sent == 1)
+    #expect(Set(try await annClient.list().map(\.text)) == ["Ann's edit", "Ann's secret"])
+  }
 }

@@ -7,8 +7,12 @@ url=$1
 # What a browser was given, for tests that check no token is ever handed to one (a temporary file of the test).
 if [ -n "${B2C_TEST_BROWSER_LOG:-}" ]; then printf '%s\n' "$url" >>"$B2C_TEST_BROWSER_LOG"; fi
 jar=${B2C_TEST_COOKIES:-$(mktemp)}
-origin=$(printf '%s' "$url" | sed 's|^\(https*://[^/]*\).*|\1|')
-body=$(curl -s -c "$jar" -b "$jar" -L --max-redirs 5 "$url")
+page=$(mktemp)
+# The page's own origin, where its form posts: the URL given may be the app's start address, which redirects there.
+landed=$(curl -s -c "$jar" -b "$jar" -L --max-redirs 5 -o "$page" -w '%{url_effective}' "$url")
+body=$(cat "$page")
+rm -f "$page"
+origin=$(printf '%s' "$landed" | sed 's|^\(https*://[^/]*\).*|\1|')
 if printf '%s' "$body" | grep -q 'name="tx"'; then
   field() { printf '%s' "$body" | sed -n "s/.*name=\"$1\" value=\"\([^\"]*\)\".*/\1/p" | head -n 1; }
   action=$(printf '%s' "$body" | sed -n 's/.*method="post" action="\([^"]*\)".*/\1/p' | head -n 1)

@@ -45,9 +45,13 @@ public struct Playground: Sendable {
     router.middlewares.add(ErrorShield())
     router.get("/health") { _, _ in "ok" }
     IdentityRoutes(service: identity).register(on: router)
-    // The task API, the same implementation b2c-tasks-api serves, on the playground's own database.
+    // The task API, the same implementation b2c-tasks-api serves, on the playground's own database. Tasks kept
+    // before owners named their issuer are the playground's own users' (with --issuer-metadata, a test set-up, they
+    // stay where they are).
+    let tasks = SQLiteTaskStore(database: store.database)
+    if configuration.externalTenant == nil { _ = try await tasks.qualifyLegacyOwners(issuer: TaskOwner.localIssuer) }
     TaskRoutes(
-      store: SQLiteTaskStore(database: store.database), validator: validator,
+      store: tasks, validator: validator,
       maxRequestBytes: configuration.maxRequestBytes
     ).register(on: router)
     self.responder = router.buildResponder()

@@ -6,17 +6,27 @@ import FoundationEssentials
 extension Session {
   /// The bearer for the task API (the access token, or the id_token when settings say so). Refreshed when it
   /// expires within `refreshMargin`, or at once with `forceRefresh` (the API answered 401).
-  public func bearer(forceRefresh: Bool = false) async throws(SessionError) -> String {
+  ///
+  /// `objectID` binds the caller to one account (the one whose outbox or offline copy it works on): when the
+  /// session belongs to anyone else — another app of the group signed in as someone else, and a refresh found that
+  /// in the keyring — no bearer is given, and `.accountChanged` names the account the session switched to.
+  public func bearer(forceRefresh: Bool = false, for objectID: String? = nil) async throws(SessionError) -> String {
     if tokens == nil { try await restore() }
     guard let current = tokens else { throw .notSignedIn }
+    try Self.require(current, belongsTo: objectID)
     if !forceRefresh, let bearer = current.bearer(settings.bearerToken),
       bearer.expiresOn.timeIntervalSinceNow > refreshMargin
     {
       return bearer.token
     }
     let refreshed = try await refresh(rejecting: forceRefresh ? current.bearer(settings.bearerToken)?.token : nil)
+    try Self.require(refreshed, belongsTo: objectID)
     guard let bearer = refreshed.bearer(settings.bearerToken) else { throw .badResponse("no bearer token") }
     return bearer.token
+  }
+
+  private static func require(_ tokens: TokenSet, belongsTo objectID: String?) throws(SessionError) {
+    if let objectID, tokens.account.objectID != objectID { throw .accountChanged(tokens.account) }
   }
 
   /// Refreshes once for all callers in this process, under the cross-process lock.
@@ -45,7 +55,9 @@ extension Session {
 
   private func refreshUnderLock(rejecting rejected: String?) async throws -> TokenSet {
     try await locked {
-      // Another process may have refreshed while this one waited: use what it stored.
+      // Another process may have refreshed while this one waited: use what it stored. It may also hold another
+      // account (another app signed in as someone else): the session then switches to it, visibly (its state names
+      // the new account), and callers bound to the earlier account get no bearer (`bearer(for:)`).
       let stored: TokenSet?
       do throws(KeyringError) { stored = try await store.load(key) } catch { throw SessionError.keyring(error) }
       if let stored, stored.refreshToken != tokens?.refreshToken || rejected != nil,

@@ -24,6 +24,9 @@ public enum SessionError: Error, Equatable, Sendable {
   case lock(RefreshLock.Failure)
   /// The app could not listen on the loopback `address` for the system browser's answer.
   case listener(address: String)
+  /// The session now belongs to another account (another app of the keychain group signed in as someone else):
+  /// what was bound to the earlier account (its waiting changes, its offline copy) was not sent or touched.
+  case accountChanged(Account)
 
   /// One line for the user.
   public var message: String {
@@ -37,6 +40,15 @@ public enum SessionError: Error, Equatable, Sendable {
     case .authorization(.timedOut):
       return tr(
         "The sign-in in your browser was not finished in time, so B2C Tasks stopped waiting for it. Please try again.")
+    case .authorization(.openedTwice):
+      return tr(
+        "The sign-in page was opened twice, so B2C Tasks stopped that sign-in: another program may have tried to take it over. Please sign in again."
+      )
+    case .accountChanged(let account):
+      return String(
+        template: tr(
+          "Another app signed in as %@, so B2C Tasks now shows that account. Your own waiting changes stay with your account."
+        ), account.displayName)
     case .authorization(.service(let error)), .service(let error): return error.message
     case .badResponse: return tr("The sign-in service answered something unexpected. Please try again.")
     case .idToken: return tr("The sign-in could not be verified, so it was refused. Please try again.")

@@ -76,10 +76,10 @@ public struct AuthorizationRequest: Sendable {
   }
 }
 
-/// Random URL-safe tokens for state, nonce and PKCE verifiers.
-enum RandomToken {
+/// Random URL-safe tokens for state, nonce and PKCE verifiers (and the loopback listener's one-time start path).
+public enum RandomToken {
   /// `bytes` random bytes as base64url (32 bytes give a 43-character PKCE verifier).
-  static func make(bytes: Int = 24) -> String {
+  public static func make(bytes: Int = 24) -> String {
     var generator = SystemRandomNumberGenerator()
     return Data((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64URLEncodedString()
   }

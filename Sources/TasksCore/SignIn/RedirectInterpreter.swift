@@ -28,6 +28,9 @@ public enum AuthorizationFailure: Error, Equatable, Sendable {
   case service(ServiceError)
   /// No answer came back from the system browser in time (the app stopped listening for it).
   case timedOut
+  /// The one-time address that starts a sign-in in the system browser was opened a second time: another program
+  /// may have taken the sign-in over, so it was stopped.
+  case openedTwice
 }
 
 /// Interprets URLs against the redirect URI and state of one authorize request.

@@ -15,12 +15,7 @@ public enum AtomicFile {
   /// folder (made with mode 0700 if missing).
   public static func write(_ data: Data, to file: URL) throws(AtomicFileError) {
     let folder = file.deletingLastPathComponent()
-    do {
-      try FileManager.default.createDirectory(
-        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw .notWritten(path: folder.path, errno: errno)
-    }
+    try makePrivateFolder(folder)
     let temporary = folder.appending(path: ".\(file.lastPathComponent).\(getpid()).tmp")
     let descriptor = open(temporary.path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw .notWritten(path: temporary.path, errno: errno) }
@@ -37,5 +32,17 @@ public enum AtomicFile {
       fsync(directory)
       close(directory)
     }
+  }
+
+  /// Makes `folder` (and missing parents) with mode 0700, or sets an existing one to 0700: what another library
+  /// writes in it (WebKit's cookie store and cache, made 0644 and 0755) is then the user's alone.
+  public static func makePrivateFolder(_ folder: URL) throws(AtomicFileError) {
+    do {
+      try FileManager.default.createDirectory(
+        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw .notWritten(path: folder.path, errno: errno)
+    }
+    guard chmod(folder.path, 0o700) == 0 else { throw .notWritten(path: folder.path, errno: errno) }
   }
 }

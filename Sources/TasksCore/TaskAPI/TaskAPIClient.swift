@@ -83,10 +83,13 @@ public struct TaskAPIClient: Sendable {
     self.bearer = bearer
   }
 
-  /// A client for `session`'s settings and tokens, sending through the session's HTTP client.
-  public init(session: Session) {
+  /// A client for `session`'s settings and tokens, sending through the session's HTTP client. With `account` (an
+  /// object id) it sends only as that account: once the session belongs to someone else, every request fails with
+  /// `.unauthorized(.accountChanged)` before anything is sent, so one account's waiting changes never go out with
+  /// another's token.
+  public init(session: Session, account: String? = nil) {
     self.init(baseURL: session.settings.taskAPI, http: session.http) { force throws(SessionError) in
-      try await session.bearer(forceRefresh: force)
+      try await session.bearer(forceRefresh: force, for: account)
     }
   }
 

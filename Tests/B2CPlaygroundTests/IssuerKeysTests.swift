@@ -1,0 +1,93 @@
+// How the task API reads an issuer's metadata and keys (issue 34, L1 and L2): one shared read, back-off after a
+// failure, no redirects. The issuer is a small server of the test's own that counts what it is asked.
+
+import Foundation
+import TaskService
+import TasksTestSupport
+import Testing
+
+@Suite("Task API: reading an issuer's keys")
+struct IssuerKeysTests {
+  /// A server that answers `/slow-fail` after a moment with 500, `/redirect` with a redirect to `/metadata`,
+  /// `/metadata` with a document and `/keys` with an empty key set; it prints each request's path.
+  private static let script = """
+    import http.server, json, sys, time
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args): pass
+        def do_GET(self):
+            print(self.path, flush=True)
+            if self.path == "/slow-fail":
+                time.sleep(0.5)
+                self.send_response(500); self.send_header("Content-Length", "0"); self.end_headers()
+            elif self.path == "/redirect":
+                self.send_response(302); self.send_header("Location", "/metadata")
+                self.send_header("Content-Length", "0"); self.end_headers()
+            elif self.path == "/keys":
+                self.send_response(200); self.send_header("Content-Length", "11"); self.end_headers()
+                self.wfile.write(b'{"keys":[]}')
+            else:
+                origin = "http://127.0.0.1:%d" % self.server.server_address[1]
+                body = json.dumps({"issuer": origin, "jwks_uri": origin + "/keys"}).encode()
+                self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers()
+                self.wfile.write(body)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print("listening on %d" % server.server_address[1], flush=True)
+    server.serve_forever()
+    """
+
+  /// Starts the counting server; answers it and its origin.
+  private func startIssuer() async throws -> (ChildProcess, String) {
+    let process = try ChildProcess(URL(filePath: "/usr/bin/python3"), ["-c", Self.script])
+    var port: Int?
+    _ = await eventually(timeout: .seconds(30)) {
+      port = process.standardOutput.split(separator: "\n").first { $0.hasPrefix("listening on ") }
+        .flatMap { Int($0.dropFirst("listening on ".count)) }
+      return port != nil || !process.isRunning
+    }
+    return (process, "http://127.0.0.1:\(try #require(port, "issuer did not start: \(process.standardError)"))")
+  }
+
+  /// A token-shaped junk bearer naming `issuer`.
+  private func junk(naming issuer: String, _ index: Int) -> String {
+    let payload = Data(#"{"iss":"\#(issuer)","n":\#(index)}"#.utf8).base64EncodedString()
+      .replacingOccurrences(of: "=", with: "")
+    return "Bearer eyJhbGciOiJSUzI1NiJ9.\(payload).c2ln"
+  }
+
+  @Test("L1: 200 junk tokens at once while the issuer fails cost one read of its metadata, not 200")
+  func oneSharedReadAndBackOff() async throws {
+    let (issuer, origin) = try await startIssuer()
+    defer { issuer.kill() }
+    let validator = BearerValidator(
+      keys: .issuers([IssuerKeys(metadataURL: try #require(URL(string: "\(origin)/slow-fail")))]),
+      audiences: ["x"], clockSkew: 0)
+    await withTaskGroup(of: String?.self) { group in
+      for index in 0..<200 { group.addTask { await validator.owner(authorization: self.junk(naming: origin, index)) } }
+      for await owner in group { #expect(owner == nil) }
+    }
+    // And straight after, while backing off: none.
+    for index in 0..<20 { #expect(await validator.owner(authorization: junk(naming: origin, index)) == nil) }
+    let reads = issuer.standardOutput.split(separator: "\n").filter { $0 == "/slow-fail" }.count
+    #expect(reads == 1, "the issuer was read \(reads) times")
+  }
+
+  @Test("L2: an issuer's metadata is not read through a redirect")
+  func noRedirects() async throws {
+    let (issuer, origin) = try await startIssuer()
+    defer { issuer.kill() }
+    let keys = IssuerKeys(metadataURL: try #require(URL(string: "\(origin)/redirect")))
+    await #expect(throws: (any Error).self) { _ = try await keys.name() }
+    #expect(issuer.standardOutput.contains("/redirect\n"))
+    #expect(!issuer.standardOutput.contains("/metadata\n"), "the redirect was followed")
+    // The same document, asked for directly, is read (the server works).
+    #expect(try await IssuerKeys(metadataURL: try #require(URL(string: "\(origin)/metadata"))).name() == origin)
+  }
+
+  @Test("L2: keys are read only from https, or http on loopback")
+  func keysOverTrustworthyURLs() {
+    #expect(IssuerKeys.isTrustworthy("https://login.example.com/keys"))
+    #expect(IssuerKeys.isTrustworthy("http://127.0.0.1:8080/keys"))
+    #expect(!IssuerKeys.isTrustworthy("http://login.example.com/keys"))
+    #expect(!IssuerKeys.isTrustworthy("ftp://127.0.0.1/keys"))
+  }
+}

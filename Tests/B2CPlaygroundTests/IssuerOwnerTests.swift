@@ -1,0 +1,152 @@
+// Owners are per issuer (issue 34, M2): b2c-tasks-api trusting two issuers keeps their users apart even when both
+// give a user the same subject (OpenID Connect Core §5.7), and rows kept before owners named their issuer go to the
+// one issuer the service trusts.
+
+import B2CPlayground
+import Foundation
+import TaskService
+import TasksTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("b2c-tasks-api: owners are per issuer", .serialized)
+struct IssuerOwnerTests {
+  /// A request to `api` with `token` as bearer.
+  private static func request(
+    _ api: URL, _ path: String, _ method: String = "GET", token: String, json: [String: Any]? = nil,
+    key: String? = nil
+  ) throws -> URLRequest {
+    var request = URLRequest(url: api.appending(path: path))
+    request.httpMethod = method
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    if let json {
+      request.httpBody = try JSONSerialization.data(withJSONObject: json)
+      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    }
+    if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
+    return request
+  }
+
+  /// The texts of the tasks `token`'s owner sees.
+  private static func texts(_ api: URL, token: String) async throws -> [String] {
+    let answer = try await Browser().send(request(api, "api/tasks", token: token))
+    try #require(answer.status == 200, "list: \(answer.status) \(answer.text)")
+    let tasks = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [[String: Any]])
+    return tasks.compactMap { $0["Text"] as? String }
+  }
+
+  /// Starts a second playground on a copy of `harness`'s users (the same object ids; its own signing key) on another
+  /// port: another issuer, whose users have the subjects of the first's. `harness` must be stopped (its database
+  /// closed) for the copy; returns the copy's harness and folder.
+  private static func twin(of data: URL) async throws -> (PlaygroundHarness, URL) {
+    let copy = try TestDesktop.temporaryFolder("playground-twin")
+    try FileManager.default.removeItem(at: copy)
+    try FileManager.default.copyItem(at: data, to: copy)
+    try FileManager.default.removeItem(at: copy.appending(path: "signing-key.pem"))
+    return (try await PlaygroundHarness.start { $0.dataDirectory = copy }, copy)
+  }
+
+  @Test(
+    "M2: a user of issuer B with the subject of issuer A's user reads, changes and deletes none of A's tasks, nor replays A's keys",
+    arguments: [TaskAPIHost.service, .postgres])
+  func sameSubjectAtTwoIssuers(host: TaskAPIHost) async throws {
+    // Issuer A's users, then A again (on another port, so its issuer is new) and its twin B on copies of the users.
+    let first = try await PlaygroundHarness.start()
+    let keep = try TestDesktop.temporaryFolder("playground-a")
+    try FileManager.default.removeItem(at: keep)
+    await first.running.stop()
+    try FileManager.default.copyItem(at: first.data, to: keep)
+    try? FileManager.default.removeItem(at: first.data)
+    let a = try await PlaygroundHarness.start { $0.dataDirectory = keep }
+    let (b, bData) = try await Self.twin(of: keep)
+    defer {
+      Task {
+        await a.stop(); await b.stop()
+        try? FileManager.default.removeItem(at: keep)
+        try? FileManager.default.removeItem(at: bData)
+      }
+    }
+    let data = try TestDesktop.temporaryFolder("tasks-api-issuers")
+    defer { try? FileManager.default.removeItem(at: data) }
+    let database =
+      host == .postgres
+      ? try await PostgresServer.shared().createDatabase() : data.appending(path: "tasks.sqlite").path
+    let api = try await TaskAPIProcess.start(
+      database: database, issuerMetadata: a.policyMetadata,
+      arguments: ["--issuer-metadata", b.policyMetadata.absoluteString])
+    defer { Task { await api.stop() } }
+
+    let annA = try #require(
+      try await SignInDriver(a).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+    let annB = try #require(
+      try await SignInDriver(b).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+    let claimsA = try await TokenInspector(a).claims(annA)
+    let claimsB = try await TokenInspector(b).claims(annB)
+    try #require(claimsA["oid"] as? String == claimsB["oid"] as? String, "the twin's user has the same subject")
+    try #require(claimsA["iss"] as? String != claimsB["iss"] as? String, "at another issuer")
+
+    let browser = Browser()
+    let added = try await browser.send(
+      Self.request(api.base, "api/tasks", "POST", token: annA, json: ["Text": "A's secret"], key: "key-1"))
+    #expect(added.status == 204)
+    let location = try #require(added.location)
+    #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
+    // B's user sees nothing of A's…
+    #expect(try await Self.texts(api.base, token: annB) == [])
+    // …changes and deletes nothing of A's…
+    let patch = try await browser.send(
+      Self.request(api.base, String(location.dropFirst()), "PATCH", token: annB, json: ["Text": "taken over"]))
+    #expect(patch.status == 404)
+    _ = try await browser.send(Self.request(api.base, String(location.dropFirst()), "DELETE", token: annB))
+    #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
+    // …and A's idempotency key is B's user's own key: a new task, not A's.
+    let replay = try await browser.send(
+      Self.request(api.base, "api/tasks", "POST", token: annB, json: ["Text": "B's own"], key: "key-1"))
+    #expect(replay.status == 204 && replay.location != location, "\(String(describing: replay.location))")
+    #expect(try await Self.texts(api.base, token: annB) == ["B's own"])
+    #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
+    // The API still shows a task's owner as the user's id, as the original did.
+    let list = try await browser.send(Self.request(api.base, "api/tasks", token: annA))
+    let owner = (try JSONSerialization.jsonObject(with: list.body) as? [[String: Any]])?.first?["Owner"] as? String
+    #expect(owner == claimsA["oid"] as? String)
+  }
+
+  @Test(
+    "M2: tasks kept before owners named their issuer become the one trusted issuer's users'",
+    arguments: [TaskAPIHost.service, .postgres])
+  func legacyRowsMove(host: TaskAPIHost) async throws {
+    let harness = try await PlaygroundHarness.start()
+    defer { Task { await harness.stop() } }
+    let token = try #require(
+      try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+    let oid = try #require(try await TokenInspector(harness).claims(token)["oid"] as? String)
+    // A database as the service kept it before: owners are bare subjects.
+    let data = try TestDesktop.temporaryFolder("tasks-api-legacy")
+    defer { try? FileManager.default.removeItem(at: data) }
+    let database: String
+    let insert =
+      "INSERT INTO tasks (owner, text, completed, %@) VALUES ('\(oid)', 'kept from before', false, '2024-01-01 00:00:00')"
+    if host == .postgres {
+      database = try await PostgresServer.shared().createDatabase()
+      let schema = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
+      await schema.stop()
+      let name = try #require(database.split(separator: "/").last.map(String.init))
+      _ = try await PostgresServer.shared().psql(name, String(format: insert, "date_modified"))
+    } else {
+      database = data.appending(path: "tasks.sqlite").path
+      _ = try SQLiteTaskStore(path: database)
+      let run = try await ChildProcess.run(
+        URL(filePath: "/usr/bin/sqlite3"), [database, String(format: insert, "dateModified")])
+      try #require(run.status == 0, "\(run.error)")
+    }
+    let api = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
+    defer { Task { await api.stop() } }
+    let moved = try await eventually(timeout: .seconds(60)) {
+      try await Self.texts(api.base, token: token) == ["kept from before"]
+    }
+    #expect(moved, "the old task did not reach its owner: \(api.process.standardError)")
+  }
+}

@@ -1,0 +1,76 @@
+// Hostile pages in the sign-in view (issue 34): what a page the view reaches can make the desktop do. The pages come
+// from a provider of the test's own (download_provider.py), as a compromised page or a link on a real provider's
+// pages would.
+
+import Foundation
+import TasksTestSupport
+import Testing
+
+extension AppUI {
+  @Suite("Hostile pages in the sign-in view")
+  struct HostilePageUITests {
+    /// Every file under `folder` with its bytes, by path relative to `folder`; folders as empty entries.
+    private static func snapshot(_ folder: URL) -> [String: Data] {
+      var files: [String: Data] = [:]
+      let walker = FileManager.default.enumerator(atPath: folder.path)
+      while let path = walker?.nextObject() as? String {
+        files[path] = FileManager.default.contents(atPath: folder.appending(path: path).path) ?? Data()
+      }
+      return files
+    }
+
+    @Test(
+      "M1: a page that offers attachments (frames, script, links, a navigation) leaves $HOME and ~/Downloads unchanged"
+    )
+    func noDownloads() async throws {
+      let provider = try ChildProcess(
+        Tools.python,
+        [URL(filePath: #filePath).deletingLastPathComponent().appending(path: "download_provider.py").path])
+      defer { provider.kill() }
+      var port: Int?
+      _ = await eventually(timeout: .seconds(30)) {
+        port = provider.standardOutput.split(separator: "\n").first { $0.hasPrefix("listening on ") }
+          .flatMap { Int($0.dropFirst("listening on ".count)) }
+        return port != nil || !provider.isRunning
+      }
+      let origin = "http://127.0.0.1:\(try #require(port, "the provider did not start: \(provider.standardError)"))"
+      // A home without XDG user folders: WebKit's downloads would go straight into it. Files named as the provider's
+      // attachments are there, in the home and in Downloads.
+      let home = try TestDesktop.temporaryFolder("ui-home")
+      defer { try? FileManager.default.removeItem(at: home) }
+      try FileManager.default.createDirectory(at: home.appending(path: "Downloads"), withIntermediateDirectories: true)
+      try Data("the user's own file\n".utf8).write(to: home.appending(path: "victim.txt"))
+      try Data("the user's own download\n".utf8).write(to: home.appending(path: "Downloads/victim.txt"))
+      let before = Self.snapshot(home)
+      let settings = Data(
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+          <key>clientID</key><string>hostile-page-test</string>
+          <key>authority</key><string>\(origin)</string>
+          <key>redirectURI</key><string>urn:ietf:wg:oauth:2.0:oob</string>
+          <key>keychain</key><string>ui.test.\(UUID().uuidString)</string>
+          <key>taskAPI</key><string>\(origin)</string>
+        </dict></plist>
+        """.utf8)
+      let app = try AppDriver(settings: settings, environment: ["HOME": home.path])
+      try await app.openSignInPage()
+      // Every attachment was served: a frame's, the type nothing shows, the script's (then offered as a blob), the
+      // page's own navigation.
+      let served = ["/file/attachment-frame", "/file/octet-frame", "/file/fetched", "/done/blob", "/file/navigation"]
+      let requested = await eventually(timeout: .seconds(60)) {
+        served.allSatisfy { provider.standardOutput.contains("GET \($0)\n") }
+      }
+      #expect(requested, "the page's requests: \(provider.standardOutput)")
+      // A download is written within moments of its answer; none may appear.
+      let changed = await eventually(timeout: .seconds(10), every: .milliseconds(200)) { Self.snapshot(home) != before }
+      #expect(
+        !changed, "files in the home folder changed: \(Set(Self.snapshot(home).keys).symmetricDifference(before.keys))")
+      // The sign-in page is still the one shown: nothing replaced it, and the app did not end the flow.
+      try await app.waitFor(role: "label", name: "Sign in")
+      _ = try await app.screenshot("hostile-downloads")
+      await app.stop()
+      #expect(Self.snapshot(home) == before)
+    }
+  }
+}
