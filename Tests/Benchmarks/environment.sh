@@ -32,7 +32,8 @@ cat >"$work/config/io.github.b2ctasks.B2CTasks/settings.plist" <<PLIST
 </dict></plist>
 PLIST
 database=$(ls "$work/playground"/*.sqlite)
-owner=$(sqlite3 "$database" "SELECT oid FROM users WHERE email = 'ann@example.com'")
+# The task API keys tasks by issuer and subject (TaskOwner); the playground's own users' issuer is "local".
+owner="local $(sqlite3 "$database" "SELECT oid FROM users WHERE email = 'ann@example.com'")"
 
 # seed N: Ann has exactly N tasks, "task number 1" … "task number N".
 seed() {

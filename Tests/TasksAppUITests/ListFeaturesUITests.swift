@@ -215,7 +215,8 @@ extension AppUI {
     @Test("dragging the scroll bar through 2 000 tasks: once it stops, every row is named for the task it shows")
     func namesFollowAFastDrag() async throws {
       let playground = try await PlaygroundForUI()
-      // Ann (a demo user of the playground) gets 2 000 tasks straight in its database, "task number 1" the oldest.
+      // Ann (a demo user of the playground) gets 2 000 tasks straight in its database, "task number 1" the oldest
+      // (owners are issuer and subject, TaskOwner: the playground's own users' issuer is "local").
       let database = try #require(
         try FileManager.default.contentsOfDirectory(at: playground.data, includingPropertiesForKeys: nil)
           .first { $0.pathExtension == "sqlite" })
@@ -226,7 +227,7 @@ extension AppUI {
           """
           WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2000)
           INSERT INTO tasks (owner, text, completed, dateModified)
-          SELECT (SELECT oid FROM users WHERE email = 'ann@example.com'), 'task number ' || x, 0,
+          SELECT 'local ' || (SELECT oid FROM users WHERE email = 'ann@example.com'), 'task number ' || x, 0,
             strftime('%Y-%m-%d %H:%M:%f', '2026-11-20', '+' || x || ' seconds') FROM n;
           """,
         ])
