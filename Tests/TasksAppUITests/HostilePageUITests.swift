@@ -55,9 +55,10 @@ extension AppUI {
         """.utf8)
       let app = try AppDriver(settings: settings, environment: ["HOME": home.path])
       try await app.openSignInPage()
-      // Every attachment was served: a frame's, the type nothing shows, the script's (then offered as a blob), the
-      // page's own navigation.
-      let served = ["/file/attachment-frame", "/file/octet-frame", "/file/fetched", "/done/blob", "/file/navigation"]
+      // The frames' attachments and the script's were served. (The download link and the page's navigations race
+      // one another, each cancelling the one before it may have been sent: which of them reach the server varies with
+      // the machine's load, seen in three runs, so none of them is waited for; each still gets the 10 s below.)
+      let served = ["/file/attachment-frame", "/file/octet-frame", "/file/fetched"]
       let requested = await eventually(timeout: .seconds(60)) {
         served.allSatisfy { provider.standardOutput.contains("GET \($0)\n") }
       }
