@@ -147,8 +147,8 @@ struct LoopbackListenerTests {
     let start = listener.startURL(redirectingTo: authorize)
     // Nothing of the request is in the address a command line would show.
     #expect(start.host == "127.0.0.1" && start.port == listener.port && start.query == nil)
-    for secret in ["S3CRET", "N0NCE", "CH4LLENGE", "login.example.com", "callback"] {
-      #expect(!start.absoluteString.contains(secret), "\(start) names \(secret)")
+    for part in ["S3CRET", "N0NCE", "CH4LLENGE", "login.example.com", "callback"] {
+      #expect(!start.absoluteString.contains(part), "\(start) names \(part)")
     }
     #expect(start.path.count > 40, "the start path is unguessable: \(start.path)")
     let first = try await ChildProcess.run(
