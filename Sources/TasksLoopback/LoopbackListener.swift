@@ -15,6 +15,8 @@ public enum LoopbackAnswer: Sendable {
   case notFound
   /// A redirect that is not the flow's (wrong or missing `state`): 400, and the flow goes on.
   case rejected
+  /// The one-time start address asked for a second time: 410, and the flow ends.
+  case openedTwice
 
   /// What the browser sees after a sign-in step: the next policy's page, or a short page saying how the flow ended
   /// and, in `closing`, where to go back to (`endsFlow` then tells the caller to stop listening).
@@ -166,28 +168,13 @@ public final class LoopbackListener: Sendable {
     }
   }
 
-  private static func reply(to answer: StartPage.Answer) -> SoupLoopbackServer.Reply {
-    switch answer {
-    case .redirect(let url):
-      // Not kept by the browser, and the authorize request is not sent on as a referrer.
-      return .init(
-        status: 303,
-        headers: [("Location", url.absoluteString), ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer")])
-    case .notOffered:
-      return .init(status: 404)
-    case .openedTwice:
-      var reply = page(
-        title: tr("Sign-in stopped"),
-        message: tr("This sign-in page was opened twice, so the sign-in was stopped. Please start it again."))
-      reply.status = 410
-      return reply
-    }
-  }
-
   private static func reply(to answer: LoopbackAnswer) -> SoupLoopbackServer.Reply {
     switch answer {
     case .redirect(let url):
-      return .init(status: 302, headers: [("Location", url.absoluteString), ("Cache-Control", "no-store")])
+      // Not kept by the browser, and not sent on as a referrer (it may be the authorize request).
+      return .init(
+        status: 302,
+        headers: [("Location", url.absoluteString), ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer")])
     case .page(let title, let message):
       return page(title: title, message: message)
     case .notFound:
@@ -197,6 +184,12 @@ public final class LoopbackListener: Sendable {
         title: tr("Not this sign-in"),
         message: tr("This answer does not belong to the sign-in in progress, so it was ignored."))
       reply.status = 400
+      return reply
+    case .openedTwice:
+      var reply = page(
+        title: tr("Sign-in stopped"),
+        message: tr("This sign-in page was opened twice, so the sign-in was stopped. Please start it again."))
+      reply.status = 410
       return reply
     }
   }
@@ -224,16 +217,6 @@ public final class LoopbackListener: Sendable {
 
 /// The one-time start address of a listener and the authorize request it leads to. Any thread.
 private final class StartPage: Sendable {
-  /// What a request for the start address gets.
-  enum Answer {
-    /// The first request: on to the authorize request.
-    case redirect(URL)
-    /// Nothing offered yet.
-    case notOffered
-    /// A second request: the flow ends.
-    case openedTwice
-  }
-
   let path: String
   private let state = Mutex<(target: URL?, opened: Bool)>((nil, false))
 
@@ -245,11 +228,12 @@ private final class StartPage: Sendable {
     state.withLock { $0 = (authorize, false) }
   }
 
-  /// The answer to a request for `url` when it is the start address; nil for any other.
-  func answer(_ url: String) -> Answer? {
+  /// The answer to a request for `url` when it is the start address (on to the authorize request the first time,
+  /// `.openedTwice` the second, 404 before anything is offered or after); nil for any other address.
+  func answer(_ url: String) -> LoopbackAnswer? {
     guard URLComponents(string: url)?.path == path else { return nil }
     return state.withLock { state in
-      guard let target = state.target else { return .notOffered }
+      guard let target = state.target else { return .notFound }
       if state.opened {
         state.target = nil
         return .openedTwice

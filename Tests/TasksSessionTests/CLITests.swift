@@ -162,7 +162,7 @@ struct CLITests {
     #expect(signIn.status == 1, "\(signIn.output) \(signIn.error)")
     #expect(signIn.error.contains("opened twice"), "\(signIn.error)")
     let stolen = try String(contentsOf: taken, encoding: .utf8)
-    #expect(stolen.hasPrefix("303 ") && stolen.contains("code_challenge="), "\(stolen)")
+    #expect(stolen.hasPrefix("302 ") && stolen.contains("code_challenge="), "\(stolen)")
     #expect(try await KeyringSessionStore().load(SessionKey(harness.settings)) == nil, "nobody is signed in")
   }
 

@@ -155,7 +155,7 @@ struct LoopbackListenerTests {
       URL(filePath: "/usr/bin/curl"),
       ["-s", "--noproxy", "*", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", start.absoluteString],
       timeout: .seconds(30))
-    #expect(first.output == "303 \(authorize.absoluteString)")
+    #expect(first.output == "302 \(authorize.absoluteString)")
     #expect(await openedTwice.count == 0)
     #expect(try await status(of: start.absoluteString) == 410)
     #expect(await openedTwice.count == 1)
