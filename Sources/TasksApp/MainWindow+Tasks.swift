@@ -245,7 +245,7 @@ extension MainWindow {
     let title =
       keys.count == 1
       ? tr("Task deleted") : String(template: trn("%d task deleted", "%d tasks deleted", keys.count), keys.count)
-    let toast = adw_toast_new(title)!
+    let toast = PlainText.toast(title)
     adw_toast_set_button_label(toast, tr("Undo"))
     adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
     // One Undo at a time: an earlier deletion happens now.

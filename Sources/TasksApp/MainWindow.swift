@@ -92,7 +92,7 @@ final class MainWindow {
     switch startup {
     case .failure(let error):
       let page = builder.opaqueObject("settings_error_page", adw_status_page_get_type())
-      adw_status_page_set_description(page, error.description)
+      PlainText.setDescription(page, error.description)
       show(.settingsError)
     case .success(let startup):
       let session = startup.session
@@ -291,7 +291,7 @@ final class MainWindow {
   /// `aboutList` goes when the list does (a sign-in page has no use for "1 waiting task was sent").
   @discardableResult
   func showToast(_ title: String, aboutList: Bool = false, retry: (@MainActor () -> Void)? = nil) -> OpaquePointer {
-    let toast = adw_toast_new(title)!
+    let toast = PlainText.toast(title)
     if let retry {
       adw_toast_set_button_label(toast, tr("Retry"))
       Signal.connect(toast, "button-clicked") { retry() }
@@ -381,7 +381,7 @@ final class MainWindow {
   /// Shows the sign-in failed page with what went wrong; its Copy Details copies the failure's details.
   func showSignInFailure(_ error: SessionError) {
     let page = builder.opaqueObject("sign_in_failed_page", adw_status_page_get_type())
-    adw_status_page_set_description(page, error.message)
+    PlainText.setDescription(page, error.message)
     var details = ["B2C Tasks sign-in failed", "Time: \(Date().formatted(.iso8601))", "Message: \(error.message)"]
     if case .authorization(.service(let service)) = error { details.append(service.details) }
     if case .service(let service) = error { details.append(service.details) }

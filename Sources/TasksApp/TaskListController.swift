@@ -403,7 +403,7 @@ final class TaskListController {
       (title, description) = (tr("All Done"), tr("Your completed tasks are hidden. Show them from the main menu."))
     }
     adw_status_page_set_title(emptyPage, title)
-    adw_status_page_set_description(emptyPage, description)
+    PlainText.setDescription(emptyPage, description)
     gtk_widget_set_visible(emptyAddButton, keys.isEmpty ? 1 : 0)
   }
 

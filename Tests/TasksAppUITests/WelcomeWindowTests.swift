@@ -98,7 +98,7 @@ extension AppUI {
       await app.stop()
     }
 
-    @Test("--settings names the file to use, and a missing one is reported, not replaced")
+    @Test("--settings names the file to use, and a missing one is reported as written, not replaced")
     func settingsOption() async throws {
       let app = try AppDriver(arguments: ["--settings", "/nonexistent/custom.plist"])
       _ = try await app.waitForWindow()
@@ -106,6 +106,15 @@ extension AppUI {
         nodes.contains { $0.isShowing && $0.name == "/nonexistent/custom.plist: the file does not exist" }
       }
       await app.stop()
+      // L7: the path is shown as written, not read as markup (an `&` blanked the page; a tag was a link).
+      let odd = "/nonexistent/Tom & Jerry <a href=\"https://example.com\">tasks</a>.plist"
+      let again = try AppDriver(arguments: ["--settings", odd])
+      _ = try await again.waitForWindow()
+      try await again.accessibleTree { nodes in
+        nodes.contains { $0.isShowing && $0.name == "\(odd): the file does not exist" }
+      }
+      _ = try await again.screenshot("settings-path-as-written")
+      await again.stop()
     }
   }
 }
