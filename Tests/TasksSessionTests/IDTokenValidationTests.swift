@@ -17,6 +17,7 @@ struct ForgedIDClaims: JWTPayload {
   var aud: String
   var exp: Int
   var nbf: Int
+  var iat: Int
   var nonce: String?
   var oid: String
   var name: String
@@ -52,7 +53,8 @@ struct IDTokenValidationTests {
     var claims = ForgedIDClaims(
       iss: "\(harness.base.absoluteString)/5b6e1c9a-2f4d-4e7b-9c3a-1d8f0e2b7a64/v2.0/",
       aud: PlaygroundConfiguration.appClientID,
-      exp: now + 600, nbf: now - 5, nonce: "the-nonce", oid: "oid-1", name: "Forged", emails: ["f@example.com"])
+      exp: now + 600, nbf: now - 5, iat: now - 5, nonce: "the-nonce", oid: "oid-1", name: "Forged",
+      emails: ["f@example.com"])
     change(&claims)
     return claims
   }
@@ -174,7 +176,8 @@ struct IDTokenValidationTests {
     ] as [([String], String?, Bool)])
   func authorizedParty(audiences: [String], azp: String?, accepted: Bool) async throws {
     struct Claims: JWTPayload {
-      var iss: String, aud: [String], exp: Int, nbf: Int, nonce: String, oid: String, name: String, azp: String?
+      var iss: String, aud: [String], exp: Int, nbf: Int, iat: Int, nonce: String, oid: String, name: String
+      var azp: String?
       func verify(using algorithm: some JWTAlgorithm) throws {}
     }
     let harness = try await SessionHarness.start()
@@ -182,7 +185,8 @@ struct IDTokenValidationTests {
     let base = claims(harness)
     let token = try await sign(
       Claims(
-        iss: base.iss, aud: audiences, exp: base.exp, nbf: base.nbf, nonce: "the-nonce", oid: "oid-1", name: "Ann",
+        iss: base.iss, aud: audiences, exp: base.exp, nbf: base.nbf, iat: base.iat, nonce: "the-nonce", oid: "oid-1",
+        name: "Ann",
         azp: azp), harness: harness)
     switch await validate(token, harness) {
     case .success: #expect(accepted, "accepted aud \(audiences) azp \(azp ?? "none")")

@@ -75,23 +75,41 @@ extension Session {
       state = .refreshing(current.account)
       let target = try await target(for: current.policy)
       let response = try await tokenEndpoint.refresh(refreshToken, at: target.endpoints.token, scopes: target.scopes)
-      let renewed = try await tokenSet(from: response, policy: current.policy, nonce: nil, previous: current)
-      // Compare and swap: store only if the keyring still holds the refresh token just used. Every app of ours
-      // writes under this lock, but the keyring has other writers (Seahorse, an older version of ours): a session
-      // deleted meanwhile stays deleted, and one replaced meanwhile wins.
-      let now: TokenSet?
-      do throws(KeyringError) { now = try await store.load(key) } catch { throw SessionError.keyring(error) }
-      guard let now else { throw SessionError.notSignedIn }
-      guard now.refreshToken == current.refreshToken, now.account.objectID == current.account.objectID else {
-        tokens = now
-        state = .signedIn(now.account)
-        return now
+      let renewed: TokenSet
+      do {
+        renewed = try await tokenSet(from: response, policy: current.policy, nonce: nil, previous: current)
+      } catch {
+        // The provider rotated the refresh token and then sent an id_token that does not validate (another issuer,
+        // another subject…): nothing of the answer is used, but the new refresh token is kept — the old one is
+        // spent, and replaying it would trip reuse detection and sign every app of the group out.
+        if let rotated = response.refreshToken, rotated != refreshToken {
+          var kept = current
+          kept.refreshToken = rotated
+          try await saveIfUnchanged(kept, replacing: current)
+        }
+        throw error
       }
-      do throws(KeyringError) { try await store.save(renewed, under: key) } catch { throw SessionError.keyring(error) }
-      tokens = renewed
-      state = .signedIn(renewed.account)
-      return renewed
+      return try await saveIfUnchanged(renewed, replacing: current)
     }
+  }
+
+  /// Stores `renewed` and makes it the session's, if the keyring still holds `current` (compare and swap): every
+  /// app of ours writes under the lock, but the keyring has other writers (Seahorse, an older version of ours): a
+  /// session deleted meanwhile stays deleted, and one replaced meanwhile wins (and is answered). Under the lock.
+  @discardableResult
+  private func saveIfUnchanged(_ renewed: TokenSet, replacing current: TokenSet) async throws -> TokenSet {
+    let now: TokenSet?
+    do throws(KeyringError) { now = try await store.load(key) } catch { throw SessionError.keyring(error) }
+    guard let now else { throw SessionError.notSignedIn }
+    guard now.refreshToken == current.refreshToken, now.account.objectID == current.account.objectID else {
+      tokens = now
+      state = .signedIn(now.account)
+      return now
+    }
+    do throws(KeyringError) { try await store.save(renewed, under: key) } catch { throw SessionError.keyring(error) }
+    tokens = renewed
+    state = .signedIn(renewed.account)
+    return renewed
   }
 
   /// Validates a token response's id_token and builds the token set to store.

@@ -38,6 +38,8 @@ public enum IDTokenError: Error, Equatable, Sendable {
   case wrongNonce
   /// The token names no user (`oid`/`sub`).
   case noSubject
+  /// The token says not when it was issued (`iat`, required by OpenID Connect Core §2).
+  case noIssueTime
   /// The policy's metadata could not be had.
   case metadata(MetadataError)
 }
@@ -75,7 +77,9 @@ public struct IDTokenValidator: Sendable {
     _ token: String, keys: (keys: JWTKeyCollection, kids: Set<String>), issuer: String, nonce expectedNonce: String?,
     now: Date = Date()
   ) async throws(IDTokenError) -> (account: Account, expiresOn: Date) {
-    guard let kid = Self.keyID(of: token), keys.kids.contains(kid) else { throw .badSignature }
+    guard let header = Self.header(of: token), Self.mayVerify(kid: header.kid, kids: keys.kids) else {
+      throw .badSignature
+    }
     let claims: IDTokenClaims
     do { claims = try await keys.keys.verify(token, as: IDTokenClaims.self) } catch { throw .badSignature }
     return try check(claims, issuer: issuer, nonce: expectedNonce, now: now)
@@ -98,6 +102,7 @@ public struct IDTokenValidator: Sendable {
     }
     if let expectedNonce, claims.nonce != expectedNonce { throw .wrongNonce }
     guard let subject = claims.oid ?? claims.sub, !subject.isEmpty else { throw .noSubject }
+    guard claims.iat != nil else { throw .noIssueTime }
     // B2C names mail addresses in `emails`; OpenID Connect in `email`; External ID often only in
     // `preferred_username`, which is a mail address there but may be any user name elsewhere.
     let username = claims.preferred_username.flatMap { $0.contains("@") ? $0 : nil }
@@ -108,28 +113,45 @@ public struct IDTokenValidator: Sendable {
   }
 
   /// The claims of `token` once its signature verifies with the key its header names. The `kid` must be in the
-  /// policy's key set: a token naming an unknown key is refused even if another key would verify it.
+  /// policy's key set: a token naming an unknown key is refused even if another key would verify it. A token naming
+  /// no key is verified only when the set has exactly one (OpenID's `rp-id_token-kid-absent-single-jwks`; with
+  /// several, which one is meant cannot be known). The set is fetched once more when the key is unknown or does not
+  /// verify the token (the provider rotated its keys, with or without key ids).
   private func verifiedClaims(_ token: String, keySet: URL) async throws(IDTokenError) -> IDTokenClaims {
-    guard let kid = Self.keyID(of: token) else { throw .badSignature }
+    guard let header = Self.header(of: token) else { throw .badSignature }
     for refresh in [false, true] {
       let set: (keys: JWTKeyCollection, kids: Set<String>)
-      do { set = try await metadata.keys(keySet, refresh: refresh) } catch { throw .metadata(error) }
-      guard set.kids.contains(kid) else { continue }  // perhaps a new key: fetch the set once more
+      do { set = try await metadata.keys(keySet, refresh: refresh, for: header.kid) } catch { throw .metadata(error) }
+      guard Self.mayVerify(kid: header.kid, kids: set.kids) else { continue }
       do {
         return try await set.keys.verify(token, as: IDTokenClaims.self)
       } catch {
-        throw .badSignature
+        continue
       }
     }
     throw .badSignature
   }
 
-  /// The `kid` of a JWT's header, if it has one and the header names RS256, the only algorithm accepted.
-  static func keyID(of token: String) -> String? {
+  /// Whether a token naming `kid` (or none) may be verified with a key set naming `kids`.
+  private static func mayVerify(kid: String?, kids: Set<String>) -> Bool {
+    guard let kid else { return kids.count == 1 }
+    return kids.contains(kid)
+  }
+
+  /// A JWT's header when it names RS256, the only algorithm accepted (never taken from the token otherwise), with
+  /// its `kid` if it has one; nil for anything else.
+  static func header(of token: String) -> SigningHeader? {
     guard let header = token.split(separator: ".", omittingEmptySubsequences: false).first,
       let data = Data(base64URLEncoded: String(header)),
       let fields = JSONValue.object(data), fields["alg"]?.string == "RS256"
     else { return nil }
-    return fields["kid"]?.string
+    return SigningHeader(kid: fields["kid"]?.string)
   }
+
+  /// What a JWT's header says about its signature, once it names RS256.
+  struct SigningHeader {
+    /// The key it was signed with, if it names one.
+    let kid: String?
+  }
+
 }

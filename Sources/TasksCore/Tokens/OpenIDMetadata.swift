@@ -68,7 +68,8 @@ public enum MetadataError: Error, Equatable, Sendable {
 }
 
 /// Fetches and caches discovery documents and key sets per policy. Both are fetched again once they are a day old;
-/// keys also when a token names an unknown `kid` (key rollover), at most once a minute per key set.
+/// keys also when a token names an unknown `kid` or its key does not verify it (key rollover), at most once a minute
+/// for each key a token names (so a rollover right after a fetch is still seen, and junk costs one fetch a minute).
 public actor OpenIDMetadata {
   /// How long a discovery document or key set is used before it is fetched again.
   public static let lifetime: TimeInterval = 86400
@@ -77,6 +78,8 @@ public actor OpenIDMetadata {
   private var configurations: [URL: (configuration: OpenIDConfiguration, fetched: Date)] = [:]
   private var keySets: [URL: (keys: JWTKeyCollection, kids: Set<String>, fetched: Date)] = [:]
   private var keyFetches: [URL: Task<Result<KeySet, MetadataError>, Never>] = [:]
+  /// When a key set was last fetched again for a key a token named ("" for none).
+  private var refetches: [URL: [String: Date]] = [:]
 
   /// Creates an empty cache; `now` is the clock its ages are measured with.
   public init(http: HTTPClient, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -97,13 +100,21 @@ public actor OpenIDMetadata {
     return configuration
   }
 
-  /// The key set at `url` and the key ids it holds: fetched again when it is a day old, or with `refresh` unless it
-  /// was fetched within the last minute.
-  func keys(_ url: URL, refresh: Bool = false) async throws(MetadataError) -> (
+  /// The key set at `url` and the key ids it holds: fetched again when it is a day old, or with `refresh` (for a
+  /// token naming `kid`) unless it was fetched again for that key within the last minute.
+  func keys(_ url: URL, refresh: Bool = false, for kid: String? = nil) async throws(MetadataError) -> (
     keys: JWTKeyCollection, kids: Set<String>
   ) {
-    if let cached = keySets[url], now().timeIntervalSince(cached.fetched) < (refresh ? 60 : Self.lifetime) {
-      return (cached.keys, cached.kids)
+    if let cached = keySets[url] {
+      let fresh = now().timeIntervalSince(cached.fetched) < Self.lifetime
+      if !refresh && fresh { return (cached.keys, cached.kids) }
+      if refresh, let last = refetches[url]?[kid ?? ""], now().timeIntervalSince(last) < 60 {
+        return (cached.keys, cached.kids)
+      }
+    }
+    if refresh {
+      if (refetches[url]?.count ?? 0) >= 100 { refetches[url] = [:] }
+      refetches[url, default: [:]][kid ?? ""] = now()
     }
     // One fetch at a time per key set: a sign-in's early fetch (while the user types) and its token check share it.
     let fetch: Task<Result<KeySet, MetadataError>, Never>
@@ -146,9 +157,13 @@ public actor OpenIDMetadata {
     // The signature algorithm is pinned to RS256 on every key: B2C's key sets name none, and JWTKit would take it
     // from the first token's header and keep it for the key — one junk token naming PS256 with a real kid made every
     // later valid RS256 token fail. Keys for another algorithm are left out.
+    // A key without a `kid` gets one of its own making (JWTKit refuses keys without; a token can only be checked
+    // against such a key when the set has no other, `IDTokenValidator`).
     let publicKeys = entries.filter { Set($0.keys).isDisjoint(with: Self.privateMembers) }
       .filter { $0["kty"]?.string == "RSA" && ($0["alg"]?.string ?? "RS256") == "RS256" }
-      .map { $0.merging(["alg": .string("RS256")]) { _, pinned in pinned } }
+      .enumerated().map { index, key in
+        key.merging(["alg": .string("RS256"), "kid": key["kid"] ?? .string("unnamed key \(index)")]) { _, set in set }
+      }
     let collection = JWTKeyCollection()
     do {
       let json = try JSONEncoder().encode(["keys": publicKeys])
