@@ -180,7 +180,7 @@ final class AccountController {
   /// The outbox and offline copy of `account` (each account has its own).
   func files(for account: Account) -> AccountFiles {
     if let currentFiles, currentFiles.objectID == account.objectID { return currentFiles }
-    let files = AccountFiles(account: account)
+    let files = AccountFiles(account: account, in: session.key)
     currentFiles = files
     return files
   }

@@ -56,7 +56,8 @@ final class MainWindow {
 
   /// The outbox and offline copy of `account` (each account has its own).
   func files(for account: Account) -> AccountFiles {
-    self.account?.files(for: account) ?? AccountFiles(account: account)
+    guard let controller = self.account else { preconditionFailure("an account without an account controller") }
+    return controller.files(for: account)
   }
 
   init(
@@ -397,9 +398,9 @@ struct AccountFiles: Sendable {
   let outbox: Outbox
   let cache: TaskCache
 
-  init(account: Account) {
+  init(account: Account, in key: SessionKey) {
     objectID = account.objectID
-    outbox = Outbox(file: Outbox.file(for: account))
-    cache = TaskCache(account: account)
+    outbox = Outbox(file: Outbox.file(for: account, in: key))
+    cache = TaskCache(account: account, in: key)
   }
 }

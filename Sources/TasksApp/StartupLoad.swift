@@ -65,7 +65,7 @@ final class StartupLoad: Sendable {
     let restored = Task.detached { () -> Result<Restored?, SessionError> in
       do throws(SessionError) {
         guard let account = try await session.restore() else { return .success(nil) }
-        let files = AccountFiles(account: account)
+        let files = AccountFiles(account: account, in: session.key)
         return .success(Restored(account: account, files: files, offlineCopy: try? await files.cache.load()))
       } catch {
         return .failure(error)

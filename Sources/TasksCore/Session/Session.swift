@@ -36,7 +36,8 @@ public actor Session {
   /// The HTTP client of the session's requests (and of task API clients made for it).
   public let http: HTTPClient
   let store: any SessionStore
-  let key: SessionKey
+  /// Which session of the keyring this is (the account's files are named with it).
+  public nonisolated let key: SessionKey
   let lock: RefreshLock
   /// Told when another process holds the session's lock and this one waits (a terminal can say so).
   let onLockWait: (@Sendable () -> Void)?

@@ -75,11 +75,12 @@ public actor Outbox {
   }
 
   /// The outbox of `account`.
-  public static func file(for account: Account, environment: [String: String] = ProcessInfo.processInfo.environment)
-    -> URL
-  {
-    XDGDirectory.data.appFolder(environment: environment).appending(
-      path: "outbox/" + XDGDirectory.fileName(for: account, extension: "json"))
+  public static func file(
+    for account: Account, in key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
+    XDGDirectory.accountFile(
+      XDGDirectory.data.appFolder(environment: environment).appending(path: "outbox"), for: account, in: key,
+      extension: "json")
   }
 
   /// The tasks waiting, oldest first.

@@ -32,9 +32,12 @@ public actor TaskCache {
   public nonisolated let file: URL
 
   /// The copy for `account`.
-  public init(account: Account, environment: [String: String] = ProcessInfo.processInfo.environment) {
-    file = XDGDirectory.cache.appFolder(environment: environment).appending(
-      path: "tasks/" + XDGDirectory.fileName(for: account, extension: "json"))
+  public init(
+    account: Account, in key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
+    file = XDGDirectory.accountFile(
+      XDGDirectory.cache.appFolder(environment: environment).appending(path: "tasks"), for: account, in: key,
+      extension: "json")
   }
 
   /// Reads the copy.

@@ -7,10 +7,28 @@ import Testing
 
 @Suite("Offline copy of the task list")
 struct TaskCacheTests {
-  private func cache(_ objectID: String = "4d9a7c1e-0b2f-4e55-9a61-3f0c2d8e1b7a") throws -> (TaskCache, URL) {
-    let home = try TestDesktop.temporaryFolder("cache")
+  /// The session key of settings naming `authority` (an OpenID Connect issuer).
+  static func key(_ authority: String = "https://sso.example.com/realms/tasks") throws -> SessionKey {
+    let plist = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict>
+        <key>clientID</key><string>tasks</string>
+        <key>authority</key><string>\(authority)</string>
+        <key>redirectURI</key><string>urn:ietf:wg:oauth:2.0:oob</string>
+        <key>keychain</key><string>com.example.sso</string>
+        <key>taskAPI</key><string>https://tasks.example.com</string>
+      </dict></plist>
+      """
+    return SessionKey(try AppSettings.parse(Data(plist.utf8), file: "test.plist"))
+  }
+
+  private func cache(
+    _ objectID: String = "4d9a7c1e-0b2f-4e55-9a61-3f0c2d8e1b7a", key: SessionKey? = nil, home: URL? = nil
+  ) throws -> (TaskCache, URL) {
+    let home = try home ?? TestDesktop.temporaryFolder("cache")
     let account = Account(objectID: objectID, displayName: "Ann", email: "ann@example.com")
-    return (TaskCache(account: account, environment: ["XDG_CACHE_HOME": home.path, "HOME": "/nonexistent"]), home)
+    let environment = ["XDG_CACHE_HOME": home.path, "HOME": "/nonexistent"]
+    return (TaskCache(account: account, in: try key ?? Self.key(), environment: environment), home)
   }
 
   @Test("a saved list comes back with its date; the file is the user's alone, under XDG_CACHE_HOME")
@@ -35,9 +53,36 @@ struct TaskCacheTests {
   func perAccount() throws {
     let (ann, _) = try cache("ann-id")
     let (hostile, _) = try cache("../../etc/passwd")
-    #expect(ann.file.lastPathComponent == "ann-id.json")
-    #expect(hostile.file.lastPathComponent == "etcpasswd.json")
+    #expect(ann.file != hostile.file)
+    #expect(hostile.file.lastPathComponent.range(of: #"^[0-9a-f]{40}\.json$"#, options: .regularExpression) != nil)
     #expect(hostile.file.deletingLastPathComponent().lastPathComponent == "tasks")
+  }
+
+  @Test("L8: accounts of two providers with subjects that once made one file name have files of their own")
+  func perSessionKey() throws {
+    let home = try TestDesktop.temporaryFolder("cache")
+    let one = try Self.key("https://one.example.com")
+    let other = try Self.key("https://other.example.com")
+    // "1" at two providers; two all-non-ASCII subjects (both were ".json"); "a-b" and "a/b" (both "a-b"… "ab").
+    for (first, second) in [("1", "1"), ("ünïcödé", "日本"), ("a/b", "ab")] {
+      let (a, _) = try cache(first, key: one, home: home)
+      let (b, _) = try cache(second, key: first == second ? other : one, home: home)
+      #expect(a.file != b.file, "\(first) and \(second) share \(a.file.lastPathComponent)")
+    }
+  }
+
+  @Test("L8: a copy kept under the earlier name (the bare object id) is moved to the new one, not lost")
+  func earlierNameMoves() async throws {
+    let home = try TestDesktop.temporaryFolder("cache")
+    let folder = home.appending(path: "io.github.b2ctasks.B2CTasks/tasks")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (writer, _) = try cache("ann-id", home: home)
+    let tasks = [TaskItem(id: 1, owner: "o", text: "kept", completed: false, dateModified: nil)]
+    try await writer.save(tasks, at: Date(timeIntervalSince1970: 5))
+    try FileManager.default.moveItem(at: writer.file, to: folder.appending(path: "ann-id.json"))
+    let (reader, _) = try cache("ann-id", home: home)
+    #expect(try await reader.load().tasks == tasks)
+    #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "ann-id.json").path))
   }
 
   @Test(
