@@ -56,6 +56,52 @@ struct ResetAndHostTests {
     _ = try await SignInDriver(harness).signIn("ann@example.com", "Taken-0ver-1")  // a browser without the session
   }
 
+  @Test("L4: a transaction gets at most five codes; ten wrong codes an hour, across transactions, lock the account")
+  func resetCodesAreBounded() async throws {
+    let mailbox = Mailbox()
+    let harness = try await PlaygroundHarness.start { $0.mailbox = mailbox.deliver }
+    defer { Task { await harness.stop() } }
+    let password = [("newPassword", "Taken-0ver-1"), ("reenterPassword", "Taken-0ver-1")]
+    let tooMany = "You have made too many attempts. Please try again later."
+
+    // One transaction asks for codes again and again: the sixth is refused.
+    let driver = SignInDriver(harness)
+    let emailPage = try await driver.open(AuthorizeParameters(), policy: PlaygroundHarness.reset)
+    for attempt in 1...5 {
+      let codePage = try await driver.submit(emailPage, [("email", "bob@example.com")])
+      #expect(codePage.text.contains("verificationCode"), "code \(attempt) was sent")
+    }
+    let sixth = try await driver.submit(emailPage, [("email", "bob@example.com")])
+    #expect(HTMLForm.error(in: sixth.text) == tooMany, "\(HTMLForm.error(in: sixth.text) ?? "no error")")
+
+    // Guessing across new transactions, two wrong codes each (a third would void the code): after ten, the right
+    // code of a live transaction is refused too, and no new code is sent.
+    var guesses = 0
+    var last: (driver: SignInDriver, page: HTTPAnswer, code: String)?
+    while guesses < 10 {
+      let guesser = SignInDriver(harness)
+      let codePage = try await resetCodePage(guesser)
+      let code = try #require(mailbox.latestCode(for: "ann@example.com"))
+      last = (guesser, codePage, code)
+      for _ in 0..<2 where guesses < 10 {
+        let wrong = String(format: "%06d", ((Int(code) ?? 0) + 1 + guesses) % 1_000_000)
+        let answer = try await guesser.submit(codePage, [("verificationCode", wrong)] + password)
+        #expect(answer.status == 200)
+        guesses += 1
+      }
+    }
+    let (guesser, page, code) = try #require(last)
+    let right = try await guesser.submit(page, [("verificationCode", code)] + password)
+    #expect(right.status == 200 && HTMLForm.error(in: right.text) == tooMany, "the right code of a locked account")
+    let fresh = try await SignInDriver(harness).open(AuthorizeParameters(), policy: PlaygroundHarness.reset)
+    let refused = try await SignInDriver(harness).submit(fresh, [("email", "ann@example.com")])
+    #expect(HTMLForm.error(in: refused.text) == tooMany, "no new code for a locked account")
+    let signInPage = try await SignInDriver(harness).open(AuthorizeParameters())
+    let old = try await SignInDriver(harness).submit(
+      signInPage, [("email", "ann@example.com"), ("password", "Tasks-Demo-1")])
+    #expect(old.status == 302, "the password was not changed")
+  }
+
   @Test("requests for another site's name are refused (421); loopback names and configured ones are answered")
   func hostNames() async throws {
     let harness = try await PlaygroundHarness.start { $0.allowedHosts = ["tasks.example.test"] }

@@ -42,6 +42,13 @@ actor FlowStore {
   private var codes: [String: CodeGrant] = [:]
   private var sessions: [String: WebSession] = [:]
   private var resetCodes: [String: ResetCode] = [:]
+  /// Codes issued per transaction, and the times of each account's wrong codes (the last hour's).
+  private var codesIssued: [String: Int] = [:]
+  private var wrongCodes: [String: [Date]] = [:]
+  /// At most this many codes for one transaction, and this many wrong codes an hour for one account (whatever the
+  /// transaction: a new transaction is free to start): guessing six digits takes a million tries.
+  static let codesPerTransaction = 5
+  static let wrongCodesPerHour = 10
 
   private struct ResetCode {
     var email: String
@@ -74,23 +81,39 @@ actor FlowStore {
   func finish(_ id: String) {
     transactions[id] = nil
     resetCodes[id] = nil
+    codesIssued[id] = nil
   }
 
   // MARK: Password-reset codes
 
   /// A new six-digit code proving the mailbox of `email` for transaction `id` (10 minutes, 3 tries); it replaces
-  /// any earlier code of the transaction.
-  func issueResetCode(for id: String, email: String) -> String {
+  /// any earlier code of the transaction. Nil when the transaction has had its codes, or the account too many wrong
+  /// ones this hour.
+  func issueResetCode(for id: String, email: String) -> String? {
+    guard codesIssued[id, default: 0] < Self.codesPerTransaction, !isLocked(email) else { return nil }
+    codesIssued[id, default: 0] += 1
     let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
     resetCodes[id] = ResetCode(email: email.lowercased(), code: code, expiresAt: Date().addingTimeInterval(600))
     return code
   }
 
   /// What a reset code given for a transaction proved.
-  enum ResetCheck { case valid, wrong, void }
+  enum ResetCheck { case valid, wrong, void, locked }
+
+  /// Whether `email`'s account has had too many wrong codes in the last hour.
+  private func isLocked(_ email: String) -> Bool {
+    let recent = (wrongCodes[email.lowercased()] ?? []).filter { $0.timeIntervalSinceNow > -3600 }
+    wrongCodes[email.lowercased()] = recent.isEmpty ? nil : recent
+    return recent.count >= Self.wrongCodesPerHour
+  }
 
   /// Whether `code` is the transaction's live code for `email`. A wrong code uses up a try; the third voids it.
+  /// Once the account has had too many wrong codes this hour, no code is even compared (`.locked`).
   func checkResetCode(for id: String, email: String, code: String) -> ResetCheck {
+    if isLocked(email) {
+      resetCodes[id] = nil
+      return .locked
+    }
     guard var entry = resetCodes[id], entry.expiresAt > Date(), entry.email == email.lowercased() else {
       resetCodes[id] = nil
       return .void
@@ -105,6 +128,7 @@ actor FlowStore {
       return .valid
     }
     entry.tries += 1
+    wrongCodes[entry.email, default: []].append(Date())
     resetCodes[id] = entry.tries >= 3 ? nil : entry
     return entry.tries >= 3 ? .void : .wrong
   }
@@ -152,6 +176,7 @@ actor FlowStore {
   private func purge() {
     let now = Date()
     transactions = transactions.filter { $0.value.expiresAt > now }
+    codesIssued = codesIssued.filter { transactions[$0.key] != nil }
     codes = codes.filter { $0.value.expiresAt.addingTimeInterval(3600) > now }
     sessions = sessions.filter { $0.value.expiresAt > now }
   }

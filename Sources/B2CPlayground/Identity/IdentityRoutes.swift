@@ -177,7 +177,9 @@ struct IdentityRoutes: Sendable {
       guard try await service.store.user(email: email.trimmingCharacters(in: .whitespaces)) != nil else {
         return html(.resetPassword(form, email: email, error: text.unknownAccount))
       }
-      let code = await flows.issueResetCode(for: tx, email: email)
+      guard let code = await flows.issueResetCode(for: tx, email: email) else {
+        return html(.resetPassword(form, email: email, error: text.tooManyAttempts))
+      }
       configuration.mailbox(email, code)
       return html(.resetCode(form, email: email, error: nil))
     case "reset" where auth.policy == .passwordReset:
@@ -190,6 +192,7 @@ struct IdentityRoutes: Sendable {
       case .valid: break
       case .wrong: return html(.resetCode(form, email: email, error: text.wrongCode))
       case .void: return html(.resetPassword(form, email: email, error: text.wrongCode))
+      case .locked: return html(.resetPassword(form, email: email, error: text.tooManyAttempts))
       }
       let result = try await service.resetPassword(
         email: email, password: fields["newPassword"] ?? "", confirmation: fields["reenterPassword"] ?? "")

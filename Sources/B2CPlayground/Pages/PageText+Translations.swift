@@ -20,7 +20,8 @@ extension PageText {
     errorTitle: "Leider gibt es ein Problem bei Ihrer Anmeldung.", sendCode: "Bestätigungscode senden",
     codeSent: "Ein Bestätigungscode wurde an %@ gesendet. Geben Sie ihn ein und wählen Sie ein neues Passwort.",
     verificationCode: "Bestätigungscode",
-    wrongCode: "Dieser Code ist falsch oder abgelaufen. Bitte fordern Sie einen neuen an.")
+    wrongCode: "Dieser Code ist falsch oder abgelaufen. Bitte fordern Sie einen neuen an.",
+    tooManyAttempts: "Sie haben es zu oft versucht. Bitte versuchen Sie es später erneut.")
 
   static let dutch = PageText(
     signInTitle: "Aanmelden", signInHeading: "Aanmelden met uw e-mailadres", email: "E-mailadres",
@@ -40,7 +41,8 @@ extension PageText {
     signedOut: "U bent afgemeld. U kunt dit venster sluiten.",
     errorTitle: "Er is helaas een probleem bij het aanmelden.", sendCode: "Verificatiecode verzenden",
     codeSent: "Er is een verificatiecode naar %@ gestuurd. Voer die in en kies een nieuw wachtwoord.",
-    verificationCode: "Verificatiecode", wrongCode: "Deze code is onjuist of verlopen. Vraag een nieuwe aan.")
+    verificationCode: "Verificatiecode", wrongCode: "Deze code is onjuist of verlopen. Vraag een nieuwe aan.",
+    tooManyAttempts: "U hebt het te vaak geprobeerd. Probeer het later opnieuw.")
 
   static let finnish = PageText(
     signInTitle: "Kirjaudu sisään", signInHeading: "Kirjaudu sähköpostiosoitteellasi", email: "Sähköpostiosoite",
@@ -60,7 +62,8 @@ extension PageText {
     signedOut: "Olet kirjautunut ulos. Voit sulkea tämän ikkunan.",
     errorTitle: "Valitettavasti kirjautumisessasi on ongelma.", sendCode: "Lähetä vahvistuskoodi",
     codeSent: "Vahvistuskoodi lähetettiin osoitteeseen %@. Anna se ja valitse uusi salasana.",
-    verificationCode: "Vahvistuskoodi", wrongCode: "Koodi on väärä tai vanhentunut. Pyydä uusi koodi.")
+    verificationCode: "Vahvistuskoodi", wrongCode: "Koodi on väärä tai vanhentunut. Pyydä uusi koodi.",
+    tooManyAttempts: "Olet yrittänyt liian monta kertaa. Yritä myöhemmin uudelleen.")
 
   static let italian = PageText(
     signInTitle: "Accedi", signInHeading: "Accedi con il tuo indirizzo email", email: "Indirizzo email",
@@ -80,7 +83,8 @@ extension PageText {
     signedOut: "Ti sei disconnesso. Puoi chiudere questa finestra.",
     errorTitle: "Purtroppo si è verificato un problema durante l'accesso.", sendCode: "Invia codice di verifica",
     codeSent: "Un codice di verifica è stato inviato a %@. Inseriscilo e scegli una nuova password.",
-    verificationCode: "Codice di verifica", wrongCode: "Il codice è errato o scaduto. Richiedine uno nuovo.")
+    verificationCode: "Codice di verifica", wrongCode: "Il codice è errato o scaduto. Richiedine uno nuovo.",
+    tooManyAttempts: "Hai effettuato troppi tentativi. Riprova più tardi.")
 
   static let chinese = PageText(
     signInTitle: "登录", signInHeading: "使用电子邮件地址登录", email: "电子邮件地址",
@@ -98,5 +102,6 @@ extension PageText {
     nameRequired: "请输入显示名称。", signedOutTitle: "已退出登录",
     signedOut: "您已退出登录。您可以关闭此窗口。",
     errorTitle: "抱歉，登录时出现问题。", sendCode: "发送验证码", codeSent: "验证码已发送至 %@。请输入验证码并选择新密码。",
-    verificationCode: "验证码", wrongCode: "验证码错误或已过期。请重新获取。")
+    verificationCode: "验证码", wrongCode: "验证码错误或已过期。请重新获取。",
+    tooManyAttempts: "尝试次数过多。请稍后再试。")
 }

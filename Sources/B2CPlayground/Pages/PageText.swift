@@ -36,6 +36,8 @@ struct PageText: Sendable {
   var codeSent: String
   var verificationCode: String
   var wrongCode: String
+  /// Too many codes asked for, or too many wrong ones given.
+  var tooManyAttempts: String
 
   static func forLocale(_ locale: PageLocale) -> PageText {
     switch locale {
@@ -67,5 +69,6 @@ struct PageText: Sendable {
     signedOut: "You have signed out. You can close this window.",
     errorTitle: "Sorry, but we're having trouble signing you in.", sendCode: "Send verification code",
     codeSent: "A verification code was sent to %@. Enter it and choose a new password.",
-    verificationCode: "Verification code", wrongCode: "That code is wrong or has expired. Please ask for a new one.")
+    verificationCode: "Verification code", wrongCode: "That code is wrong or has expired. Please ask for a new one.",
+    tooManyAttempts: "You have made too many attempts. Please try again later.")
 }
