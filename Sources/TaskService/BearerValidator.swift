@@ -66,33 +66,40 @@ public struct BearerValidator: Sendable {
     do {
       let claims: BearerClaims
       let ownerIssuer: String
+      var signer: VerifiedTokens.Signer?
       switch keys {
       case .local(let collection, let issuer):
         claims = try await collection.verify(token, as: BearerClaims.self)
         guard claims.iss == issuer() else { return nil }
         ownerIssuer = TaskOwner.localIssuer
       case .issuers(let issuers):
-        claims = try await Self.verify(token, with: issuers)
+        let verified = try await Self.verify(token, with: issuers)
+        claims = verified.claims
+        signer = verified.signer
         ownerIssuer = claims.iss
       }
       guard claims.aud.value.contains(where: { audiences.contains($0.lowercased()) }) else { return nil }
       guard now <= claims.exp + clockSkew, now >= (claims.nbf ?? 0) - clockSkew else { return nil }
       guard let subject = claims.oid ?? claims.sub, !subject.isEmpty else { return nil }
       let owner = TaskOwner(issuer: ownerIssuer, subject: subject).key
-      cache.remember(digest, owner: owner, until: claims.exp + clockSkew, now: now)
+      cache.remember(digest, owner: owner, signer: signer, until: claims.exp + clockSkew, now: now)
       return owner
     } catch {
       return nil
     }
   }
 
-  /// Verifies `token` with the issuer it names (read, unverified, from its payload only to pick the keys).
-  private static func verify(_ token: String, with issuers: [IssuerKeys]) async throws -> BearerClaims {
+  /// Verifies `token` with the issuer it names (read, unverified, from its payload only to pick the keys); answers
+  /// its claims and the key that signed it.
+  private static func verify(_ token: String, with issuers: [IssuerKeys]) async throws -> (
+    claims: BearerClaims, signer: VerifiedTokens.Signer
+  ) {
     let named = IssuerKeys.payloadIssuer(token)
     var lastError: any Error = JWTError.generic(identifier: "iss", reason: "no trusted issuer")
     for issuer in issuers {
       do {
-        return try await issuer.verify(token, naming: named)
+        let claims = try await issuer.verify(token, naming: named)
+        return (claims, VerifiedTokens.Signer(keys: issuer, kid: IssuerKeys.keyID(token)))
       } catch {
         lastError = error
       }
@@ -101,11 +108,20 @@ public struct BearerValidator: Sendable {
   }
 }
 
-/// Tokens verified before, by their SHA-256, with their owner and the time they stop being accepted. Bounded: past
-/// `limit`, expired entries go, and if none had expired, all of them.
+/// Tokens verified before, by their SHA-256, with their owner, the key that signed them and the time they stop being
+/// accepted. A remembered token counts only while its issuer's key set is fresh and still holds its key: a key the
+/// issuer withdrew stops being trusted once the set is read again (`IssuerKeys.maxAge`), remembered tokens included.
+/// Bounded: past `limit`, expired entries go, and if none had expired, all of them.
 final class VerifiedTokens: Sendable {
+  /// The issuer's keys and the key id a token was verified with.
+  struct Signer: Sendable {
+    let keys: IssuerKeys
+    let kid: String?
+  }
+
   private struct Entry {
     let owner: String
+    let signer: Signer?
     let until: Int
   }
   private let entries = Mutex<[Data: Entry]>([:])
@@ -114,7 +130,7 @@ final class VerifiedTokens: Sendable {
   func owner(of digest: Data, at now: Int) -> String? {
     entries.withLock { entries in
       guard let entry = entries[digest] else { return nil }
-      if now > entry.until {
+      if now > entry.until || entry.signer.map({ !$0.keys.stillTrusts(kid: $0.kid) }) == true {
         entries[digest] = nil
         return nil
       }
@@ -122,13 +138,13 @@ final class VerifiedTokens: Sendable {
     }
   }
 
-  func remember(_ digest: Data, owner: String, until: Int, now: Int) {
+  func remember(_ digest: Data, owner: String, signer: Signer?, until: Int, now: Int) {
     entries.withLock { entries in
       if entries.count >= limit {
         entries = entries.filter { $0.value.until >= now }
         if entries.count >= limit { entries.removeAll() }
       }
-      entries[digest] = Entry(owner: owner, until: until)
+      entries[digest] = Entry(owner: owner, signer: signer, until: until)
     }
   }
 }
@@ -142,17 +158,34 @@ final class VerifiedTokens: Sendable {
 /// start's herd never becomes as many requests to the issuer.
 public actor IssuerKeys {
   public let metadataURL: URL
+  /// How long a key set is used before it is read again (a key the issuer withdrew is then no longer trusted).
+  public let maxAge: TimeInterval
+  /// The key ids of the set in use and when it was read: what remembered tokens are checked against without a hop
+  /// onto the actor.
+  private nonisolated let current = Mutex<(kids: Set<String>, readAt: Date)>(([], .distantPast))
   private var collection: JWTKeyCollection?
   private var issuer: String?
   private var lastFetch = Date.distantPast
+  /// When the key set in use was read.
+  private var lastRead = Date.distantPast
   /// The read under way, shared by everyone who needs it.
   private var reading: Task<Void, any Error>?
   /// After a failed read: no new read before this time.
   private var retryAfter = Date.distantPast
   private var failures = 0
 
-  public init(metadataURL: URL) {
+  public init(metadataURL: URL, maxAge: TimeInterval = 86400) {
     self.metadataURL = metadataURL
+    self.maxAge = maxAge
+  }
+
+  /// Whether a token verified with key `kid` may still be taken without verifying it again: the key set is younger
+  /// than `maxAge` and still holds the key.
+  nonisolated func stillTrusts(kid: String?) -> Bool {
+    current.withLock { current in
+      -current.readAt.timeIntervalSinceNow < maxAge
+        && (kid.map { current.kids.contains($0) } ?? (current.kids.count == 1))
+    }
   }
 
   /// Whether `text` is a place keys may be read from: an https URL, or http on a loopback address (the keys decide
@@ -173,7 +206,12 @@ public actor IssuerKeys {
   /// Verifies `token`'s signature and that it names this issuer; fetches the keys again (at most once a minute)
   /// when the token names an unknown key. `named` is the issuer the token claims, to skip other issuers' tokens.
   func verify(_ token: String, naming named: String?) async throws -> BearerClaims {
-    if collection == nil { try await fetch() }
+    if collection == nil {
+      try await fetch()
+    } else if -lastRead.timeIntervalSinceNow >= maxAge {
+      // Read again: a withdrawn key goes. While the issuer cannot be read, the keys it last published stay.
+      try? await fetch()
+    }
     if let issuer, let named, issuer != named {
       throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "another issuer")
     }
@@ -212,9 +250,12 @@ public actor IssuerKeys {
     defer { reading = nil }
     lastFetch = Date()
     do {
-      let (issuer, collection) = try await Self.read(metadataURL: metadataURL)
+      let (issuer, collection, kids) = try await Self.read(metadataURL: metadataURL)
       self.collection = collection
       self.issuer = issuer
+      let now = Date()
+      lastRead = now
+      current.withLock { $0 = (kids, now) }
       failures = 0
     } catch {
       failures += 1
@@ -224,7 +265,7 @@ public actor IssuerKeys {
   }
 
   /// The issuer's name and RS256 keys, from its metadata document and key set.
-  private static func read(metadataURL: URL) async throws -> (String, JWTKeyCollection) {
+  private static func read(metadataURL: URL) async throws -> (String, JWTKeyCollection, Set<String>) {
     let metadata = try await KeyFetcher.shared.get(metadataURL)
     guard let document = try JSONSerialization.jsonObject(with: metadata) as? [String: Any],
       let issuer = document["issuer"] as? String, let jwksText = document["jwks_uri"] as? String,
@@ -241,12 +282,17 @@ public actor IssuerKeys {
     let collection = JWTKeyCollection()
     let json = try JSONSerialization.data(withJSONObject: ["keys": pinned])
     try await collection.add(jwksJSON: String(decoding: json, as: UTF8.self))
-    return (issuer, collection)
+    return (issuer, collection, Set(pinned.compactMap { $0["kid"] as? String }))
   }
 
   /// The `iss` a JWT's payload names, unverified (only to choose whose keys verify it).
   nonisolated static func payloadIssuer(_ token: String) -> String? {
     part(token, 1)?["iss"] as? String
+  }
+
+  /// The `kid` a JWT's header names, if any.
+  nonisolated static func keyID(_ token: String) -> String? {
+    part(token, 0)?["kid"] as? String
   }
 
   /// A JWT's header, if it can be read.

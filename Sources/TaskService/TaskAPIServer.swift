@@ -21,6 +21,8 @@ public struct TaskAPIServer: Sendable {
     public var maxRequestBytes = 64 * 1024
     /// How many bytes of encoded task lists to keep in memory (0: none).
     public var listCacheBytes = 64 << 20
+    /// How long an issuer's key set is used before it is read again, in seconds.
+    public var keysMaxAge: TimeInterval = 86400
 
     public init() {}
   }
@@ -35,7 +37,7 @@ public struct TaskAPIServer: Sendable {
     self.configuration = configuration
     self.logger = logger
     self.store = store
-    let issuers = configuration.issuerMetadata.map { IssuerKeys(metadataURL: $0) }
+    let issuers = configuration.issuerMetadata.map { IssuerKeys(metadataURL: $0, maxAge: configuration.keysMaxAge) }
     self.issuers = issuers
     let router = Router(context: BasicRequestContext.self)
     router.middlewares.add(RequestLog())

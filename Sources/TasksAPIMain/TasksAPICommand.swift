@@ -38,6 +38,8 @@ struct TasksAPICommand: AsyncParsableCommand {
   var issuerMetadata: [String] = []
   @Option(help: "An audience (client id) accepted tokens must carry (repeatable).") var audience: [String] = []
   @Option(help: "Allowed clock skew in seconds when checking tokens.") var clockSkew = 300
+  @Option(help: "Read the issuers' keys again after this many seconds (a withdrawn key is then no longer trusted).")
+  var keysMaxAge = 86400
   @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
 
   func validate() throws {
@@ -66,6 +68,7 @@ struct TasksAPICommand: AsyncParsableCommand {
     configuration.issuerMetadata = issuerMetadata.compactMap(URL.init(string:))
     configuration.audiences = audience
     configuration.clockSkew = clockSkew
+    configuration.keysMaxAge = TimeInterval(max(1, keysMaxAge))
     configuration.listCacheBytes = listCache << 20
     let announce: @Sendable (Int) async -> Void = { [host] port in
       // One line a supervisor (or a test) can wait for; the rest goes through the logger.

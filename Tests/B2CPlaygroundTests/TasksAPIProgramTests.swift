@@ -95,6 +95,47 @@ struct TasksAPIProgramTests {
     #expect(refused, "the expired token was still accepted (last answer \(last))")
   }
 
+  @Test("L3: a key the issuer withdrew stops being trusted once the key set is read again, remembered tokens too")
+  func withdrawnKey() async throws {
+    let first = try await PlaygroundHarness.start()
+    let port = first.running.port
+    let token = try #require(
+      try await SignInDriver(first).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+    let data = try TestDesktop.temporaryFolder("tasks-api-keys")
+    defer { try? FileManager.default.removeItem(at: data) }
+    let api = try await TaskAPIProcess.start(
+      database: data.appending(path: "tasks.sqlite").path, issuerMetadata: first.policyMetadata,
+      arguments: ["--keys-max-age", "2"])
+    defer { Task { await api.stop() } }
+    var request = URLRequest(url: api.base.appending(path: "api/tasks"))
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    let browser = Browser()
+    #expect(try await browser.send(request).status == 200, "verified, and remembered")
+    // The issuer rolls its key over: same issuer on the same port, a new signing key, the old one gone from its set.
+    await first.running.stop()
+    try FileManager.default.removeItem(at: first.data.appending(path: "signing-key.pem"))
+    let second = try await PlaygroundHarness.start {
+      $0.dataDirectory = first.data
+      $0.port = port
+    }
+    defer {
+      Task {
+        await second.stop()
+        try? FileManager.default.removeItem(at: first.data)
+      }
+    }
+    var last = 200
+    let refused = await eventually(timeout: .seconds(60), every: .seconds(1)) {
+      last = (try? await browser.send(request).status) ?? 0
+      return last == 401
+    }
+    #expect(refused, "the token of the withdrawn key was still accepted (last answer \(last))")
+    let fresh = try #require(
+      try await SignInDriver(second).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+    request.setValue("Bearer \(fresh)", forHTTPHeaderField: "Authorization")
+    #expect(try await browser.send(request).status == 200, "the new key's tokens are taken")
+  }
+
   @Test("SIGTERM: it stops taking connections, finishes the add in flight (stored), and exits 0")
   func gracefulShutdown() async throws {
     let harness = try await PlaygroundHarness.start()
