@@ -2,6 +2,7 @@
 // Sendable.
 
 import Foundation
+import Synchronization
 import TasksCore
 
 #if canImport(FoundationNetworking)
@@ -11,6 +12,7 @@ import TasksCore
 /// Sends requests through an ephemeral URLSession: no cookies, no cache, redirects not followed.
 public final class URLSessionTransport: HTTPTransport {
   private let session: URLSession
+  private let collector: AnswerCollector
   /// Seconds the server may stay silent before a request fails with `.timedOut`.
   public let timeout: TimeInterval
 
@@ -24,7 +26,9 @@ public final class URLSessionTransport: HTTPTransport {
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.timeoutIntervalForRequest = timeout
     configuration.timeoutIntervalForResource = timeout * 2
-    session = URLSession(configuration: configuration, delegate: RedirectRefuser(), delegateQueue: nil)
+    let collector = AnswerCollector()
+    self.collector = collector
+    session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
   }
 
   public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPAnswer {
@@ -33,17 +37,26 @@ public final class URLSessionTransport: HTTPTransport {
     urlRequest.timeoutInterval = timeout
     for (name, value) in request.headers { urlRequest.addValue(value, forHTTPHeaderField: name) }
     urlRequest.httpBody = request.body
-    do {
-      let (data, response) = try await session.data(for: urlRequest)
-      guard let http = response as? HTTPURLResponse else { throw NetworkError.failed("not an HTTP answer") }
+    let task = session.dataTask(with: urlRequest)
+    let outcome = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        collector.begin(task, limit: request.maxResponseBytes, continuation)
+        task.resume()
+      }
+    } onCancel: {
+      task.cancel()
+    }
+    switch outcome {
+    case .answer(let response, let data):
+      guard let http = response as? HTTPURLResponse else { throw .failed("not an HTTP answer") }
       var headers: [String: String] = [:]
       for (key, value) in http.allHeaderFields { headers["\(key)".lowercased()] = "\(value)" }
       return HTTPAnswer(status: http.statusCode, body: data, headers: headers)
-    } catch let error as NetworkError {
-      throw error
-    } catch let error as URLError {
+    case .tooLarge(let limit):
+      throw .tooLarge(limit: limit)
+    case .failed(let error as URLError):
       throw Self.mapped(error, host: HTTPClient.hostName(request.url))
-    } catch {
+    case .failed(let error):
       throw .failed("\(type(of: error))")
     }
   }
@@ -76,12 +89,67 @@ extension HTTPClient {
   public static let shared = HTTPClient.urlSession()
 }
 
-/// Stops URLSession from following redirects.
-private final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {
+/// The session's delegate: follows no redirect, and collects each task's answer as it arrives, cancelling one that
+/// grows past its request's limit (URLSession has already decoded a compressed body by then).
+private final class AnswerCollector: NSObject, URLSessionDataDelegate, Sendable {
+  /// How a task ended.
+  enum Outcome: Sendable {
+    case answer(URLResponse?, Data)
+    case tooLarge(Int)
+    case failed(any Error)
+  }
+
+  private struct Collecting {
+    let limit: Int
+    var data = Data()
+    var response: URLResponse?
+    var tooLarge = false
+    let continuation: CheckedContinuation<Outcome, Never>
+  }
+  private let tasks = Mutex<[Int: Collecting]>([:])
+
+  func begin(_ task: URLSessionTask, limit: Int, _ continuation: CheckedContinuation<Outcome, Never>) {
+    tasks.withLock { $0[task.taskIdentifier] = Collecting(limit: limit, continuation: continuation) }
+  }
+
   func urlSession(
     _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
   ) {
     completionHandler(nil)
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    tasks.withLock { $0[dataTask.taskIdentifier]?.response = response }
+    completionHandler(.allow)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    let over = tasks.withLock { tasks -> Bool in
+      guard var entry = tasks[dataTask.taskIdentifier], !entry.tooLarge else { return false }
+      if entry.data.count + data.count > entry.limit {
+        entry.tooLarge = true
+        entry.data = Data()
+      } else {
+        entry.data.append(data)
+      }
+      tasks[dataTask.taskIdentifier] = entry
+      return entry.tooLarge
+    }
+    if over { dataTask.cancel() }
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    guard let entry = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+    if entry.tooLarge {
+      entry.continuation.resume(returning: .tooLarge(entry.limit))
+    } else if let error {
+      entry.continuation.resume(returning: .failed(error))
+    } else {
+      entry.continuation.resume(returning: .answer(entry.response ?? task.response, entry.data))
+    }
   }
 }

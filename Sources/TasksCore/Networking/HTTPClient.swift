@@ -12,6 +12,9 @@ public enum NetworkError: Error, Equatable, Sendable {
   /// The server's identity could not be verified (a certificate that is not trusted, has expired or names another
   /// host, or a failed TLS handshake): nothing was sent. The host (with its port, when given) is named.
   case untrusted(host: String, CertificateProblem)
+  /// The answer was longer than the request allows (`HTTPRequest.maxResponseBytes`, counted after decoding): it was
+  /// dropped as it arrived, not kept.
+  case tooLarge(limit: Int)
   /// Anything else the transport reported.
   case failed(String)
 
@@ -21,6 +24,7 @@ public enum NetworkError: Error, Equatable, Sendable {
     case .timedOut: return tr("The server did not answer in time.")
     case .unreachable: return tr("The server cannot be reached. Check your connection.")
     case .untrusted(let host, let problem): return problem.message(host: host)
+    case .tooLarge: return tr("The server sent far more than expected, so the answer was not used.")
     case .failed: return tr("The connection to the server failed.")
     }
   }
@@ -103,13 +107,24 @@ public struct HTTPRequest: Sendable {
   public var headers: [(name: String, value: String)]
   /// The body, if any.
   public var body: Data?
+  /// The longest answer body taken, in bytes after decoding (a compressed answer is counted as it unpacks): a
+  /// hostile or broken server cannot make the app hold more. `defaultMaxResponseBytes` unless the kind of answer
+  /// needs more (a task list).
+  public var maxResponseBytes: Int
+
+  /// What discovery documents, key sets, token responses and errors may take: 1 MiB, many times any real one.
+  public static let defaultMaxResponseBytes = 1 << 20
 
   /// A request without header fields or body.
-  public init(method: String = "GET", url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil) {
+  public init(
+    method: String = "GET", url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil,
+    maxResponseBytes: Int = HTTPRequest.defaultMaxResponseBytes
+  ) {
     self.method = method
     self.url = url
     self.headers = headers
     self.body = body
+    self.maxResponseBytes = maxResponseBytes
   }
 }
 
@@ -133,7 +148,8 @@ public struct HTTPAnswer: Sendable {
 /// What sends the core's requests: URLSession in the command-line tool, libsoup (GIO) in the GNOME app. Every
 /// implementation sends no cookies and keeps none, caches nothing, follows no redirect (the token endpoint and the task
 /// API never redirect; a redirect is an answer to report), gives up with `.timedOut` when the server is silent for
-/// its timeout, and reports every other failure as a `NetworkError`.
+/// its timeout, stops reading an answer longer than `maxResponseBytes` (`.tooLarge`), and reports every other failure
+/// as a `NetworkError`.
 public protocol HTTPTransport: Sendable {
   /// Sends `request`; the answer whatever its status.
   func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPAnswer

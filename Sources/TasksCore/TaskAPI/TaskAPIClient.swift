@@ -69,6 +69,8 @@ public enum TaskAPIError: Error, Equatable, Sendable {
 
 /// Calls the task API with the session's bearer; on 401 it refreshes once and tries again.
 public struct TaskAPIClient: Sendable {
+  /// The longest task list taken: 256 MiB (the API's largest texts, 4 000 characters, for 60 000 tasks).
+  public static let maxListBytes = 256 << 20
   private let tasksURL: URL
   private let http: HTTPClient
   private let bearer: @Sendable (_ forceRefresh: Bool) async throws(SessionError) -> String
@@ -141,8 +143,10 @@ public struct TaskAPIClient: Sendable {
       do { token = try await bearer(attempt > 0) } catch {
         throw error.needsSignIn || error == .notSignedIn ? .unauthorized(error) : Self.mapped(error)
       }
+      // A list may be long (100 000 tasks are some 15 MB); any other answer is a few bytes.
       var request = HTTPRequest(
-        method: method, url: url, headers: [("Authorization", "Bearer \(token)"), ("Accept", "application/json")])
+        method: method, url: url, headers: [("Authorization", "Bearer \(token)"), ("Accept", "application/json")],
+        maxResponseBytes: method == "GET" ? Self.maxListBytes : HTTPRequest.defaultMaxResponseBytes)
       for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.headers.append((name, value)) }
       if let form {
         request.headers.append(("Content-Type", "application/x-www-form-urlencoded"))
