@@ -165,16 +165,30 @@ final class AccountController {
         ui.showToast(error.message)
         return
       }
-      currentFiles = nil
-      await cache?.remove()
-      signIn.clearWebsiteData()
+      await forgetSignIn(cache)
       // A sign-in made in the browser left the provider's session there: end it there too.
       if let logout, logout.inBrowser, let reason = signIn.openInBrowser(logout.url, parent: ui.gtkWindow) {
         ui.showToast(String(template: tr("No web browser could be opened (%@)."), reason))
       }
-      ui.taskList?.show([])
-      ui.show(.welcome)
     }
+  }
+
+  /// Another app of the keychain group signed out: this window is signed out too, and forgets what its own Sign Out
+  /// forgets (the next Sign In asks for the password again); the outbox stays for this user's next sign-in.
+  func signedOutElsewhere() {
+    Task {
+      await forgetSignIn(currentFiles?.cache)
+      ui.showToast(SessionError.signedOutElsewhere.message)
+    }
+  }
+
+  /// What a sign-out forgets on this computer: the offline copy, the provider's cookies; then the welcome page.
+  private func forgetSignIn(_ cache: TaskCache?) async {
+    currentFiles = nil
+    await cache?.remove()
+    signIn.clearWebsiteData()
+    ui.taskList?.show([])
+    ui.show(.welcome)
   }
 
   /// The outbox and offline copy of `account` (each account has its own).

@@ -88,6 +88,10 @@ extension MainWindow {
 
   private func listFailed(_ error: TaskAPIError, _ files: AccountFiles) async {
     guard taskList != nil else { return }
+    if case .unauthorized(.signedOutElsewhere) = error {
+      account?.signedOutElsewhere()
+      return
+    }
     if case .unauthorized(.accountChanged(let now)) = error {
       // Another app of the group signed in as someone else: the window now shows that account's list, from its own
       // files; what waits in this account's outbox stays there, unsent.

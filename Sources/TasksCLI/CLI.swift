@@ -31,7 +31,7 @@ struct CLIFailure: Error, CustomStringConvertible {
 
   static func from(_ error: SessionError) -> CLIFailure {
     switch error {
-    case .notSignedIn:
+    case .notSignedIn, .signedOutElsewhere:
       return CLIFailure(status: 3, code: "not-signed-in", message: "You are not signed in. Run: b2c-tasks-cli sign-in")
     case .keyring: return CLIFailure(status: 4, code: "keyring", message: error.message)
     case .network, .discovery(.network): return CLIFailure(status: 5, code: "network", message: error.message)

@@ -192,6 +192,37 @@ extension AppUI {
       await app.stop()
     }
 
+    @Test(
+      "L10: another app signs out: the window signs out too and forgets the provider's cookies and the offline copy")
+    func signedOutElsewhere() async throws {
+      // Tokens under the refresh margin: every use of the session asks the keyring (as an hour later would).
+      let playground = try await PlaygroundForUI(
+        options: ["--access-token-lifetime", "120", "--id-token-lifetime", "120"])
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.tickKeepMeSignedIn()
+      _ = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "No Tasks")
+      try await app.quickAdd("kept offline", window: window)
+      try await app.waitFor(role: "check box", name: "kept offline")
+      let webSession = app.home.appending(path: "data/io.github.b2ctasks.B2CTasks/web-session")
+      let offline = app.home.appending(path: "cache/io.github.b2ctasks.B2CTasks/tasks")
+      let copied = await eventually(timeout: .seconds(30)) {
+        !((try? FileManager.default.contentsOfDirectory(atPath: offline.path)) ?? []).isEmpty
+      }
+      try #require(copied && FileManager.default.fileExists(atPath: webSession.path), "cookies and a copy to forget")
+      _ = try await app.runCLI(["sign-out"])  // the terminal signs the group out
+      try await app.key("F5", window: window)
+      try await app.waitFor(role: "label", name: "Sign in to see your tasks")
+      try await app.waitFor(role: "label", name: "You were signed out in another app.")
+      #expect(!FileManager.default.fileExists(atPath: webSession.path), "the provider's cookies are gone")
+      #expect(((try? FileManager.default.contentsOfDirectory(atPath: offline.path)) ?? []).isEmpty, "no copy left")
+      try await app.checkScreen("signed-out-elsewhere")
+      // The next Sign In asks for the password: the provider does not remember the browser session.
+      try await app.openSignInPage()
+      try await app.waitUntilGone(role: "label", name: "Ann Example")
+      await app.stop()
+    }
+
     @Test("'Open in Browser Instead' signs in with the desktop's browser and a loopback redirect")
     func browserSignIn() async throws {
       let playground = try await PlaygroundForUI()

@@ -198,8 +198,10 @@ struct SessionFlowTests {
     let session = harness.session()
     let account = try await harness.signIn(session)
     _ = try await harness.session().signOut()  // the other app
-    await #expect(throws: SessionError.notSignedIn) { try await session.bearer(forceRefresh: true) }
-    #expect(await session.state == .needsSignIn(account))
+    await #expect(throws: SessionError.signedOutElsewhere) { try await session.bearer(forceRefresh: true) }
+    // L10: signed out, as the other app is (not "sign in again as Ann": the window forgets what a sign-out forgets).
+    #expect(await session.state == .signedOut)
+    #expect(account.email == "ann@example.com")
     #expect(try await harness.store.load(SessionKey(harness.settings)) == nil, "the sign-out stands")
   }
 

@@ -121,7 +121,7 @@ struct SessionWriteTests {
     let refresh = try await scene.refreshHeld(session)
     try await SecretStore().clear(["keychain-group": scene.harness.group])  // as Seahorse would, without the lock
     await scene.gate.open()
-    await #expect(throws: SessionError.notSignedIn) { _ = try await refresh.value }
+    await #expect(throws: SessionError.signedOutElsewhere) { _ = try await refresh.value }
     #expect(try await scene.stored == nil)
     #expect(await session.account == nil, "this app is signed out too")
   }
@@ -177,6 +177,32 @@ struct RefreshLockTests {
     let session = Session(
       settings: settings, store: store, http: .shared, environment: ["XDG_RUNTIME_DIR": runtime.path])
     await #expect(throws: SessionError.lock(.unsafeFile(lock.path))) { _ = try await session.signOut() }
+  }
+
+  @Test("L10: every session of a keychain group writes under one lock, the one a sign-out of the group takes")
+  func oneLockPerGroup() throws {
+    func settings(_ client: String, _ authority: String, group: String = "com.example.sso") throws -> SessionKey {
+      SessionKey(
+        try AppSettings.parse(
+          Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+              <key>clientID</key><string>\(client)</string>
+              <key>authority</key><string>\(authority)</string>
+              <key>redirectURI</key><string>urn:ietf:wg:oauth:2.0:oob</string>
+              <key>keychain</key><string>\(group)</string>
+              <key>taskAPI</key><string>https://tasks.example.com</string>
+            </dict></plist>
+            """.utf8), file: "test"))
+    }
+    let environment = ["XDG_RUNTIME_DIR": "/run/user/1000"]
+    let one = RefreshLock(try settings("app-one", "https://one.example.com"), environment: environment)
+    let other = RefreshLock(try settings("app-two", "https://two.example.com"), environment: environment)
+    let elsewhere = RefreshLock(
+      try settings("app-one", "https://one.example.com", group: "org.example.other"), environment: environment)
+    #expect(one.path == other.path, "two apps of one group")
+    #expect(one.path != elsewhere.path, "another group")
   }
 
   @Test("without XDG_RUNTIME_DIR the lock lives in a private folder of /tmp, checked the same way")

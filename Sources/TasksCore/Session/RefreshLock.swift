@@ -45,7 +45,7 @@ public struct RefreshLock: Sendable {
   private let folders: [String]
   private let bound: Duration
 
-  /// The lock of session `key`; `bound` is how long a process waits for another one's write before giving up.
+  /// The lock of session `key` (shared by its keychain group); `bound` is how long a process waits for another one's write before giving up.
   public init(
     _ key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment,
     bound: Duration = .seconds(90)
@@ -56,7 +56,9 @@ public struct RefreshLock: Sendable {
       let base = "/tmp/b2c-tasks-\(geteuid())"
       folders = [base, base + "/b2c-tasks"]
     }
-    path = folders[folders.count - 1] + "/refresh-\(key.digest).lock"
+    // One lock for the whole keychain group: a sign-out removes every session of the group, so every write of any of
+    // them (a refresh of another client or provider in the group) must wait for it, and it for them.
+    path = folders[folders.count - 1] + "/group-\(key.groupDigest).lock"
     self.bound = bound
   }
 

@@ -40,7 +40,10 @@ extension Session {
     do {
       return try await task.value
     } catch let error as SessionError {
-      if error.needsSignIn {
+      if error == .signedOutElsewhere {
+        tokens = nil
+        state = .signedOut
+      } else if error.needsSignIn {
         let account = tokens?.account
         tokens = nil
         state = .needsSignIn(account)
@@ -70,7 +73,7 @@ extension Session {
       }
       // Nothing stored: another app of the group signed out (or the secret was deleted). Refreshing from memory
       // would put the session back behind its back: this app is signed out too.
-      guard let current = stored else { throw SessionError.notSignedIn }
+      guard let current = stored else { throw SessionError.signedOutElsewhere }
       guard let refreshToken = current.refreshToken else { throw SessionError.notSignedIn }
       state = .refreshing(current.account)
       let target = try await target(for: current.policy)
@@ -100,7 +103,7 @@ extension Session {
   private func saveIfUnchanged(_ renewed: TokenSet, replacing current: TokenSet) async throws -> TokenSet {
     let now: TokenSet?
     do throws(KeyringError) { now = try await store.load(key) } catch { throw SessionError.keyring(error) }
-    guard let now else { throw SessionError.notSignedIn }
+    guard let now else { throw SessionError.signedOutElsewhere }
     guard now.refreshToken == current.refreshToken, now.account.objectID == current.account.objectID else {
       tokens = now
       state = .signedIn(now.account)

@@ -4,6 +4,9 @@
 public enum SessionError: Error, Equatable, Sendable {
   /// No one is signed in (or the session ended and needs a new sign-in).
   case notSignedIn
+  /// Another app of the keychain group signed out (the keyring no longer holds the session): this app is signed out
+  /// too, and forgets what the sign-out forgets (the provider's cookies, the offline copy).
+  case signedOutElsewhere
   /// The sign-in pages ended with an error or a forged answer.
   case authorization(AuthorizationFailure)
   /// The token endpoint refused (expired or revoked grant, PKCE mismatch…).
@@ -32,6 +35,7 @@ public enum SessionError: Error, Equatable, Sendable {
   public var message: String {
     switch self {
     case .notSignedIn: return tr("You are not signed in.")
+    case .signedOutElsewhere: return tr("You were signed out in another app.")
     case .authorization(.stateMismatch):
       return tr("The sign-in answer did not belong to this sign-in and was refused. Please sign in again.")
     case .authorization(.malformed): return tr("The sign-in service answered something unexpected. Please try again.")
@@ -73,7 +77,7 @@ public enum SessionError: Error, Equatable, Sendable {
   /// Whether the grant is gone for good, so that only a new sign-in helps.
   public var needsSignIn: Bool {
     switch self {
-    case .notSignedIn: return true
+    case .notSignedIn, .signedOutElsewhere: return true
     case .service(let error): return error.error == "invalid_grant"
     default: return false
     }

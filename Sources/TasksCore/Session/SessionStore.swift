@@ -29,7 +29,18 @@ public struct SessionKey: Hashable, Sendable {
     policy = settings.signInPolicy?.lowercased()
   }
 
-  /// A stable file-name-safe digest of the key, for per-session files such as the refresh lock.
+  /// A stable file-name-safe digest of the keychain group alone: what every session of the group shares (the lock
+  /// that every write of any of them takes, as a sign-out removes them all).
+  public var groupDigest: String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: a name, not a secret
+    for byte in keychainGroup.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return String(hash, radix: 16)
+  }
+
+  /// A stable file-name-safe digest of the key, for per-session files.
   public var digest: String {
     // B2C's digest is the one earlier versions used (no provider), so their refresh locks stay the same.
     let parts = [keychainGroup, clientID, authority, tenant, policy ?? provider.rawValue]
