@@ -37,14 +37,8 @@ struct IssuerKeysTests {
 
   /// Starts the counting server; answers it and its origin.
   private func startIssuer() async throws -> (ChildProcess, String) {
-    let process = try ChildProcess(URL(filePath: "/usr/bin/python3"), ["-c", Self.script])
-    var port: Int?
-    _ = await eventually(timeout: .seconds(30)) {
-      port = process.standardOutput.split(separator: "\n").first { $0.hasPrefix("listening on ") }
-        .flatMap { Int($0.dropFirst("listening on ".count)) }
-      return port != nil || !process.isRunning
-    }
-    return (process, "http://127.0.0.1:\(try #require(port, "issuer did not start: \(process.standardError)"))")
+    let server = try await ScriptServer.start(["-c", Self.script])
+    return (server.process, server.origin)
   }
 
   /// A token-shaped junk bearer naming `issuer`.

@@ -23,17 +23,11 @@ extension AppUI {
       "M1: a page that offers attachments (frames, script, links, a navigation) leaves $HOME and ~/Downloads unchanged"
     )
     func noDownloads() async throws {
-      let provider = try ChildProcess(
-        Tools.python,
-        [URL(filePath: #filePath).deletingLastPathComponent().appending(path: "download_provider.py").path])
-      defer { provider.kill() }
-      var port: Int?
-      _ = await eventually(timeout: .seconds(30)) {
-        port = provider.standardOutput.split(separator: "\n").first { $0.hasPrefix("listening on ") }
-          .flatMap { Int($0.dropFirst("listening on ".count)) }
-        return port != nil || !provider.isRunning
-      }
-      let origin = "http://127.0.0.1:\(try #require(port, "the provider did not start: \(provider.standardError)"))"
+      let server = try await ScriptServer.start([
+        URL(filePath: #filePath).deletingLastPathComponent().appending(path: "download_provider.py").path
+      ])
+      defer { server.stop() }
+      let (provider, origin) = (server.process, server.origin)
       // A home without XDG user folders: WebKit's downloads would go straight into it. Files named as the provider's
       // attachments are there, in the home and in Downloads.
       let home = try TestDesktop.temporaryFolder("ui-home")
@@ -55,10 +49,10 @@ extension AppUI {
         """.utf8)
       let app = try AppDriver(settings: settings, environment: ["HOME": home.path])
       try await app.openSignInPage()
-      // The frames' attachments and the script's were served. (The download link and the page's navigations race
-      // one another, each cancelling the one before it may have been sent: which of them reach the server varies with
-      // the machine's load, seen in three runs, so none of them is waited for; each still gets the 10 s below.)
-      let served = ["/file/attachment-frame", "/file/octet-frame", "/file/fetched"]
+      // Every attack was made: the frames' attachments, the script's (then offered as a blob), and last the page's
+      // own navigation (the page makes them one after another; the download link's request may or may not go out
+      // before its download is cancelled, so it is not waited for).
+      let served = ["/file/attachment-frame", "/file/octet-frame", "/file/fetched", "/done/blob", "/file/navigation"]
       let requested = await eventually(timeout: .seconds(60)) {
         served.allSatisfy { provider.standardOutput.contains("GET \($0)\n") }
       }

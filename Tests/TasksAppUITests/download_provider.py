@@ -21,17 +21,20 @@ PAGE = b"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>Sign in</titl
 <iframe src="/file/octet-frame"></iframe>
 <a id="save" href="/file/link" download="victim.txt">save</a>
 <script>
-document.getElementById("save").click();
-fetch("/file/fetched").then(r => r.blob()).then(blob => {
+// One attack after another, so that none cancels the one before it: the frames (requested while the page is parsed)
+// have finished when "load" fires; then the download link, the script's blob, a new window, and last a navigation.
+window.addEventListener("load", async () => {
+  document.getElementById("save").click();
+  const blob = await (await fetch("/file/fetched")).blob();
   const link = document.createElement("a");
   link.href = URL.createObjectURL(blob);
   link.download = "victim.txt";
   document.body.appendChild(link);
   link.click();
-  fetch("/done/blob");
+  await fetch("/done/blob");
+  window.open("/file/window", "_blank");
+  location.href = "/file/navigation";
 });
-window.open("/file/window", "_blank");
-setTimeout(() => { location.href = "/file/navigation"; }, 0);
 </script></body></html>"""
 
 

@@ -32,15 +32,9 @@ struct ResponseSizeTests {
   @Test(
     "L6: a gzip answer that unpacks past the limit is dropped as it arrives (.tooLarge)", arguments: Transport.allCases)
   func gzipBomb(transport: Transport) async throws {
-    let server = try ChildProcess(URL(filePath: "/usr/bin/python3"), ["-c", Self.script])
-    defer { server.kill() }
-    var port: Int?
-    _ = await eventually(timeout: .seconds(60)) {
-      port = server.standardOutput.split(separator: "\n").first { $0.hasPrefix("listening on ") }
-        .flatMap { Int($0.dropFirst("listening on ".count)) }
-      return port != nil || !server.isRunning
-    }
-    let base = "http://127.0.0.1:\(try #require(port, "the server did not start: \(server.standardError)"))"
+    let server = try await ScriptServer.start(["-c", Self.script])
+    defer { server.stop() }
+    let base = server.origin
     let client = transport.client(timeout: 60)
     // A discovery document, key set or token response may take 1 MiB.
     await #expect(throws: NetworkError.tooLarge(limit: HTTPRequest.defaultMaxResponseBytes)) {

@@ -1,0 +1,31 @@
+// ScriptServer: a small server a test writes in Python (a hostile provider, a gzip bomb), started as a process of
+// its own. Any thread.
+
+import Foundation
+import Testing
+
+/// A Python server that prints `listening on PORT` once it listens on 127.0.0.1, and what it was asked on stdout.
+public struct ScriptServer: Sendable {
+  /// The running program (its output is the server's log).
+  public let process: ChildProcess
+  /// `http://127.0.0.1:PORT`.
+  public let origin: String
+
+  /// Runs `python3 ARGUMENTS` (a script file, or `-c SOURCE`) and waits until it says where it listens.
+  public static func start(_ arguments: [String]) async throws -> ScriptServer {
+    let process = try ChildProcess(URL(filePath: "/usr/bin/python3"), arguments)
+    var port: Int?
+    _ = await eventually(timeout: .seconds(60)) {
+      port = process.standardOutput.split(separator: "\n").first { $0.hasPrefix("listening on ") }
+        .flatMap { Int($0.dropFirst("listening on ".count)) }
+      return port != nil || !process.isRunning
+    }
+    let found = try #require(port, "the server did not start: \(process.standardError)")
+    return ScriptServer(process: process, origin: "http://127.0.0.1:\(found)")
+  }
+
+  /// Stops it.
+  public func stop() {
+    process.kill()
+  }
+}
