@@ -94,7 +94,6 @@ struct AuthorizeFlowTests {
       ("prompt", "sometimes", "invalid_request", "AADB2C90043"),
       ("prompt", "none", "login_required", "AADB2C90077"),
       ("code_challenge_method", "S512", "invalid_request", "AADB2C90184"),
-      ("response_mode", "fragment", "invalid_request", "AADB2C90014"),
     ])
   func redirectedErrors(name: String, value: String, error: String, code: String) async throws {
     let harness = try await PlaygroundHarness.start()

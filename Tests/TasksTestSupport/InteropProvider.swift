@@ -2,6 +2,7 @@
 // PyPI, which nobody here wrote), started by Tests/Interop/django-oidc/serve.sh on a free loopback port.
 
 import Foundation
+import Synchronization
 import Testing
 
 /// A running django-oidc-provider with the demo user `ann` / `Interop-Pass-1` and the app's client registered as a
@@ -72,21 +73,36 @@ public final class InteropProvider: Sendable {
   }
 }
 
-/// A TCP port on 127.0.0.1 that nothing listens on now (the kernel's pick for a socket bound to port 0).
+/// A TCP port on 127.0.0.1 that nothing listens on now, for a server that must be told its port before it starts.
+///
+/// The port comes from below the kernel's ephemeral range (32768–60999 here), never from a bind to port 0: the
+/// kernel hands ports of that range to every other server bound to port 0 and to every outgoing connection, so on a
+/// busy machine a port picked there was taken by someone else before the server got to it (seen in CI). Within
+/// this process no port is handed out twice.
 public func freeLoopbackPort() throws -> Int {
+  for _ in 0..<200 {
+    let port = Int.random(in: 20_000..<32_768)
+    guard handedOutPorts.withLock({ $0.insert(port).inserted }) else { continue }
+    if try loopbackPortIsFree(port) { return port }
+  }
+  throw POSIXError(.EADDRINUSE)
+}
+
+private let handedOutPorts = Mutex(Set<Int>())
+
+private func loopbackPortIsFree(_ port: Int) throws -> Bool {
   let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
   defer { close(descriptor) }
+  var reuse: Int32 = 1
+  setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
   address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  address.sin_port = 0
-  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-  let bound = withUnsafeMutablePointer(to: &address) {
+  address.sin_port = in_port_t(UInt16(port)).bigEndian
+  return withUnsafePointer(to: &address) {
     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+      bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
     }
   }
-  guard bound else { throw POSIXError(.EADDRINUSE) }
-  return Int(UInt16(bigEndian: address.sin_port))
 }

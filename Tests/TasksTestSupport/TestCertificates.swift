@@ -114,6 +114,10 @@ public final class TestAuthority: Sendable {
     }
   }
 
+  /// The authority's certificate (PEM), for clients that read their own trust list instead of the system's (Python's
+  /// requests takes it as `REQUESTS_CA_BUNDLE`).
+  public var certificateFile: URL { folder.appending(path: "authority.crt") }
+
   /// A server identity signed by this authority for `names` (DNS names or IP addresses), valid from `from` to
   /// `until` (by default: an hour ago to a day from now).
   public func issue(

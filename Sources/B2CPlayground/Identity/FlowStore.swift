@@ -17,6 +17,8 @@ struct AuthorizeRequest: Sendable {
   var prompt: String?
   var loginHint: String?
   var locale: PageLocale
+  /// How the answer goes back to the app.
+  var responseMode: ResponseMode = .query
 }
 
 /// What a redeemed authorization code grants.

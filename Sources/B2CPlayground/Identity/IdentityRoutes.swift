@@ -84,7 +84,7 @@ struct IdentityRoutes: Sendable {
       "token_endpoint": endpoint(paths.token),
       "end_session_endpoint": endpoint(paths.logout),
       "jwks_uri": endpoint(paths.keys),
-      "response_modes_supported": ["query"],
+      "response_modes_supported": ResponseMode.allCases.map(\.rawValue),
       "response_types_supported": ["code"],
       "scopes_supported": configuration.flavor.hasPolicies
         ? ["openid", "offline_access"] : ["openid", "profile", "email", "offline_access"],
@@ -108,12 +108,12 @@ struct IdentityRoutes: Sendable {
     switch service.checkAuthorize(query, policy: kind, policyName: name, locale: locale) {
     case .page(let error):
       return errorPage(error, locale: locale)
-    case .redirect(let error, let redirectURI, let state):
-      return Self.redirect(to: redirectURI, error: error, state: state)
+    case .redirect(let error, let redirectURI, let state, let mode):
+      return AuthorizeAnswer.error(error, to: redirectURI, state: state, mode: mode)
     case .valid(let auth):
       let session = await flows.session(request.cookies[Self.sessionCookie]?.value)
       if auth.prompt == "none" && session == nil {
-        return Self.redirect(to: auth.redirectURI, error: .noSessionForPromptNone, state: auth.state)
+        return Self.answer(auth, error: .noSessionForPromptNone)
       }
       let tx = await flows.begin(auth)
       let form = formContext(auth, tx)
@@ -231,32 +231,39 @@ struct IdentityRoutes: Sendable {
       return html(.signUp(formContext(auth, tx), email: nil, displayName: nil, error: nil))
     case "forgot" where configuration.flavor.hasPolicies:
       await flows.finish(tx)
-      return Self.redirect(to: auth.redirectURI, error: .forgotPassword, state: auth.state)
+      return Self.answer(auth, error: .forgotPassword)
     case "cancel":
       await flows.finish(tx)
       guard configuration.flavor.hasPolicies else {
         // RFC 6749 §4.1.2.1, as providers without B2C's codes say it.
-        return Self.redirect(
-          to: auth.redirectURI,
-          parameters: [
-            ("error", "access_denied"), ("error_description", "The user cancelled the sign-in."),
-            ("state", auth.state),
-          ])
+        return Self.answer(
+          auth,
+          [("error", "access_denied"), ("error_description", "The user cancelled the sign-in."), ("state", auth.state)])
       }
-      return Self.redirect(to: auth.redirectURI, error: .cancelled, state: auth.state)
+      return Self.answer(auth, error: .cancelled)
     default:
       return errorPage(.invalidInput("step"), locale: auth.locale)
     }
   }
 
-  /// Ends a flow: a code for `user`, a 302 to the app's redirect URI, and the SSO cookie when a new sign-in happened.
+  /// `parameters` to the app's redirect URI, in the response mode it asked for.
+  private static func answer(_ auth: AuthorizeRequest, _ parameters: [(String, String?)]) -> Response {
+    AuthorizeAnswer.answer(to: auth.redirectURI, mode: auth.responseMode, parameters)
+  }
+
+  /// `error` to the app's redirect URI, in the response mode it asked for.
+  private static func answer(_ auth: AuthorizeRequest, error: B2CError) -> Response {
+    AuthorizeAnswer.error(error, to: auth.redirectURI, state: auth.state, mode: auth.responseMode)
+  }
+
+  /// Ends a flow: a code for `user`, sent to the app's redirect URI, and the SSO cookie when a new sign-in happened.
   private func complete(
     _ tx: String, _ auth: AuthorizeRequest, user: User, authTime: Int, request: Request, newSession: Bool = false
   ) async throws -> Response {
     let code = await flows.issueCode(
       oid: user.oid, request: auth, authTime: authTime, lifetime: configuration.lifetimes.authorizationCode)
     await flows.finish(tx)
-    var response = Self.redirect(to: auth.redirectURI, parameters: [("code", code), ("state", auth.state)])
+    var response = Self.answer(auth, [("code", code), ("state", auth.state)])
     if newSession {
       await flows.endSession(request.cookies[Self.sessionCookie]?.value)
       await startSession(&response, oid: user.oid, authTime: authTime)
@@ -346,7 +353,7 @@ struct IdentityRoutes: Sendable {
     }
     guard let user = try await service.store.user(oid: grant.oid) else { throw B2CError.accountGone }
     return try await service.tokenResponse(
-      user: user, request: grant.request, authTime: grant.authTime, family: nil)
+      user: user, request: grant.request, authTime: grant.authTime, family: nil, clientInfo: form["client_info"] == "1")
   }
 
   private func redeemRefreshToken(
@@ -377,7 +384,8 @@ struct IdentityRoutes: Sendable {
       clientID: record.clientID, redirectURI: form["redirect_uri"] ?? "", scopes: scopes, state: nil, nonce: nil,
       codeChallenge: nil, codeChallengeMethod: nil, prompt: nil, loginHint: nil, locale: .english)
     return try await service.tokenResponse(
-      user: user, request: auth, authTime: record.authTime, family: (record.family, record.familyExpiresAt))
+      user: user, request: auth, authTime: record.authTime, family: (record.family, record.familyExpiresAt),
+      clientInfo: form["client_info"] == "1")
   }
 
   // MARK: Logout
@@ -394,7 +402,7 @@ struct IdentityRoutes: Sendable {
     await flows.endSession(request.cookies[Self.sessionCookie]?.value)
     let text = PageText.forLocale(locale)
     var response =
-      target.map { Self.redirect(to: $0, parameters: [("state", query["state"])]) }
+      target.map { AuthorizeAnswer.answer(to: $0, mode: .query, [("state", query["state"])]) }
       ?? html(.message(title: text.signedOutTitle, text: text.signedOut, locale: locale))
     response.setCookie(
       Cookie(name: Self.sessionCookie, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .lax))
@@ -454,26 +462,5 @@ struct IdentityRoutes: Sendable {
         .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .init("X-Frame-Options")!: "DENY",
       ],
       body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
-  }
-
-  /// A 302 to the app's redirect URI carrying `error`, as B2C's pages send one.
-  static func redirect(to uri: String, error: B2CError, state: String?) -> Response {
-    redirect(to: uri, parameters: [("error", error.error), ("error_description", error.description), ("state", state)])
-  }
-
-  /// A 302 to `uri` with `parameters` added to its query (nil values left out), form-encoded as B2C does.
-  static func redirect(to uri: String, parameters: [(String, String?)]) -> Response {
-    let query = parameters.compactMap { name, value in value.map { "\(name)=\(formEncode($0))" } }.joined(
-      separator: "&")
-    let location = query.isEmpty ? uri : uri + (uri.contains("?") ? "&" : "?") + query
-    return Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
-  }
-
-  /// `application/x-www-form-urlencoded` value encoding: unreserved characters kept, space as `+`.
-  static func formEncode(_ value: String) -> String {
-    let allowed = CharacterSet(
-      charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~ ")
-    let encoded = value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    return encoded.replacingOccurrences(of: " ", with: "+")
   }
 }

@@ -26,8 +26,9 @@ struct IdentityService: Sendable {
     case valid(AuthorizeRequest)
     /// Fails before a redirect URI can be trusted: shown as a page, never redirected.
     case page(B2CError)
-    /// Fails after the redirect URI was validated: sent back to the app.
-    case redirect(B2CError, redirectURI: String, state: String?)
+    /// Fails after the redirect URI was validated: sent back to the app (in the response mode it asked for, when B2C
+    /// has that mode).
+    case redirect(B2CError, redirectURI: String, state: String?, mode: ResponseMode)
   }
 
   /// Checks an authorize request in B2C's order: client, redirect URI, then the rest.
@@ -42,13 +43,16 @@ struct IdentityService: Sendable {
       return .page(.redirectNotRegistered(redirectURI, client: clientID))
     }
     let state = query["state"]
-    func fail(_ error: B2CError) -> AuthorizeCheck { .redirect(error, redirectURI: redirectURI, state: state) }
+    let mode = ResponseMode(requested: query["response_mode"])
+    func fail(_ error: B2CError) -> AuthorizeCheck {
+      .redirect(error, redirectURI: redirectURI, state: state, mode: mode ?? .query)
+    }
 
     let responseType = query["response_type"] ?? ""
     guard responseType == "code" else {
       return fail(responseType.isEmpty ? .missingParameter("response_type") : .unsupportedResponseType(responseType))
     }
-    if let mode = query["response_mode"], mode != "query" { return fail(.unsupportedResponseMode(mode)) }
+    guard let mode else { return fail(.unsupportedResponseMode(query["response_mode"] ?? "")) }
     guard let scopeText = query.nonEmpty("scope") else {
       return fail(
         B2CError(
@@ -74,7 +78,7 @@ struct IdentityService: Sendable {
       AuthorizeRequest(
         policy: policy, policyName: policyName, clientID: client.id, redirectURI: redirectURI, scopes: scopes,
         state: state, nonce: query["nonce"], codeChallenge: challenge, codeChallengeMethod: method, prompt: prompt,
-        loginHint: query["login_hint"], locale: locale))
+        loginHint: query["login_hint"], locale: locale, responseMode: mode))
   }
 
   private func isResourceScope(_ scope: String, clientID: String) -> Bool {
@@ -165,9 +169,10 @@ struct IdentityService: Sendable {
   // MARK: Tokens
 
   /// The token response for `user` under `request`, with a new refresh token of `family` when offline access was
-  /// asked for.
+  /// asked for, and `client_info` when the client asked for it (`client_info=1`, as MSAL does).
   func tokenResponse(
-    user: User, request: AuthorizeRequest, authTime: Int, family: (id: String, expiresAt: Date)?
+    user: User, request: AuthorizeRequest, authTime: Int, family: (id: String, expiresAt: Date)?,
+    clientInfo: Bool = false
   ) async throws -> [String: Any] {
     let now = Int(Date().timeIntervalSince1970)
     let lifetimes = configuration.lifetimes
@@ -230,6 +235,14 @@ struct IdentityService: Sendable {
       granted.append("offline_access")
     }
     response["scope"] = granted.joined(separator: " ")
+    if clientInfo, flavor != .openID {
+      // Microsoft's account key for MSAL: `uid` and `utid` (the tenant); B2C's `uid` names the policy too, as the
+      // home account ids `{oid}-{policy}.{tenant}` of MSAL's B2C accounts show.
+      let uid = flavor.hasPolicies ? "\(user.oid)-\(request.policyName.lowercased())" : user.oid
+      response["client_info"] = try JSONSerialization.data(
+        withJSONObject: ["uid": uid, "utid": configuration.tenantID], options: [.sortedKeys]
+      ).base64URLEncoded
+    }
     guard flavor.hasPolicies else { return response }
     let profile: [String: Any] = [
       "ver": "1.0", "tid": configuration.tenantID, "oid": user.oid, "name": user.displayName, "upn": NSNull(),
