@@ -95,6 +95,24 @@ struct ResponseModeTests {
     #expect(document["response_modes_supported"] as? [String] == ["query", "fragment", "form_post"])
   }
 
+  @Test("prompt=create (MSAL's Prompt.CREATE): External ID opens its sign-up page; B2C refuses it with AADB2C90043")
+  func promptCreate() async throws {
+    var parameters = AuthorizeParameters()
+    parameters.extra = [("prompt", "create")]
+    let external = try await PlaygroundHarness.start { $0.flavor = .externalID }
+    let tenantID = PlaygroundConfiguration(dataDirectory: external.data).tenantID
+    let page = try await Browser().get(
+      parameters.url(external.base.appending(path: "\(tenantID)/oauth2/v2.0/authorize")))
+    await external.stop()
+    #expect(page.status == 200 && HTMLForm.hidden("step", in: page.text) == "signup", "\(page.text.prefix(400))")
+
+    let b2c = try await PlaygroundHarness.start()
+    defer { Task { await b2c.stop() } }
+    let answer = try await SignInDriver(b2c).open(parameters)
+    let redirect = RedirectResult(try #require(answer.location))
+    #expect(redirect.error == "invalid_request" && redirect.errorDescription?.hasPrefix("AADB2C90043") == true)
+  }
+
   @Test("client_info=1: uid and utid in the token response, for the code and for a refresh; not without asking")
   func clientInfo() async throws {
     let harness = try await PlaygroundHarness.start()

@@ -120,6 +120,7 @@ struct IdentityRoutes: Sendable {
       let reuseSession = session != nil && auth.prompt != "login"
       switch kind {
       case .signUpOrSignIn:
+        if auth.prompt == "create" { return html(.signUp(form, email: auth.loginHint, displayName: nil, error: nil)) }
         if let session, reuseSession, let user = try await service.store.user(oid: session.oid) {
           return try await complete(tx, auth, user: user, authTime: session.authTime, request: request)
         }

@@ -64,7 +64,9 @@ struct IdentityService: Sendable {
       return fail(.scopeWithoutResource)
     }
     let prompt = query["prompt"]
-    if let prompt, !["none", "login", "consent", "select_account"].contains(prompt) { return fail(.invalidPrompt) }
+    // MSAL's prompt values; `create` (straight to sign-up) is External ID's, which B2C refuses.
+    let prompts = ["none", "login", "consent", "select_account"] + (configuration.flavor.hasPolicies ? [] : ["create"])
+    if let prompt, !prompts.contains(prompt) { return fail(.invalidPrompt) }
     let challenge = query.nonEmpty("code_challenge")
     var method = query.nonEmpty("code_challenge_method")
     if challenge != nil { method = method ?? "plain" }
