@@ -4,7 +4,6 @@
 
 import B2CPlayground
 import Foundation
-import Logging
 import TasksCore
 import TasksKeyring
 import TasksTestSupport
@@ -22,13 +21,7 @@ struct InteropTests {
     let provider = try await InteropProvider(clientID: clientID, redirectURIs: [redirect])
     let folder = try TestDesktop.temporaryFolder("interop")
     // The task API: the playground trusting the provider's tokens for this client.
-    var configuration = PlaygroundConfiguration(dataDirectory: folder.appending(path: "api"))
-    configuration.port = 0
-    configuration.externalTenant = .init(
-      metadataURL: provider.issuer.appending(path: ".well-known/openid-configuration"), audience: clientID)
-    var logger = Logger(label: "b2c-playground-test")
-    logger.logLevel = .critical
-    let api = try await Playground(configuration: configuration, logger: logger).start()
+    let api = try await provider.taskAPI(clientID: clientID, folder: folder)
     let group = "interop.\(UUID().uuidString)"
     let plist = provider.settings(
       clientID: clientID, redirect: redirect, keychain: group, taskAPI: api.baseURL.absoluteString)

@@ -30,7 +30,9 @@ struct ProviderFlowTests {
     let request = try await session.startSignIn()
     let scopes = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?
       .first { $0.name == "scope" }?.value
-    #expect(scopes == "openid offline_access", "no client id as a scope, offline_access because it is listed")
+    #expect(
+      scopes == "openid offline_access profile email",
+      "no client id as a scope, offline_access because it is listed, the standard claims by default")
     #expect(request.policy == nil && !request.url.absoluteString.contains("p="))
     let location = try await PageWalker().signIn(request.url, email: "ann@example.com", password: "Tasks-Demo-1")
     guard case .signedIn(let account) = await session.handleRedirect(location) else {

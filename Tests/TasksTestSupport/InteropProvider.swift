@@ -17,13 +17,15 @@ public final class InteropProvider: Sendable {
   /// Its issuer, `http://127.0.0.1:PORT/openid`.
   public let issuer: URL
 
-  /// Starts the provider for `clientID` with `redirectURIs` (exact matches, as this provider compares them).
-  public init(clientID: String, redirectURIs: [String]) async throws {
+  /// Starts the provider for `clientID` with `redirectURIs`: exact matches, as this provider compares them, or with
+  /// `loopbackAnyPort` a registered loopback URI without a port on any port (RFC 8252 §7.3; `interop_oidc/apps.py`).
+  public init(clientID: String, redirectURIs: [String], loopbackAnyPort: Bool = false) async throws {
     let port = try freeLoopbackPort()
     let script = Self.folder.appending(path: "django-oidc/serve.sh")
     let data = try TestDesktop.temporaryFolder("interop-oidc")
     process = try ChildProcess(
-      script, ["\(port)", clientID] + redirectURIs, environment: ["INTEROP_DATA": data.path])
+      script, ["\(port)", clientID] + redirectURIs,
+      environment: ["INTEROP_DATA": data.path, "INTEROP_LOOPBACK_ANY_PORT": loopbackAnyPort ? "1" : "0"])
     issuer = URL(string: "http://127.0.0.1:\(port)/openid")!
     let discovery = issuer.appending(path: ".well-known/openid-configuration")
     // The first start installs Django and the provider into a virtual environment: minutes on a slow machine.

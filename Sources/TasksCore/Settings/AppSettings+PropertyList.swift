@@ -80,8 +80,9 @@ struct PropertyListReader {
         ?? AppIdentity.appID,
       authority: authority,
       policies: policies,
-      redirectURI: try redirectURI(),
-      extraScopes: try scopes(),
+      redirectURI: try redirectURI() ?? .default(for: authority.provider),
+      // The standard claims for a name and an address to show; B2C's user flows put them in the id_token unasked.
+      extraScopes: try scopes() ?? (authority.hasPolicies ? [] : ["profile", "email"]),
       // A plain provider's access token is for its own resource server (and may be opaque): the id_token, whose
       // audience is this app, is what the task API can check (PROTOCOL.md §9). B2C issues an access token for us.
       bearerToken: bearer ?? (authority.hasPolicies ? .accessToken : .idToken),
@@ -203,15 +204,14 @@ struct PropertyListReader {
     return url
   }
 
-  private func redirectURI() throws(SettingsError) -> RedirectURI {
+  /// `redirectURI` or the sample's `bhh`; nil when neither is given (the provider's default applies).
+  private func redirectURI() throws(SettingsError) -> RedirectURI? {
     let redirect = try string("redirectURI")
     let bhh = try string("bhh")
     if let redirect, let bhh, redirect != bhh {
       throw error(.invalidValue, "redirectURI", "differs from bhh; keep one of them")
     }
-    guard let raw = redirect ?? bhh else {
-      throw error(.missingKey, "redirectURI", "is required (the sample calls it bhh)")
-    }
+    guard let raw = redirect ?? bhh else { return nil }
     guard let uri = RedirectURI(raw) else {
       throw error(
         .invalidValue, redirect == nil ? "bhh" : "redirectURI",
@@ -222,8 +222,9 @@ struct PropertyListReader {
   }
 
   /// `scopes`: an array of strings or one space-separated string; `openid offline_access CLIENT_ID` are implied.
-  private func scopes() throws(SettingsError) -> [String] {
-    guard let value = dictionary["scopes"] else { return [] }
+  /// `scopes`; nil when the key is absent (the provider's default applies).
+  private func scopes() throws(SettingsError) -> [String]? {
+    guard let value = dictionary["scopes"] else { return nil }
     let scopes: [String]
     if let text = value.string {
       scopes = text.split(whereSeparator: \.isWhitespace).map(String.init)

@@ -26,6 +26,16 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
   /// The out-of-band redirect B2C's own pages use.
   public static let outOfBand = RedirectURI(checked: "urn:ietf:wg:oauth:2.0:oob", kind: .outOfBand)
 
+  /// The loopback redirect on any port (RFC 8252 §7.3): the web view catches it, the browser flow listens on it.
+  public static let anyLoopbackPort = RedirectURI(checked: "http://127.0.0.1/", kind: .loopback)
+
+  /// The redirect used when the settings name none: the iOS sample's `urn:ietf:wg:oauth:2.0:oob` for B2C, whose
+  /// native registrations offer it; for External ID and other OpenID Connect providers `http://127.0.0.1/` on any
+  /// port, which RFC 8252 asks every provider to accept for native apps.
+  public static func `default`(for provider: Authority.Provider) -> RedirectURI {
+    provider == .b2c ? outOfBand : anyLoopbackPort
+  }
+
   private init(checked value: String, kind: Kind) {
     self.value = value
     self.kind = kind

@@ -141,7 +141,6 @@ struct AppSettingsTests {
       ("taskAPI", "<true/>", .wrongType, "test.plist: taskAPI: expected a string, found a boolean"),
       ("taskAPI", "<string>tasks.example.com</string>", .invalidValue, "test.plist: taskAPI: not a URL"),
       ("bhh", "<string>https://example.com/callback</string>", .invalidValue, nil),
-      ("bhh", nil, .missingKey, "test.plist: redirectURI: is required (the sample calls it bhh)"),
       ("clientSecret", "<string>s3cr3t-value</string>", .invalidValue, nil),
       ("contentType", "<string>application/json</string>", .invalidValue, nil),
       (

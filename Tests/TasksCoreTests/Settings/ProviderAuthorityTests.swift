@@ -147,6 +147,51 @@ struct ProviderAuthorityTests {
     #expect(explicit.bearerToken == .accessToken)
   }
 
+  @Test(
+    "four keys sign in anywhere: External ID and other providers get http://127.0.0.1/ (any port) and profile email; without keychain the app's own group",
+    arguments: ["https://contoso.ciamlogin.com", "https://login.contoso.com/\(tenantID)", "https://id.example.com"])
+  func fourKeys(authority: String) throws {
+    let text = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict>
+        <key>clientID</key><string>0f4c6b1e-1111-4a2b-9c3d-222233334444</string>
+        <key>authority</key><string>\(authority)</string>
+        <key>keychain</key><string>com.contoso.sso</string>
+        <key>taskAPI</key><string>https://tasks.contoso.com</string>
+      </dict></plist>
+      """
+    let settings = try AppSettings.parse(Data(text.utf8), file: "four.plist")
+    #expect(settings.redirectURI == .anyLoopbackPort)
+    #expect(settings.redirectURI.value == "http://127.0.0.1/" && settings.redirectURI.kind == .loopback)
+    #expect(settings.scopes(offlineAccess: true) == ["openid", "offline_access", "profile", "email"])
+    #expect(settings.bearerToken == .idToken && settings.keychainGroup == "com.contoso.sso")
+    let three = text.replacingOccurrences(of: "<key>keychain</key><string>com.contoso.sso</string>", with: "")
+    #expect(try AppSettings.parse(Data(three.utf8), file: "three.plist").keychainGroup == AppIdentity.appID)
+  }
+
+  @Test("a B2C file without bhh or redirectURI keeps the sample's urn:ietf:wg:oauth:2.0:oob; scopes given are kept")
+  func defaultsKeepWhatIsGiven() throws {
+    let b2c = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict>
+        <key>clientID</key><string>0f4c6b1e-1111-4a2b-9c3d-222233334444</string>
+        <key>authorityHost</key><string>contoso.b2clogin.com</string>
+        <key>tenant</key><string>contoso.onmicrosoft.com</string>
+        <key>signInPolicy</key><string>B2C_1_SignUpOrSignIn</string>
+        <key>taskAPI</key><string>https://tasks.contoso.com</string>
+      </dict></plist>
+      """
+    let settings = try AppSettings.parse(Data(b2c.utf8), file: "b2c.plist")
+    #expect(settings.redirectURI == .outOfBand)
+    #expect(settings.scopes(offlineAccess: false) == ["openid", "offline_access", settings.clientID])
+    // Scopes and a redirect the file names are taken as they are: no profile or email added to them.
+    let given = try self.settings(
+      "https://id.example.com", extra: "<key>scopes</key><string>tasks.read</string>"
+    ).get()
+    #expect(given.scopes(offlineAccess: false) == ["openid", "tasks.read"])
+    #expect(given.redirectURI.value == "http://127.0.0.1/")
+  }
+
   @Test("the issuer an OpenID Connect document names must be the authority (a trailing slash aside)")
   func openIDIssuerRule() throws {
     let authority = try authority("https://sso.example.com/realms/tasks")

@@ -13,6 +13,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "oidc_provider",
+    "interop_oidc",
 ]
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
