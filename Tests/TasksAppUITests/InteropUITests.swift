@@ -8,18 +8,23 @@ import Testing
 extension AppUI {
   @Suite("Signing in with an independent OpenID Connect provider")
   struct InteropUITests {
-    @Test("type into django-oidc-provider's sign-in and consent pages in the window; the list follows")
-    func signInInsideTheWindow() async throws {
-      let clientID = "6f1c3a52-93b4-4c1e-9a57-2d8e0b7c4f10"
+    @Test(
+      "type into django-oidc-provider's pages in the window, the list follows; a redirect with a port, or four keys",
+      arguments: [false, true])
+    func signInInsideTheWindow(fourKeys: Bool) async throws {
+      let clientID = PlaygroundForUI.clientID
       // Caught by the web view before it loads; nothing listens there. This provider matches redirects exactly.
-      let redirect = "http://127.0.0.1:\(try freeLoopbackPort())/"
+      let redirect = fourKeys ? "http://127.0.0.1/" : "http://127.0.0.1:\(try freeLoopbackPort())/"
       let provider = try await InteropProvider(clientID: clientID, redirectURIs: [redirect])
       let discovery = provider.issuer.appending(path: ".well-known/openid-configuration").absoluteString
       let api = try await PlaygroundForUI(options: ["--issuer-metadata", discovery, "--audience", clientID])
-      let settings = Data(
-        provider.settings(
-          clientID: clientID, redirect: redirect, keychain: api.keychainGroup, taskAPI: "http://127.0.0.1:\(api.port)"
-        ).utf8)
+      let taskAPI = "http://127.0.0.1:\(api.port)"
+      let plist =
+        fourKeys
+        ? fourKeySettings(
+          clientID: clientID, authority: provider.issuer.absoluteString, keychain: api.keychainGroup, taskAPI: taskAPI)
+        : provider.settings(clientID: clientID, redirect: redirect, keychain: api.keychainGroup, taskAPI: taskAPI)
+      let settings = Data(plist.utf8)
       let app = try AppDriver(settings: settings)
       let window = try await app.waitForWindow()
       try await app.waitFor(role: "push button", name: "Sign In")
@@ -43,7 +48,7 @@ extension AppUI {
       try await app.waitFor(role: "label", name: InteropProvider.user.display)
       try await app.addTask("typed after an independent sign-in", window: window)
       try await app.waitFor(role: "check box", name: "typed after an independent sign-in")
-      try await app.checkScreen("interop-signed-in")
+      try await app.checkScreen(fourKeys ? "interop-signed-in-four-keys" : "interop-signed-in")
       await app.stop()
       await api.stop()
       await provider.stop()

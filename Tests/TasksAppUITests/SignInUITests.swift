@@ -12,6 +12,11 @@ final class PlaygroundForUI {
   let port: Int
   let settings: Data
   let keychainGroup = "ui.test.\(UUID().uuidString)"
+  /// The app's client id, registered at the playground.
+  static let clientID = "6f1c3a52-93b4-4c1e-9a57-2d8e0b7c4f10"
+  /// The `authority` key for the External ID and OpenID Connect flavors (nil for B2C, which is named by its host,
+  /// tenant and policies).
+  let authority: String?
   private let arguments: [String]
 
   /// Starts a playground of `flavor` (b2c, external-id or oidc: the identity provider it plays) with further
@@ -26,15 +31,17 @@ final class PlaygroundForUI {
     arguments = ["--flavor", flavor, "--log-level", logLevel] + tlsOptions + options
     (process, port) = try await Self.launch(data: data, port: 0, arguments: arguments)
     let base = "\(tls == nil ? "http" : "https")://127.0.0.1:\(self.port)"
-    let provider: String
     switch flavor {
     case "external-id":
       let line = process.standardOutput.split(separator: "\n").first { $0.contains("authority ") } ?? ""
-      let authority = line.split(separator: "authority ").last?.prefix { $0 != ")" } ?? ""
+      authority = line.split(separator: "authority ").last.map { String($0.prefix { $0 != ")" }) }
+    case "oidc": authority = base
+    default: authority = nil
+    }
+    let provider: String
+    if let authority {
       provider = "<key>authority</key><string>\(authority)</string>"
-    case "oidc":
-      provider = "<key>authority</key><string>\(base)</string>"
-    default:
+    } else {
       provider = """
         <key>authorityHost</key><string>\(base)</string>
         <key>tenant</key><string>b2ctasks.onmicrosoft.com</string>
@@ -47,7 +54,7 @@ final class PlaygroundForUI {
       """
       <?xml version="1.0" encoding="UTF-8"?>
       <plist version="1.0"><dict>
-        <key>clientID</key><string>6f1c3a52-93b4-4c1e-9a57-2d8e0b7c4f10</string>
+        <key>clientID</key><string>\(Self.clientID)</string>
         \(provider)
         <key>redirectURI</key><string>urn:ietf:wg:oauth:2.0:oob</string>
         <key>keychain</key><string>\(keychainGroup)</string>
@@ -262,11 +269,18 @@ extension AppUI {
     }
 
     @Test(
-      "External ID and a plain OpenID Connect issuer: type into the provider's page, see the list; no Edit Profile",
-      arguments: ["external-id", "oidc"])
-    func otherProviders(flavor: String) async throws {
+      "External ID and a plain OpenID Connect issuer: type into the provider's page, see the list; no Edit Profile; four keys too",
+      arguments: ["external-id", "oidc"], [false, true])
+    func otherProviders(flavor: String, fourKeys: Bool) async throws {
       let playground = try await PlaygroundForUI(flavor: flavor, logLevel: "info")
-      let app = try AppDriver(settings: playground.settings)
+      let settings =
+        fourKeys
+        ? Data(
+          fourKeySettings(
+            clientID: PlaygroundForUI.clientID, authority: try #require(playground.authority),
+            keychain: playground.keychainGroup, taskAPI: "http://127.0.0.1:\(playground.port)"
+          ).utf8) : playground.settings
+      let app = try AppDriver(settings: settings)
       let window: String
       do {
         window = try await app.signInByTyping()
@@ -278,7 +292,12 @@ extension AppUI {
       try await app.waitFor(role: "label", name: "Ann Example")
       try await app.addTask("from \(flavor)", window: window)
       try await app.waitFor(role: "check box", name: "from \(flavor)")
-      try await app.checkScreen("signed-in-\(flavor)")
+      try await app.checkScreen("signed-in-\(flavor)\(fourKeys ? "-four-keys" : "")")
+      if fourKeys {
+        let log = playground.processOutput.replacingOccurrences(of: "%3A", with: ":").replacingOccurrences(
+          of: "%2F", with: "/")
+        #expect(log.contains("redirect_uri=http://127.0.0.1/&"), "the sign-in used the default loopback redirect")
+      }
       // Only B2C has an edit-profile flow: the menu has no such item here.
       try await app.key("F10", window: window)
       let menu = try await app.accessibleTree { $0.contains { $0.role == "menu item" && $0.name == "Sign Out" } }
