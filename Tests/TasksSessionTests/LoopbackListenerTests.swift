@@ -74,7 +74,30 @@ struct LoopbackListenerTests {
   /// The listener, for a handler that stops it.
   private actor Holder {
     var listener: LoopbackListener?
+    var urls: [String] = []
     func hold(_ listener: LoopbackListener) { self.listener = listener }
+    func note(_ url: String) { urls.append(url) }
+  }
+
+  @Test("a form_post answer (code and state in a POST body) is refused with 405 and never reaches the sign-in")
+  func formPostRefused() async throws {
+    let seen = Holder()
+    let listener = try await LoopbackListener.start(
+      registered: try #require(RedirectURI("http://127.0.0.1/")), onOpenedTwice: {}
+    ) { url in
+      await seen.note(url)
+      return .page(title: "t", message: "m")
+    }
+    let run = try await ChildProcess.run(
+      URL(filePath: "/usr/bin/curl"),
+      [
+        "-s", "--noproxy", "*", "-o", "/dev/null", "-w", "%{http_code}", "--data", "code=abc&state=s-1",
+        "http://127.0.0.1:\(listener.port)/",
+      ], timeout: .seconds(30))
+    #expect(run.output == "405")
+    #expect(try await status(of: "http://127.0.0.1:\(listener.port)/?code=abc&state=s-1") == 200)
+    #expect(await seen.urls == ["http://127.0.0.1:\(listener.port)/?code=abc&state=s-1"], "only the GET reached it")
+    await listener.stop()
   }
 
   @Test("stopped as soon as the handler knows the outcome, the listener still sends the browser its page")

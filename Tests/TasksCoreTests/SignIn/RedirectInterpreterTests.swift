@@ -47,6 +47,18 @@ struct RedirectInterpreterTests {
   }
 
   @Test(
+    "an answer in a response mode the app did not ask for (it asks for query) gives no code, even with the right state",
+    arguments: [
+      "http://127.0.0.1:51234/#code=abc&state=s-1", "http://127.0.0.1:51234/?state=s-1#code=abc",
+      "urn:ietf:wg:oauth:2.0:oob#code=abc&state=s-1",
+    ])
+  func otherResponseModes(url: String) throws {
+    let interpreter = try interpreter(url.hasPrefix("urn") ? "urn:ietf:wg:oauth:2.0:oob" : "http://127.0.0.1/")
+    let outcome = interpreter.interpret(url)
+    #expect(outcome == .failure(.stateMismatch) || outcome == .failure(.malformed), "\(outcome)")
+  }
+
+  @Test(
     "a wrong, missing or empty state is refused, even with a code",
     arguments: [
       "urn:ietf:wg:oauth:2.0:oob?code=abc&state=s-2", "urn:ietf:wg:oauth:2.0:oob?code=abc",
