@@ -43,7 +43,7 @@ extension MainWindow {
         KnownList(objectID: files.objectID, list: TaskList(tasks: tasks, version: $0))
       }
       // (Rows whose Undo toast is showing stay out of the list until the toast goes.)
-      await show(tasks, of: files)
+      await show(tasks, of: files, sent: fetch.flushed.created)
       b2c_debug("tasks: the server's list is shown (\(tasks.count) tasks)")
       finishReload(files, tasks, fetch.flushed, announcingSent)
     case .failure(let error):
@@ -52,11 +52,11 @@ extension MainWindow {
   }
 
   /// Shows `tasks` (the server's, or the offline copy) with the changes waiting in `files`' outbox made, and the
-  /// tasks waiting there.
-  func show(_ tasks: [TaskItem], of files: AccountFiles) async {
+  /// tasks waiting there; `sent` are the server's ids of tasks just sent from it.
+  func show(_ tasks: [TaskItem], of files: AccountFiles, sent: [String: Int64] = [:]) async {
     let outbox = files.outbox
     taskList?.show(
-      await outbox.applied(to: tasks), waiting: await outbox.pending, changed: await outbox.changedTaskIDs)
+      await outbox.applied(to: tasks), waiting: await outbox.pending, changed: await outbox.changedTaskIDs, sent: sent)
   }
 
   private func finishReload(

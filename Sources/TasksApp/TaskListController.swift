@@ -25,23 +25,12 @@ final class TaskListController {
   private let filter: OpaquePointer
   private var filterInUse = false
   private let factory: OpaquePointer
-  private var keys: [RowKey] = []
-  private var tasks: [Int64: TaskItem] = [:]
-  /// The ids of `tasks`, ascending: the order rows that sort alike keep. (Kept, not sorted again at every change.)
-  private var ids: [Int64] = []
-  private var pending: [String: PendingTask] = [:]
-  /// The tasks with a change (ticked, edited) waiting in the outbox.
-  private var changed: Set<Int64> = []
-  private var hidden: Set<RowKey> = []
-  private var contents: [RowKey: RowContent] = [:]
-  private var folded: [RowKey: String] = [:]
-  /// Each age's caption, formatted once ("2 h ago"): the rows bound while scrolling share a few dozen of them.
-  private var captions: [TaskAge: String] = [:]
+  /// The list's data, order, filter and highlight; every change answers the model edits to make.
+  private var state = TaskListState()
   private var rows: [UnsafeMutableRawPointer: TaskRow] = [:]
   private var boundRows: [RowKey: TaskRow] = [:]
   private var binding = false
   private var editor: (row: TaskRow, entry: UnsafeMutablePointer<GtkWidget>, id: Int64)?
-  private var highlighted: RowKey?
   private var menuKey: RowKey?
   private var menuActions: [String: OpaquePointer] = [:]
   /// Called when the user ticks or unticks a task.
@@ -58,45 +47,31 @@ final class TaskListController {
   var onMessage: (String) -> Void = { _ in }
 
   /// How the list is sorted.
-  var sortOrder: TaskSortOrder = .newest {
-    didSet { if sortOrder != oldValue { reorder() } }
+  var sortOrder: TaskSortOrder {
+    get { state.sortOrder }
+    set { apply(state.setSortOrder(newValue)) }
   }
 
   /// Whether completed tasks are shown (after the open ones).
-  var showCompleted = true {
-    didSet {
-      if showCompleted != oldValue {
-        applyFilter(showCompleted ? GTK_FILTER_CHANGE_LESS_STRICT : GTK_FILTER_CHANGE_MORE_STRICT)
-      }
-    }
+  var showCompleted: Bool {
+    get { state.showCompleted }
+    set { if let change = state.setShowCompleted(newValue) { applyFilter(change) } }
   }
 
   /// What the search bar holds.
-  var search = TaskSearch("") {
-    didSet {
-      guard search != oldValue else { return }
-      let change =
-        search.isStricter(than: oldValue)
-        ? GTK_FILTER_CHANGE_MORE_STRICT
-        : search.isLooser(than: oldValue)
-          ? GTK_FILTER_CHANGE_LESS_STRICT
-          : GTK_FILTER_CHANGE_DIFFERENT
-      applyFilter(change)
-    }
+  var search: TaskSearch {
+    get { state.search }
+    set { if let change = state.setSearch(newValue) { applyFilter(change) } }
   }
 
   /// The number of rows, confirmed or waiting, shown or not (those being deleted aside).
-  var count: Int { keys.count }
+  var count: Int { state.count }
 
   /// The server's tasks in the order shown (for the offline copy), those being deleted aside.
-  var confirmedTasks: [TaskItem] {
-    keys.compactMap { if case .task(let id) = $0 { tasks[id] } else { nil } }
-  }
+  var confirmedTasks: [TaskItem] { state.confirmedTasks }
 
   /// The completed tasks' rows, in the order shown.
-  var completedKeys: [RowKey] {
-    keys.filter { if case .task(let id) = $0 { tasks[id]?.completed == true } else { false } }
-  }
+  var completedKeys: [RowKey] { state.completedKeys }
 
   init(builder: Builder) {
     listView = builder.opaqueObject("task_list", gtk_list_view_get_type())
@@ -137,52 +112,20 @@ final class TaskListController {
   // MARK: Contents
 
   /// Replaces the list: the server's tasks (with the outbox's changes made; `changed` are the ids of those with a
-  /// change waiting) and the tasks still waiting in the outbox, sorted. Only rows that moved are replaced in the
-  /// model, so a refresh keeps the scroll position and keyboard focus, and costs GTK nothing when nothing changed;
-  /// rows on screen are redrawn with the new data.
-  func show(_ items: [TaskItem], waiting: [PendingTask] = [], changed: Set<Int64> = []) {
-    // (Filled in a loop: 100 000 tasks through `map` and `uniquingKeysWith` were copied twice more.)
-    var newTasks: [Int64: TaskItem] = Dictionary(minimumCapacity: items.count)
-    for item in items { newTasks[item.id] = item }
-    var newPending: [String: PendingTask] = Dictionary(minimumCapacity: waiting.count)
-    for task in waiting { newPending[task.id] = task }
-    // The highlight of a task just added follows it from the outbox to the server's list.
-    if case .pending(let id) = highlighted, newPending[id] == nil, let text = pending[id]?.text,
-      let sent = items.first(where: { $0.text == text && tasks[$0.id] == nil })
-    {
-      highlighted = .task(sent.id)
-    }
-    // Only what is cached can be stale: the rows made so far (and the texts folded for a search), not every task of
-    // the list. (The keys are copied: forgetting changes the caches.)
-    for key in Array(contents.keys) + Array(folded.keys) {
-      switch key {
-      case .task(let id): if tasks[id] != newTasks[id] { forgetContent(key) }
-      case .pending(let id): if pending[id] != newPending[id] { forgetContent(key) }
-      }
-    }
-    for id in changed.symmetricDifference(self.changed) { forgetContent(.task(id)) }
-    self.changed = changed
-    tasks = newTasks
-    // The server lists its tasks by id: sorted again only if they came otherwise (or twice).
-    ids = items.map(\.id)
-    if ids.count != newTasks.count || zip(ids, ids.dropFirst()).contains(where: { $0 >= $1 }) {
-      ids = newTasks.keys.sorted()
-    }
-    pending = newPending
-    hidden = hidden.filter { key in
-      switch key {
-      case .task(let id): newTasks[id] != nil
-      case .pending(let id): newPending[id] != nil
-      }
-    }
-    reorder()
+  /// change waiting), the tasks still waiting in the outbox, and the server's ids of tasks sent since (`sent`, by
+  /// outbox id: the highlight of a task just added follows it). Only rows that moved are replaced in the model, so a
+  /// refresh keeps the scroll position and keyboard focus, and costs GTK nothing when nothing changed; rows on
+  /// screen are redrawn with the new data.
+  func show(
+    _ items: [TaskItem], waiting: [PendingTask] = [], changed: Set<Int64> = [], sent: [String: Int64] = [:]
+  ) {
+    apply(state.show(items, waiting: waiting, changed: changed, sent: sent))
     for (key, row) in boundRows { fill(row, key) }
   }
 
   /// Adds a task that waits in the outbox, at once, and shows it: scrolled into view and briefly highlighted.
   func append(_ task: PendingTask) {
-    pending[task.id] = task
-    reorder()
+    apply(state.append(task))
     reveal(.pending(task.id))
   }
 
@@ -191,51 +134,36 @@ final class TaskListController {
   func update(_ task: TaskItem, waiting: Bool = false) {
     let key = RowKey.task(task.id)
     let hadFocus = focusedRow()?.key == key
-    if tasks.updateValue(task, forKey: task.id) == nil { ids.insert(task.id, at: place(of: task.id)) }
-    if waiting { changed.insert(task.id) } else { changed.remove(task.id) }
-    forgetContent(key)
-    let before = keys
-    reorder()
+    let before = state.keys
+    apply(state.update(task, waiting: waiting))
     // A row ticked from the keyboard moves after the open ones: the focus goes with it.
-    if hadFocus && before != keys { focus(key) }
-    if before == keys, filterInUse, let index = keys.firstIndex(of: key) {
-      splice(at: index, removing: 1, inserting: [key])  // the filter looks at it again
-    }
+    if hadFocus && before != state.keys { focus(key) }
     if let row = boundRows[key] { fill(row, key) }
   }
 
   /// Marks the tasks with a change still waiting in the outbox (the others were sent); their rows say so.
   func markWaiting(_ ids: Set<Int64>) {
-    let moved = ids.symmetricDifference(changed)
-    guard !moved.isEmpty else { return }
-    changed = ids
-    for id in moved {
-      forgetContent(.task(id))
-      if let row = boundRows[.task(id)] { fill(row, .task(id)) }
+    for key in state.markWaiting(ids) {
+      if let row = boundRows[key] { fill(row, key) }
     }
   }
 
   /// Redraws the rows on screen (their ages move on with the clock).
   func redrawAges() {
-    contents = contents.filter { $0.value.caption.isEmpty || !$0.value.confirmed || $0.value.changeWaiting }
+    state.forgetAges()
     for (key, row) in boundRows { fill(row, key) }
   }
 
   /// The task of a row, if it is the server's.
-  func task(_ key: RowKey) -> TaskItem? {
-    if case .task(let id) = key { tasks[id] } else { nil }
-  }
+  func task(_ key: RowKey) -> TaskItem? { state.task(key) }
 
   /// The waiting task of a row, if it is one.
-  func pendingTask(_ key: RowKey) -> PendingTask? {
-    if case .pending(let id) = key { pending[id] } else { nil }
-  }
+  func pendingTask(_ key: RowKey) -> PendingTask? { state.pendingTask(key) }
 
   /// Takes rows out of the list (while their Undo toast shows); `restore` puts them back in their places.
   func remove(_ removed: [RowKey]) {
     let focusedIndex = focusedRow().flatMap { $0.key }.flatMap { position(of: $0) }
-    hidden.formUnion(removed)
-    reorder()
+    apply(state.remove(removed))
     // The keyboard stays where the row was: on the next one (or the new last).
     if let focusedIndex { focusRow(at: focusedIndex) }
   }
@@ -243,8 +171,7 @@ final class TaskListController {
   /// Puts rows taken out by `remove` back (Undo, or a deletion that failed); `focusing`, the first of them takes
   /// the keyboard focus (an Undo brings the focus back with the row).
   func restore(_ restored: [RowKey], focusing: Bool = false) {
-    hidden.subtract(restored)
-    reorder()
+    apply(state.restore(restored))
     if focusing,
       let first = restored.compactMap({ key in position(of: key).map { (key, $0) } }).min(by: { $0.1 < $1.1 })
     {
@@ -254,85 +181,15 @@ final class TaskListController {
 
   /// Drops a row for good (the server deleted it).
   func forget(_ key: RowKey) {
-    hidden.remove(key)
-    switch key {
-    case .task(let id):
-      if tasks.removeValue(forKey: id) != nil { ids.remove(at: place(of: id)) }
-    case .pending(let id): pending[id] = nil
-    }
-    forgetContent(key)
-    reorder()
+    apply(state.forget(key))
   }
 
-  /// Where `id` is in `ids`, or would be.
-  private func place(of id: Int64) -> Int {
-    var (low, high) = (0, ids.count)
-    while low < high {
-      let middle = (low + high) / 2
-      if ids[middle] < id { low = middle + 1 } else { high = middle }
-    }
-    return low
-  }
-
-  private func forgetContent(_ key: RowKey) {
-    contents[key] = nil
-    folded[key] = nil
-  }
-
-  /// Sorts the rows and changes the model where the order changed.
-  private func reorder() {
-    var entries: [TaskListEntry<RowKey>] = []
-    entries.reserveCapacity(tasks.count + pending.count)
-    let alphabetical = sortOrder == .alphabetical
-    for id in ids where hidden.isEmpty || !hidden.contains(.task(id)) {
-      guard let task = tasks[id] else { continue }
-      // (The text is read only to sort alphabetically.)
-      entries.append(
-        TaskListEntry(
-          key: .task(id), text: alphabetical ? task.text : "", completed: task.completed, date: task.dateModified,
-          waiting: false))
-    }
-    for waiting in pending.values.sorted(by: { $0.createdAt < $1.createdAt })
-    where !hidden.contains(.pending(waiting.id)) {
-      entries.append(
-        TaskListEntry(
-          key: .pending(waiting.id), text: waiting.text, completed: false, date: waiting.createdAt, waiting: true))
-    }
-    apply(sortedForList(entries, by: sortOrder))
-  }
-
-  /// Changes the model from `keys` to `new` with as little as it takes: the unchanged start and end stay, and one
-  /// row that moved (ticked, say) is moved alone, so the rows around it keep their widgets and the focus.
-  private func apply(_ new: [RowKey]) {
-    let old = keys
-    keys = new
-    let shorter = min(old.count, new.count)
-    var prefix = 0
-    while prefix < shorter && old[prefix] == new[prefix] { prefix += 1 }
-    var suffix = 0
-    while suffix < shorter - prefix && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
-    let oldMiddle = Array(old[prefix..<(old.count - suffix)])
-    let newMiddle = Array(new[prefix..<(new.count - suffix)])
-    guard !(oldMiddle.isEmpty && newMiddle.isEmpty) else { return }
-    if oldMiddle.count == newMiddle.count && oldMiddle.count >= 2 {
-      let last = oldMiddle.count - 1
-      if oldMiddle[0] == newMiddle[last] && oldMiddle[1...] == newMiddle[..<last] {
-        splice(at: prefix, removing: 1, inserting: [])
-        splice(at: prefix + last, removing: 0, inserting: [oldMiddle[0]])
-        return
+  /// Makes the model's edits.
+  private func apply(_ edits: [ListEdit]) {
+    for edit in edits {
+      withCStringArray(edit.insert.map(\.modelString)) { array in
+        gtk_string_list_splice(model, UInt32(edit.at), UInt32(edit.remove), array)
       }
-      if oldMiddle[last] == newMiddle[0] && oldMiddle[..<last] == newMiddle[1...] {
-        splice(at: prefix + last, removing: 1, inserting: [])
-        splice(at: prefix, removing: 0, inserting: [oldMiddle[last]])
-        return
-      }
-    }
-    splice(at: prefix, removing: oldMiddle.count, inserting: newMiddle)
-  }
-
-  private func splice(at index: Int, removing count: Int, inserting inserted: [RowKey]) {
-    withCStringArray(inserted.map(\.modelString)) { array in
-      gtk_string_list_splice(model, UInt32(index), UInt32(count), array)
     }
   }
 
@@ -352,7 +209,7 @@ final class TaskListController {
           let controller = Unmanaged<FilterContext>.fromOpaque(data).takeUnretainedValue().controller,
           let key = RowKey(modelString: String(cString: gtk_string_object_get_string(OpaquePointer(item))))
         else { return 1 }
-        return controller.isShown(key) ? 1 : 0
+        return controller.state.isShown(key) ? 1 : 0
       }
     }
     let release: @convention(c) (gpointer?) -> Void = { data in
@@ -361,22 +218,19 @@ final class TaskListController {
     return gtk_custom_filter_new(match, Unmanaged.passRetained(context).toOpaque(), release)
   }
 
-  private func isShown(_ key: RowKey) -> Bool {
-    if !showCompleted, case .task(let id) = key, tasks[id]?.completed == true { return false }
-    guard !search.isEmpty else { return true }
-    if let text = folded[key] { return search.matches(folded: text) }
-    let text = TaskSearch.fold(task(key)?.text ?? pendingTask(key)?.text ?? "")
-    folded[key] = text
-    return search.matches(folded: text)
-  }
-
   /// Tells the filter model what changed; with nothing to filter, the filter leaves the chain (no call per row).
-  private func applyFilter(_ change: GtkFilterChange) {
-    let needed = !showCompleted || !search.isEmpty
+  private func applyFilter(_ change: FilterChange) {
+    let needed = state.needsFilter
     // Long lists are filtered a slice at a time, so typing in the search stays smooth.
-    gtk_filter_list_model_set_incremental(filterModel, keys.count > 5000 ? 1 : 0)
+    gtk_filter_list_model_set_incremental(filterModel, state.count > 5000 ? 1 : 0)
     if needed && filterInUse {
-      gtk_filter_changed(filter.cast(to: gtk_filter_get_type(), as: GtkFilter.self), change)
+      let gtkChange =
+        switch change {
+        case .moreStrict: GTK_FILTER_CHANGE_MORE_STRICT
+        case .lessStrict: GTK_FILTER_CHANGE_LESS_STRICT
+        case .different: GTK_FILTER_CHANGE_DIFFERENT
+        }
+      gtk_filter_changed(filter.cast(to: gtk_filter_get_type(), as: GtkFilter.self), gtkChange)
     } else if needed {
       gtk_filter_list_model_set_filter(filterModel, filter.cast(to: gtk_filter_get_type(), as: GtkFilter.self))
       filterInUse = true
@@ -394,17 +248,16 @@ final class TaskListController {
     gtk_widget_set_visible(gtk_stack_get_child_by_name(listStack, "list"), shown > 0 ? 1 : 0)
     gtk_widget_set_visible(gtk_stack_get_child_by_name(listStack, "empty"), shown > 0 ? 0 : 1)
     guard shown == 0 else { return }
-    let (title, description): (String, String)
-    if keys.isEmpty {
-      (title, description) = (tr("No Tasks"), tr("Tasks you add appear here."))
-    } else if !search.isEmpty {
-      (title, description) = (tr("No Matching Tasks"), tr("No task contains what you searched for."))
-    } else {
-      (title, description) = (tr("All Done"), tr("Your completed tasks are hidden. Show them from the main menu."))
-    }
+    let reason = state.emptyReason
+    let (title, description): (String, String) =
+      switch reason {
+      case .noTasks: (tr("No Tasks"), tr("Tasks you add appear here."))
+      case .noMatches: (tr("No Matching Tasks"), tr("No task contains what you searched for."))
+      case .allDone: (tr("All Done"), tr("Your completed tasks are hidden. Show them from the main menu."))
+      }
     adw_status_page_set_title(emptyPage, title)
     PlainText.setDescription(emptyPage, description)
-    gtk_widget_set_visible(emptyAddButton, keys.isEmpty ? 1 : 0)
+    gtk_widget_set_visible(emptyAddButton, reason == .noTasks ? 1 : 0)
   }
 
   /// The row at `position` of what is shown.
@@ -416,7 +269,7 @@ final class TaskListController {
 
   /// Where `key` is among the rows shown.
   private func position(of key: RowKey) -> Int? {
-    if !filterInUse { return keys.firstIndex(of: key) }
+    if !filterInUse { return state.keys.firstIndex(of: key) }
     let count = g_list_model_get_n_items(OpaquePointer(filterModel.gpointer))
     return (0..<count).first { self.key(at: $0) == key }.map(Int.init)
   }
@@ -429,7 +282,7 @@ final class TaskListController {
     gtk_list_item_set_child(item, row.box)
     rows[UnsafeMutableRawPointer(row.box)] = row
     Signal.connect(row.check, "toggled") { [unowned self, unowned row] in
-      guard !self.binding, case .task(let id) = row.key, let task = self.tasks[id] else { return }
+      guard !self.binding, let key = row.key, let task = self.state.task(key) else { return }
       self.onToggle(
         task, gtk_check_button_get_active(row.check.cast(to: gtk_check_button_get_type(), as: GtkCheckButton.self)) != 0
       )
@@ -472,50 +325,20 @@ final class TaskListController {
   private func fill(_ row: TaskRow, _ key: RowKey) {
     binding = true
     defer { binding = false }
-    guard let content = content(key) else { return }
+    guard let content = state.content(key) else { return }
     row.show(content)
-    row.highlight(key == highlighted)
-  }
-
-  /// What a row shows, made once per change of its task (and per minute, for its age).
-  private func content(_ key: RowKey) -> RowContent? {
-    if let content = contents[key] { return content }
-    let content: RowContent
-    switch key {
-    case .task(let id):
-      guard let task = tasks[id] else { return nil }
-      let waiting = changed.contains(id)
-      let caption = waiting ? Phrases.changeWaiting : task.dateModified.map { self.caption(TaskAge(since: $0)) } ?? ""
-      content = RowContent(
-        text: task.text, completed: task.completed, caption: caption, confirmed: true, changeWaiting: waiting)
-    case .pending(let id):
-      // Shown at once, confirmed by the server later; it cannot be ticked until then.
-      guard let waiting = pending[id] else { return nil }
-      let note = waiting.refusal.map { String(template: tr("refused: %@"), $0) } ?? tr("waiting to be sent")
-      content = RowContent(text: waiting.text, completed: false, caption: note, confirmed: false)
-    }
-    contents[key] = content
-    return content
-  }
-
-  private func caption(_ age: TaskAge) -> String {
-    if let caption = captions[age] { return caption }
-    let caption = age.caption
-    captions[age] = caption
-    return caption
+    row.highlight(key == state.highlighted)
   }
 
   /// Scrolls `key` into view and highlights it for a moment.
   private func reveal(_ key: RowKey) {
-    highlighted = key
     if let position = position(of: key) {
       gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
     }
     if let row = boundRows[key] { row.highlight(true) }
     Task {
       try? await Task.sleep(for: .seconds(2))
-      guard let current = self.highlighted else { return }
-      self.highlighted = nil
+      guard let current = self.state.clearHighlight() else { return }
       self.boundRows[current]?.highlight(false)
     }
   }
@@ -569,8 +392,8 @@ final class TaskListController {
 
   private func keyPressed(_ keyval: UInt32, _ controller: OpaquePointer) -> Bool {
     guard editor == nil, let row = focusedRow(), let key = row.key else { return false }
-    let state = gtk_event_controller_get_current_event_state(controller)
-    let shift = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
+    let modifiers = gtk_event_controller_get_current_event_state(controller)
+    let shift = modifiers.rawValue & GDK_SHIFT_MASK.rawValue != 0
     switch Int32(keyval) {
     case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab:
       // A Tab stop per row, then out of the list. (GTK 4.8's list view, left to itself here, kept the focus.)
@@ -580,7 +403,7 @@ final class TaskListController {
       let next = forward ? position + 1 : position - 1
       if next >= 0 && next < count { focusRow(at: next) } else { onLeave(forward) }
     case GDK_KEY_space:
-      guard case .task(let id) = key, let task = tasks[id] else { return true }
+      guard let task = state.task(key) else { return true }
       onToggle(task, !task.completed)
     case GDK_KEY_Delete, GDK_KEY_KP_Delete:
       onDelete(key)
@@ -612,7 +435,7 @@ final class TaskListController {
       (
         "copy",
         { [unowned self] key in
-          guard let text = self.task(key)?.text ?? self.pendingTask(key)?.text else { return }
+          guard let text = self.state.text(key) else { return }
           gdk_clipboard_set_text(gtk_widget_get_clipboard(self.listView.widget), text)
           self.onMessage(tr("Text copied"))
         }
@@ -672,7 +495,7 @@ final class TaskListController {
   /// Puts an entry with the task's text in place of its label. Enter or leaving the entry saves, Escape cancels.
   /// A text of several lines opens the details instead (an entry holds one line).
   private func startEditing(_ key: RowKey) {
-    guard case .task(let id) = key, let task = tasks[id] else { return }
+    guard case .task(let id) = key, let task = state.task(key) else { return }
     if task.text.contains(where: \.isNewline) { return onOpenDetails(task) }
     if boundRows[key] == nil, let position = position(of: key) {
       gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
@@ -718,7 +541,7 @@ final class TaskListController {
     gtk_box_remove(row.box.cast(to: gtk_box_get_type(), as: GtkBox.self), entry)
     if hadFocus, let item = row.listItem { gtk_widget_grab_focus(item) }
     // An emptied text is not saved: the task keeps its text.
-    guard commit, let task = tasks[id], !text.isEmpty, text != task.text else { return }
+    guard commit, let task = state.task(.task(id)), !text.isEmpty, text != task.text else { return }
     onEdit(task, text)
   }
 }

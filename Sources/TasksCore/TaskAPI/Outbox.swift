@@ -160,12 +160,17 @@ public actor Outbox {
     /// Changes the server refused (a text too long, a task deleted elsewhere), with its reason: they are dropped,
     /// and the next list shows the server's truth.
     public var refusedChanges: [TaskAPIError]
+    /// The server's ids of the tasks it acknowledged, by outbox id, where its answers named them.
+    public var created: [String: Int64]
 
     /// Creates a result.
-    public init(sent: Int, stoppedBy: TaskAPIError?, refusedChanges: [TaskAPIError] = []) {
+    public init(
+      sent: Int, stoppedBy: TaskAPIError?, refusedChanges: [TaskAPIError] = [], created: [String: Int64] = [:]
+    ) {
       self.sent = sent
       self.stoppedBy = stoppedBy
       self.refusedChanges = refusedChanges
+      self.created = created
     }
   }
 
@@ -180,9 +185,10 @@ public actor Outbox {
     var result = FlushResult(sent: 0, stoppedBy: nil)
     while let task = tasks.first(where: { $0.refusal == nil }) {
       do {
-        try await client.add(task.text, idempotencyKey: task.id)
+        let id = try await client.add(task.text, idempotencyKey: task.id)
         tasks.removeAll { $0.id == task.id }
         result.sent += 1
+        result.created[task.id] = id
         try? save()
       } catch .rejected(_, let message) {
         if let index = tasks.firstIndex(where: { $0.id == task.id }) { tasks[index].refusal = message }

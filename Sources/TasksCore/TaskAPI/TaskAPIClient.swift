@@ -115,10 +115,25 @@ public struct TaskAPIClient: Sendable {
     return etag
   }
 
-  /// Adds a task. With an idempotency key, a retry of the same add is stored once.
-  public func add(_ text: String, idempotencyKey: String? = nil) async throws(TaskAPIError) {
-    _ = try await send(
+  /// Adds a task; answers the id the server gave it when its answer names it (`Location: /api/tasks/{id}`, which
+  /// the original API did not send). With an idempotency key, a retry of the same add is stored once.
+  @discardableResult
+  public func add(_ text: String, idempotencyKey: String? = nil) async throws(TaskAPIError) -> Int64? {
+    let answer = try await send(
       "POST", tasksURL, form: [("Text", text)], headers: idempotencyKey.map { ["Idempotency-Key": $0] } ?? [:])
+    return Self.createdID(answer.headers["location"])
+  }
+
+  /// The task id at the end of a `Location` of the task API's (`/api/tasks/42`, or the whole URL); nil for anything
+  /// else.
+  static func createdID(_ location: String?) -> Int64? {
+    guard let location, location.utf8.count <= 2048 else { return nil }
+    let path = location.split(separator: "?", maxSplits: 1).first ?? ""
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count >= 3, parts[parts.count - 3] == "api", parts[parts.count - 2] == "tasks",
+      let last = parts.last, last.allSatisfy(\.isASCII), let id = Int64(last), id > 0
+    else { return nil }
+    return id
   }
 
   /// Deletes a task (a missing one is no error, as in the original API).
