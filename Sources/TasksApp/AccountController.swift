@@ -45,18 +45,18 @@ final class AccountController {
     case .success(let restored?):
       currentFiles = restored.files
       if let copy = restored.offlineCopy, !startup.listIsReady {
-        await ui.show(copy.tasks, of: restored.files)
+        await ui.tasks?.show(copy.tasks, of: restored.files)
         ui.showTasksPage()
       }
       // The first fetch counts as one for the live refresh: the window's focus-in right after must not fetch again.
-      ui.sync.fetching = true
+      ui.tasks?.sync.fetching = true
       await ui.withSpinner {
         if let fetch = await startup.list.value {
-          await ui.show(fetch, of: restored.files)
+          await ui.tasks?.show(fetch, of: restored.files)
         }
       }
-      ui.sync.fetching = false
-      ui.sync.lastFetch = .now
+      ui.tasks?.sync.fetching = false
+      ui.tasks?.sync.lastFetch = .now
     case .success(nil):
       if case .needsSignIn(let account) = await session.state {
         sessionEnded(account)
@@ -74,7 +74,7 @@ final class AccountController {
     ui.showToast(error.message) { [unowned self] in
       Task {
         do throws(SessionError) {
-          if try await self.session.restore() != nil { await self.ui.reload() }
+          if try await self.session.restore() != nil { await self.ui.tasks?.reload() }
         } catch {
           self.keyringFailed(error)
         }
@@ -118,13 +118,13 @@ final class AccountController {
       if let previous = currentFiles, previous.objectID != account.objectID {
         // Switched to another account: the previous one's offline copy goes, as at sign-out (its outbox stays).
         currentFiles = nil
-        ui.taskList?.show([])
+        ui.tasks?.list.show([])
         Task { await previous.cache.remove() }
       }
       ui.present()
       ui.show(.loading)
       Task {
-        await ui.reload()
+        await ui.tasks?.reload()
         if case .profileUpdated = step { ui.showToast(tr("Profile saved")) }
         if case .signedIn = step, await session.passwordChanged { ui.showToast(tr("Password changed")) }
       }
@@ -147,7 +147,7 @@ final class AccountController {
   /// (and Cancel goes back to its list) until the new sign-in succeeds and replaces it.
   func switchAccount() {
     Task {
-      await ui.finishPendingWork()?.value  // a pending delete goes out under the current account
+      await ui.tasks?.finishPendingWork()?.value  // a pending delete goes out under the current account
       startSignIn(prompt: "login")
     }
   }
@@ -156,7 +156,7 @@ final class AccountController {
   /// disk for when this user signs in again.
   func signOut() {
     Task {
-      await ui.finishPendingWork()?.value  // the delete goes out while the session can still send it
+      await ui.tasks?.finishPendingWork()?.value  // the delete goes out while the session can still send it
       let cache = currentFiles?.cache
       let logout: Session.Logout?
       do throws(SessionError) {
@@ -187,7 +187,7 @@ final class AccountController {
     currentFiles = nil
     await cache?.remove()
     signIn.clearWebsiteData()
-    ui.taskList?.show([])
+    ui.tasks?.list.show([])
     ui.show(.welcome)
   }
 

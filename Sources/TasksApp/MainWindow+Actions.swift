@@ -37,13 +37,13 @@ extension MainWindow {
       WindowAction(name: "switch-account", scope: .signedIn) { $0.account?.switchAccount() },
       WindowAction(name: "sign-out", scope: .signedIn) { $0.account?.signOut() },
       WindowAction(name: "refresh", accelerators: ["F5", "<Primary>r"], scope: .signedIn) { window in
-        Task { await window.reload() }
+        Task { await window.tasks?.reload() }
       },
       WindowAction(name: "add-task", accelerators: ["<Primary><Shift>n"], scope: .signedIn) { $0.openAddTask() },
       WindowAction(name: "new-task", accelerators: ["<Primary>n"], scope: .signedIn) { $0.focusQuickEntry() },
       WindowAction(name: "search", accelerators: ["<Primary>f"], scope: .signedIn) { $0.openSearch() },
-      WindowAction(name: "undo", accelerators: ["<Primary>z"], scope: .signedIn) { $0.undo() },
-      WindowAction(name: "delete-completed", scope: .signedIn) { $0.deleteCompleted() },
+      WindowAction(name: "undo", accelerators: ["<Primary>z"], scope: .signedIn) { $0.tasks?.undo() },
+      WindowAction(name: "delete-completed", scope: .signedIn) { $0.tasks?.deleteCompleted() },
       WindowAction(name: "copy-details") { $0.copyFailureDetails() },
     ]
     if session?.canEditProfile == true {

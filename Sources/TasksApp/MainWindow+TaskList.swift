@@ -1,5 +1,5 @@
-// MainWindow+TaskList: the list page's controls: quick entry, search, sort and completed settings, Undo, and the
-// live refresh that brings changes made elsewhere. Main actor.
+// MainWindow+TaskList: the list page's controls: quick entry, search, sort and completed settings, the task
+// windows, and the live refresh that brings changes made elsewhere. Main actor.
 
 import CGtk
 import FoundationEssentials
@@ -7,15 +7,18 @@ import GtkSupport
 import TasksCore
 
 extension MainWindow {
-  /// Makes the list page's controller, wired to the window's task operations and settings.
-  func makeTaskList() -> TaskListController {
-    let tasks = TaskListController(builder: builder)
-    tasks.onToggle = { [unowned self] task, done in self.setCompleted(task, done, undoable: true) }
-    tasks.onEdit = { [unowned self] task, text in self.setText(task, text) }
-    tasks.onDelete = { [unowned self] key in self.delete([key]) }
-    tasks.onOpenDetails = { [unowned self] task in self.openDetails(task) }
-    tasks.onMessage = { [unowned self] message in self.showToast(message) }
-    tasks.onLeave = { [unowned self] forward in
+  /// Makes the list page's controller and the session's tasks on it, wired to the window's settings and controls.
+  func makeTasks(session: Session) -> TaskListSession {
+    let list = TaskListController(builder: builder)
+    let tasks = TaskListSession(session: session, list: list, window: self) { [unowned self] account in
+      self.files(for: account)
+    }
+    list.onToggle = { [unowned tasks] task, done in tasks.setCompleted(task, done, undoable: true) }
+    list.onEdit = { [unowned tasks] task, text in tasks.setText(task, text) }
+    list.onDelete = { [unowned tasks] key in tasks.delete([key]) }
+    list.onOpenDetails = { [unowned self] task in self.openDetails(task) }
+    list.onMessage = { [unowned self] message in self.showToast(message) }
+    list.onLeave = { [unowned self] forward in
       // Before the list: the "New task…" entry; after it, round to the start of the window (the header).
       let entry = self.builder.object("quick_entry", gtk_widget_get_type(), as: GtkWidget.self)
       if forward {
@@ -26,14 +29,13 @@ extension MainWindow {
     }
     if let windowState {
       windowState.watch("sort-order") {
-        tasks.sortOrder = TaskSortOrder(rawValue: windowState.string("sort-order")) ?? .newest
+        list.sortOrder = TaskSortOrder(rawValue: windowState.string("sort-order")) ?? .newest
       }
-      windowState.watch("show-completed") { tasks.showCompleted = windowState.bool("show-completed") }
+      windowState.watch("show-completed") { list.showCompleted = windowState.bool("show-completed") }
     }
     setUpQuickEntry()
-    setUpSearch(tasks)
+    setUpSearch(list)
     setUpLiveRefresh()
-    sync.retry = { [unowned self] in await self.refreshQuietly(atMostEvery: .zero) }
     return tasks
   }
 
@@ -52,27 +54,32 @@ extension MainWindow {
     }
   }
 
-  /// Delete Completed: every completed task, with one Undo.
-  func deleteCompleted() {
-    guard let keys = taskList?.completedKeys, !keys.isEmpty else {
-      showToast(tr("No completed tasks to delete"))
+  func openAddTask() {
+    // One add window at a time: Ctrl+Shift+N again brings it back to the front.
+    if let addTaskWindow, !addTaskWindow.isDetails {
+      addTaskWindow.present()
       return
     }
-    delete(keys)
+    open(AddTaskWindow(parent: window.window) { [unowned self] text in self.tasks?.add(text) })
   }
 
-  /// Ctrl+Z: takes back the deletion whose toast shows, else the last completion.
-  func undo() {
-    switch undoQueue.takeLast() {
-    case .deletion(let deletion):
-      undoDeletion(deletion)
-    case .completion(let task, let done):
-      var current = taskList?.task(.task(task.id)) ?? task
-      current.completed = done
-      setCompleted(current, !done, undoable: false)
-    case nil:
-      break
+  /// Opens the task's details: its whole text in the task window's multi-line editor; Save changes it.
+  func openDetails(_ task: TaskItem) {
+    open(
+      AddTaskWindow(parent: window.window, editing: task.text) { [unowned self] text in
+        if text != task.text { self.tasks?.setText(task, text) }
+      })
+  }
+
+  /// Shows `taskWindow` in place of the one open, if any (one at a time).
+  private func open(_ taskWindow: AddTaskWindow) {
+    addTaskWindow?.close()
+    // Released on the next main-loop turn: the window may be closing from inside one of its own handlers.
+    taskWindow.onClose { [unowned self, weak taskWindow] in
+      Task { if self.addTaskWindow === taskWindow { self.addTaskWindow = nil } }
     }
+    addTaskWindow = taskWindow
+    taskWindow.present()
   }
 
   // MARK: Quick entry
@@ -87,7 +94,7 @@ extension MainWindow {
         return
       }
       gtk_editable_set_text(OpaquePointer(entry), "")
-      self.add(text)
+      self.tasks?.add(text)
     }
     // Tab goes on to the rows. (GTK 4.8's list view, entered from the entry above it, refused the focus: Tab left
     // the focus where it was.)
@@ -96,7 +103,7 @@ extension MainWindow {
       guard keyval == UInt32(GDK_KEY_Tab), gtk_event_controller_get_current_event_state(keys).rawValue == 0 else {
         return false
       }
-      return self.taskList?.focusFirstRow() ?? false
+      return self.tasks?.list.focusFirstRow() ?? false
     }
     gtk_widget_add_controller(entry, keys)
     // Shift+Tab from the header's first button goes round to the list's last row. (GTK 4.8's list view, entered
@@ -104,7 +111,7 @@ extension MainWindow {
     let back = gtk_event_controller_key_new()!
     Signal.connectKeyPressed(back) { [unowned self] keyval in
       guard keyval == UInt32(GDK_KEY_ISO_Left_Tab) else { return false }
-      return self.taskList?.focusLastRow() ?? false
+      return self.tasks?.list.focusLastRow() ?? false
     }
     gtk_widget_add_controller(builder.object("add_task_button", gtk_widget_get_type(), as: GtkWidget.self), back)
   }
@@ -139,23 +146,19 @@ extension MainWindow {
   /// minute while it has it. The ages under the tasks move on every minute too.
   private func setUpLiveRefresh() {
     Signal.connect(window, "notify::is-active") { [unowned self] (_: UnsafeMutableRawPointer?) in
-      if gtk_window_is_active(self.window.window) != 0 { Task { await self.refreshQuietly(atMostEvery: .seconds(3)) } }
+      if gtk_window_is_active(self.window.window) != 0 {
+        Task { await self.tasks?.refreshQuietly(atMostEvery: .seconds(3)) }
+      }
     }
     Task { [weak self] in
       while true {
         try? await Task.sleep(for: .seconds(60))
         guard let self else { return }
-        self.taskList?.redrawAges()
-        if gtk_window_is_active(self.window.window) != 0 { await self.refreshQuietly(atMostEvery: .seconds(50)) }
+        self.tasks?.list.redrawAges()
+        if gtk_window_is_active(self.window.window) != 0 {
+          await self.tasks?.refreshQuietly(atMostEvery: .seconds(50))
+        }
       }
     }
-  }
-
-  /// Fetches the list without the header's spinner, when the list is on screen, no row is being edited, no fetch
-  /// is under way and the last one is older than `interval`. Nothing moves when nothing changed.
-  func refreshQuietly(atMostEvery interval: Duration) async {
-    guard page == .tasks || page == .noTasks, taskList?.isEditing == false, !sync.fetching else { return }
-    if let lastFetch = sync.lastFetch, ContinuousClock.now - lastFetch < interval { return }
-    await reload(quietly: true)
   }
 }

@@ -28,7 +28,8 @@ final class MainWindow {
   /// The account side: session, sign-in, sign-out, switching, each account's files (nil: the settings are
   /// unusable).
   private(set) var account: AccountController?
-  var taskList: TaskListController?
+  /// The signed-in account's tasks on the list page (nil: the settings are unusable).
+  private(set) var tasks: TaskListSession?
   var failureDetails = ""
   /// The window's actions (see `actionTable`) and where each can be used.
   var actions: [String: (action: OpaquePointer, scope: WindowAction.Scope)] = [:]
@@ -40,10 +41,6 @@ final class MainWindow {
   /// The toasts about the list on screen (dismissed when another page replaces the list).
   private var listToasts: [OpaquePointer] = []
   var addTaskWindow: AddTaskWindow?
-  /// What Ctrl+Z and the toasts' Undo take back.
-  let undoQueue = UndoQueue()
-  /// The list's fetches, its offline copy and the automatic retry.
-  let sync = ListSync()
   private var requestsRunning = 0
   private var waitingToPresent = false
   private(set) var page: Page = .loading
@@ -110,14 +107,14 @@ final class MainWindow {
         if self.page == .signIn { self.showPageOrigin(host: host, secure: secure) }
       }
       account = AccountController(ui: self, session: session, signIn: controller)
-      taskList = makeTaskList()
+      tasks = makeTasks(session: session)
     }
     Signal.connectReturningBool(window, "close-request") { [unowned self] in
       self.saveState()
-      self.finishPendingWork()
+      self.tasks?.finishPendingWork()
       return false  // let the window close
     }
-    showOfflineBanner(false)
+    revealOfflineBanner(false)
     if case .success(let startup) = startup {
       addActions()
       show(.loading)
@@ -167,7 +164,7 @@ final class MainWindow {
     for name in ["add_task_button", "refresh_button", "search_button"] {
       gtk_widget_set_visible(builder.object(name, gtk_widget_get_type(), as: GtkWidget.self), signedIn ? 1 : 0)
     }
-    if !signedIn { showOfflineBanner(false) }
+    if !signedIn { revealOfflineBanner(false) }
   }
 
   /// Shows who is signed in at the top of the main menu (nil: nobody, and the place is hidden).
@@ -237,9 +234,15 @@ final class MainWindow {
     gtk_widget_set_visible(icon, 1)
   }
 
+  /// Shows the banner saying the task service cannot be reached, with `message`, or hides it (nil).
+  func showOfflineBanner(_ message: String?) {
+    if let message { gtk_label_set_text(builder.opaqueObject("offline_label", gtk_label_get_type()), message) }
+    revealOfflineBanner(message != nil)
+  }
+
   /// Shows or hides the banner saying the task service cannot be reached. (Hidden, it is also invisible: a
   /// revealer's folded child still counts as visible to assistive technologies.)
-  func showOfflineBanner(_ shown: Bool) {
+  private func revealOfflineBanner(_ shown: Bool) {
     if !shown, let focus = gtk_window_get_focus(window.window),
       focus == offlineBanner.widget || gtk_widget_is_ancestor(focus, offlineBanner.widget) != 0
     {
@@ -253,7 +256,7 @@ final class MainWindow {
 
   /// Shows the list, or the empty-list page when there is nothing in it.
   func showTasksPage() {
-    show((taskList?.count ?? 0) == 0 ? .noTasks : .tasks)
+    show((tasks?.list.count ?? 0) == 0 ? .noTasks : .tasks)
   }
 
   /// Shows the window and brings it to the front.
@@ -339,7 +342,7 @@ final class MainWindow {
   }
 
   /// Runs `body` with the header's spinner turning; it stops when the last such request has ended.
-  func withSpinner<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
+  func withSpinner<T>(_ body: () async -> T) async -> T {
     requestsRunning += 1
     gtk_widget_set_visible(spinner.widget, 1)
     gtk_spinner_start(spinner)
@@ -350,7 +353,7 @@ final class MainWindow {
         gtk_widget_set_visible(spinner.widget, 0)
       }
     }
-    return try await body()
+    return await body()
   }
 
   // MARK: Flow
@@ -390,6 +393,21 @@ final class MainWindow {
     show(.signInFailed)
   }
 
+}
+
+extension MainWindow: TaskListWindow {
+  var isShowingList: Bool { page == .tasks || page == .noTasks }
+
+  func showWelcome() { show(.welcome) }
+
+  func signedOutElsewhere() { account?.signedOutElsewhere() }
+
+  func holdApplication() -> @MainActor () -> Void {
+    guard let application = gtk_window_get_application(window.window) else { return {} }
+    let app = application.cast(to: g_application_get_type(), as: GApplication.self)
+    g_application_hold(app)
+    return { g_application_release(app) }
+  }
 }
 
 /// One account's files: the outbox of tasks waiting to be sent and the offline copy of the list.

@@ -1,11 +1,69 @@
-// MainWindow+Tasks: what the window does with tasks: load, add, complete, edit, delete with Undo. Main actor.
+// TaskListSession: what the list does with one session's tasks: load, add, complete, edit, delete with Undo, the
+// sync and the offline banner; it drives the list view and talks to the window through `TaskListWindow`. Main actor.
 
 import CGtk
 import FoundationEssentials
 import GtkSupport
 import TasksCore
 
-extension MainWindow {
+/// What the task list's session asks of the window around it.
+@MainActor
+protocol TaskListWindow: AnyObject {
+  /// Whether the list (or its empty page) is on screen.
+  var isShowingList: Bool { get }
+  /// Shows the list page, or its empty page when the list has no row.
+  func showTasksPage()
+  /// Shows the welcome page (nobody is signed in).
+  func showWelcome()
+  /// Shows a toast; `aboutList` ones go when the list does; `retry` adds a Retry button.
+  @discardableResult
+  func showToast(_ title: String, aboutList: Bool, retry: (@MainActor () -> Void)?) -> OpaquePointer
+  /// Adds a toast built by the caller.
+  func present(_ toast: OpaquePointer)
+  /// Runs `body` with the header's spinner turning.
+  func withSpinner<T>(_ body: () async -> T) async -> T
+  /// Shows the banner saying the task service cannot be reached, with `message`; nil hides it.
+  func showOfflineBanner(_ message: String?)
+  /// Another app of the keychain group signed out: the window signs out as its own Sign Out does.
+  func signedOutElsewhere()
+  /// Keeps the application running until the answer is called (a request that must not be cut short by quitting).
+  func holdApplication() -> @MainActor () -> Void
+}
+
+extension TaskListWindow {
+  /// Shows a toast without a Retry button.
+  @discardableResult
+  func showToast(_ title: String, aboutList: Bool = false) -> OpaquePointer {
+    showToast(title, aboutList: aboutList, retry: nil)
+  }
+}
+
+/// The tasks of the signed-in account as the list shows them: the list view's data, the undo queue, the fetches with
+/// their automatic retry, and every task operation. Each operation keeps its change in the account's outbox (on
+/// disk) first, shows it at once, then sends it; offline, it waits there.
+@MainActor
+final class TaskListSession {
+  /// The list view.
+  let list: TaskListController
+  /// What Ctrl+Z and the toasts' Undo take back.
+  let undoQueue = UndoQueue()
+  /// The list's fetches, its offline copy and the automatic retry.
+  let sync = ListSync()
+  private let session: Session
+  private let files: (Account) -> AccountFiles
+  private unowned let window: any TaskListWindow
+
+  init(
+    session: Session, list: TaskListController, window: any TaskListWindow,
+    files: @escaping (Account) -> AccountFiles
+  ) {
+    self.session = session
+    self.list = list
+    self.window = window
+    self.files = files
+    sync.retry = { [unowned self] in await self.refreshQuietly(atMostEvery: .zero) }
+  }
+
   // MARK: Loading
 
   /// Sends what waits in the outbox, then shows the server's list followed by what still waits. When the server
@@ -13,12 +71,11 @@ extension MainWindow {
   /// `announcingSent`, a toast says how many waiting tasks went out (not after an add, where that is expected);
   /// `quietly` (a live refresh, an automatic retry), without the header's spinner.
   func reload(announcingSent: Bool = true, quietly: Bool = false) async {
-    guard let session else { return }
     guard let account = await session.account else {
-      show(.welcome)
+      window.showWelcome()
       return
     }
-    let files = files(for: account)
+    let files = files(account)
     sync.fetching = true
     defer {
       sync.fetching = false
@@ -28,7 +85,7 @@ extension MainWindow {
     if quietly {
       await show(await ListFetch.run(session, files, known: known), of: files, announcingSent: announcingSent)
     } else {
-      await withSpinner {
+      await window.withSpinner {
         await show(await ListFetch.run(session, files, known: known), of: files, announcingSent: announcingSent)
       }
     }
@@ -36,7 +93,6 @@ extension MainWindow {
 
   /// Shows what a load of the list brought.
   func show(_ fetch: ListFetch, of files: AccountFiles, announcingSent: Bool = true) async {
-    guard taskList != nil else { return }
     switch fetch.tasks {
     case .success(let tasks):
       sync.knownList = fetch.version.map {
@@ -55,16 +111,16 @@ extension MainWindow {
   /// tasks waiting there; `sent` are the server's ids of tasks just sent from it.
   func show(_ tasks: [TaskItem], of files: AccountFiles, sent: [String: Int64] = [:]) async {
     let outbox = files.outbox
-    taskList?.show(
+    list.show(
       await outbox.applied(to: tasks), waiting: await outbox.pending, changed: await outbox.changedTaskIDs, sent: sent)
   }
 
   private func finishReload(
     _ files: AccountFiles, _ tasks: [TaskItem], _ flushed: Outbox.FlushResult, _ announcingSent: Bool
   ) {
-    showOfflineBanner(false)
+    window.showOfflineBanner(nil)
     sync.stopRetrying()
-    showTasksPage()
+    window.showTasksPage()
     if sync.savedList != tasks {
       sync.savedList = tasks
       // Once the list is drawn: encoding 100 000 tasks takes a core for half a second, which the first frame
@@ -72,109 +128,75 @@ extension MainWindow {
       Idle.run { Task { try? await files.cache.save(tasks) } }
     }
     if announcingSent && flushed.sent > 0 {
-      showToast(
+      window.showToast(
         String(template: trn("%d waiting task was sent", "%d waiting tasks were sent", flushed.sent), flushed.sent),
         aboutList: true)
     }
     if let stopped = flushed.stoppedBy {
-      showToast(stopped.message, aboutList: true) { Task { await self.reload() } }
+      window.showToast(stopped.message, aboutList: true) { Task { await self.reload() } }
     }
     // The list shown is the server's: a change it refused is undone there.
     if let refused = flushed.refusedChanges.first {
       let reason = refused == .notFound ? tr("the task was deleted elsewhere") : refused.message
-      showToast(String(template: tr("A change could not be made: %@"), reason), aboutList: true)
+      window.showToast(String(template: tr("A change could not be made: %@"), reason), aboutList: true)
     }
   }
 
   private func listFailed(_ error: TaskAPIError, _ files: AccountFiles) async {
-    guard taskList != nil else { return }
     if case .unauthorized(.signedOutElsewhere) = error {
-      account?.signedOutElsewhere()
+      window.signedOutElsewhere()
       return
     }
     if case .unauthorized(.accountChanged(let now)) = error {
       // Another app of the group signed in as someone else: the window now shows that account's list, from its own
       // files; what waits in this account's outbox stays there, unsent.
-      showToast(SessionError.accountChanged(now).message)
+      window.showToast(SessionError.accountChanged(now).message)
       return await reload(announcingSent: false)
     }
-    if case .unauthorized = error, await session?.account == nil { return }  // the sign-in page is on its way
+    if case .unauthorized = error, await session.account == nil { return }  // the sign-in page is on its way
     let copy = try? await files.cache.load()
-    if page != .tasks && page != .noTasks {
+    if !window.isShowingList {
       // Nothing shown yet: the offline copy if there is one, and the tasks and changes that wait.
       await show(copy?.tasks ?? [], of: files)
     }
-    showTasksPage()
+    window.showTasksPage()
     if case .network(let network) = error {
-      let label = builder.opaqueObject("offline_label", gtk_label_get_type())
       let when = copy.map { LocalTime.text(of: $0.savedAt) }
       if case .untrusted = network {
         // Not "offline": the service answered with a certificate that cannot be trusted. Tasks still wait.
-        gtk_label_set_text(label, network.message)
+        window.showOfflineBanner(network.message)
       } else if !ListSync.networkAvailable {
-        gtk_label_set_text(
-          label,
+        window.showOfflineBanner(
           when.map { String(template: tr("You are offline. These are your tasks as of %@."), $0) }
             ?? tr("You are offline. Your changes are sent when the task service can be reached."))
       } else {
         // The network is there: it is the service that does not answer.
-        gtk_label_set_text(
-          label,
+        window.showOfflineBanner(
           when.map { String(template: tr("The task service cannot be reached. These are your tasks as of %@."), $0) }
             ?? tr("The task service cannot be reached. Your changes are sent when it can be."))
       }
-      showOfflineBanner(true)
       if case .untrusted = network {} else { sync.scheduleRetry() }
     } else {
-      showToast(error.message, aboutList: true) { Task { await self.reload() } }
+      window.showToast(error.message, aboutList: true) { Task { await self.reload() } }
     }
   }
 
   // MARK: Adding
 
-  func openAddTask() {
-    // One add window at a time: Ctrl+Shift+N again brings it back to the front.
-    if let addTaskWindow, !addTaskWindow.isDetails {
-      addTaskWindow.present()
-      return
-    }
-    open(AddTaskWindow(parent: window.window) { [unowned self] text in self.add(text) })
-  }
-
-  /// Opens the task's details: its whole text in the task window's multi-line editor; Save changes it.
-  func openDetails(_ task: TaskItem) {
-    open(
-      AddTaskWindow(parent: window.window, editing: task.text) { [unowned self] text in
-        if text != task.text { self.setText(task, text) }
-      })
-  }
-
-  /// Shows `taskWindow` in place of the one open, if any (one at a time).
-  private func open(_ taskWindow: AddTaskWindow) {
-    addTaskWindow?.close()
-    // Released on the next main-loop turn: the window may be closing from inside one of its own handlers.
-    taskWindow.onClose { [unowned self, weak taskWindow] in
-      Task { if self.addTaskWindow === taskWindow { self.addTaskWindow = nil } }
-    }
-    addTaskWindow = taskWindow
-    taskWindow.present()
-  }
-
   /// Keeps the task in the outbox (on disk) first, shows it at once (scrolled into view, highlighted), then
   /// sends it.
   func add(_ text: String) {
-    guard let session else { return }
     Task {
       guard let account = await session.account else {
-        showToast(tr("Sign in to add tasks."))
+        window.showToast(tr("Sign in to add tasks."))
         return
       }
       do {
-        let waiting = try await files(for: account).outbox.add(text)
-        taskList?.append(waiting)
-        showTasksPage()
+        let waiting = try await files(account).outbox.add(text)
+        list.append(waiting)
+        window.showTasksPage()
       } catch {
-        showToast(tr("The task could not be saved. Check that your disk is not full."))
+        window.showToast(tr("The task could not be saved. Check that your disk is not full."))
         return
       }
       await reload(announcingSent: false)
@@ -202,21 +224,20 @@ extension MainWindow {
   private func change(
     from task: TaskItem, to changed: TaskItem, _ record: @escaping (Outbox) async throws -> Void
   ) {
-    guard let session else { return }
     // Modified now, as the server will record it: the row takes its place in the order at once.
     var changed = changed
     changed.dateModified = Date()
-    taskList?.update(changed, waiting: true)
+    list.update(changed, waiting: true)
     Task {
       guard let account = await session.account else { return }
       do {
-        try await record(files(for: account).outbox)
+        try await record(files(account).outbox)
       } catch {
-        taskList?.update(task)
-        showToast(tr("The change could not be saved. Check that your disk is not full."), aboutList: true)
+        list.update(task)
+        window.showToast(tr("The change could not be saved. Check that your disk is not full."), aboutList: true)
         return
       }
-      await sendChanges(files(for: account))
+      await sendChanges(files(account))
     }
   }
 
@@ -224,27 +245,25 @@ extension MainWindow {
   /// the change already. When the service cannot be reached, or refused a change, or something added was sent, a
   /// reload shows the banner, the server's truth or the new rows.
   private func sendChanges(_ files: AccountFiles) async {
-    guard let session else { return }
-    let flushed = await withSpinner {
+    let flushed = await window.withSpinner {
       await files.outbox.flush(TaskAPIClient(session: session, account: files.objectID))
     }
     guard flushed.stoppedBy == nil, flushed.refusedChanges.isEmpty, flushed.sent == 0 else {
       return await reload(announcingSent: false, quietly: true)
     }
-    taskList?.markWaiting(await files.outbox.changedTaskIDs)
+    list.markWaiting(await files.outbox.changedTaskIDs)
     // The offline copy is the list as shown; the next fetch writes the server's again.
-    guard let tasks = taskList?.confirmedTasks else { return }
     sync.savedList = nil
-    try? await files.cache.save(tasks)
+    try? await files.cache.save(list.confirmedTasks)
   }
 
   // MARK: Deleting
 
   /// Takes the rows out at once and shows an Undo toast; the server hears of it when the toast goes away.
   func delete(_ keys: [RowKey]) {
-    guard let taskList, !keys.isEmpty else { return }
-    taskList.remove(keys)
-    showTasksPage()
+    guard !keys.isEmpty else { return }
+    list.remove(keys)
+    window.showTasksPage()
     // Short, as GNOME's toasts are: the task's text may be long, and the row is gone from view anyway.
     let title =
       keys.count == 1
@@ -263,13 +282,13 @@ extension MainWindow {
     Signal.connect(toast, "dismissed") { [unowned self] in
       if let deletion = self.undoQueue.endDeletion(shownBy: toast) { self.commit(deletion) }
     }
-    present(toast)
+    window.present(toast)
   }
 
   /// Puts the rows of a deletion whose toast still shows back (Undo, Ctrl+Z; the queue has let go of it).
   func undoDeletion(_ deletion: PendingDeletion) {
-    taskList?.restore(deletion.keys, focusing: true)
-    showTasksPage()
+    list.restore(deletion.keys, focusing: true)
+    window.showTasksPage()
     adw_toast_dismiss(deletion.toast)
   }
 
@@ -287,13 +306,11 @@ extension MainWindow {
   /// outbox is sent (offline, the deletions wait there).
   @discardableResult
   private func commit(_ deletion: PendingDeletion) -> Task<Void, Never>? {
-    guard let session, let taskList else { return nil }
-    let application = gtk_window_get_application(window.window).map { OpaquePointer($0.gpointer) }
-    application.map { g_application_hold(UnsafeMutablePointer($0)) }
+    let release = window.holdApplication()
     return Task {
-      defer { application.map { g_application_release(UnsafeMutablePointer($0)) } }
+      defer { release() }
       guard let account = await session.account else { return }
-      let outbox = files(for: account).outbox
+      let outbox = files(account).outbox
       var unsaved: [RowKey] = []
       for key in deletion.keys {
         do {
@@ -301,17 +318,51 @@ extension MainWindow {
           case .task(let id): try await outbox.delete(id)
           case .pending(let id): try await outbox.remove(id)
           }
-          taskList.forget(key)
+          list.forget(key)
         } catch {
           unsaved.append(key)
         }
       }
       if !unsaved.isEmpty {
-        taskList.restore(unsaved)
-        showTasksPage()
-        showToast(tr("The task could not be deleted. Check that your disk is not full."), aboutList: true)
+        list.restore(unsaved)
+        window.showTasksPage()
+        window.showToast(tr("The task could not be deleted. Check that your disk is not full."), aboutList: true)
       }
-      await sendChanges(files(for: account))
+      await sendChanges(files(account))
     }
+  }
+
+  // MARK: Undo and refresh
+
+  /// Delete Completed: every completed task, with one Undo.
+  func deleteCompleted() {
+    let keys = list.completedKeys
+    guard !keys.isEmpty else {
+      window.showToast(tr("No completed tasks to delete"))
+      return
+    }
+    delete(keys)
+  }
+
+  /// Ctrl+Z: takes back the deletion whose toast shows, else the last completion.
+  func undo() {
+    switch undoQueue.takeLast() {
+    case .deletion(let deletion):
+      undoDeletion(deletion)
+    case .completion(let task, let done):
+      var current = list.task(.task(task.id)) ?? task
+      current.completed = done
+      setCompleted(current, !done, undoable: false)
+    case nil:
+      break
+    }
+  }
+
+  /// Fetches the list without the header's spinner, when the list is on screen, no row is being edited, no fetch
+  /// is under way and the last one is older than `interval`. Nothing moves when nothing changed.
+  func refreshQuietly(atMostEvery interval: Duration) async {
+    guard window.isShowingList, !list.isEditing, !sync.fetching else { return }
+    if let lastFetch = sync.lastFetch, ContinuousClock.now - lastFetch < interval { return }
+    await reload(quietly: true)
   }
 }
