@@ -22,7 +22,7 @@ final class TaskListController {
   private let emptyAddButton: UnsafeMutablePointer<GtkWidget>
   private let model: OpaquePointer
   private let filterModel: OpaquePointer
-  private let filter: OpaquePointer
+  private var filter: CustomFilter?
   private var filterInUse = false
   private let factory: OpaquePointer
   /// The list's data, order, filter and highlight; every change answers the model edits to make.
@@ -30,9 +30,8 @@ final class TaskListController {
   private var rows: [UnsafeMutableRawPointer: TaskRow] = [:]
   private var boundRows: [RowKey: TaskRow] = [:]
   private var binding = false
-  private var editor: (row: TaskRow, entry: UnsafeMutablePointer<GtkWidget>, id: Int64)?
-  private var menuKey: RowKey?
-  private var menuActions: [String: OpaquePointer] = [:]
+  private let editor = TaskRowEditor()
+  private let menu: TaskRowMenu
   /// Called when the user ticks or unticks a task.
   var onToggle: (TaskItem, Bool) -> Void = { _, _ in }
   /// Called when the user changed a task's text (already trimmed and not empty).
@@ -80,8 +79,7 @@ final class TaskListController {
     emptyAddButton = builder.object("empty_add_task_button", gtk_widget_get_type())
     model = gtk_string_list_new(nil)
     factory = gtk_signal_list_item_factory_new()
-    let context = FilterContext()
-    filter = Self.makeFilter(context)
+    menu = TaskRowMenu(on: listView.widget)
     g_object_ref(model.gpointer)  // the filter model takes a reference of its own
     filterModel = gtk_filter_list_model_new(OpaquePointer(model.gpointer), nil)
     g_object_ref(filterModel.gpointer)  // and the selection model of the filter model
@@ -104,8 +102,17 @@ final class TaskListController {
     // Before the row sees them: its own binding takes Space (to select, which this list does not do).
     gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
     gtk_widget_add_controller(listView.widget, keys)
-    addMenuActions()
-    context.controller = self
+    filter = CustomFilter { [weak self] item in
+      guard let self, let key = RowKey(modelString: String(cString: gtk_string_object_get_string(OpaquePointer(item))))
+      else { return true }
+      return self.state.isShown(key)
+    }
+    menu.onCommand = { [unowned self] command, key in self.run(command, key) }
+    editor.onSave = { [unowned self] id, text in
+      // An emptied text is not saved: the task keeps its text.
+      guard let task = self.state.task(.task(id)), !text.isEmpty, text != task.text else { return }
+      self.onEdit(task, text)
+    }
     showEmptyState()
   }
 
@@ -195,34 +202,12 @@ final class TaskListController {
 
   // MARK: Filtering
 
-  /// What the filter's C function reaches the controller through: retained by the filter, released by its
-  /// destroy notify; the controller itself is held weakly (it holds the filter).
-  private final class FilterContext {
-    weak var controller: TaskListController?
-  }
-
-  /// The filter: whether a row is shown. It reads only caches (the folded text is made once per text).
-  private static func makeFilter(_ context: FilterContext) -> OpaquePointer {
-    let match: @convention(c) (gpointer?, gpointer?) -> gboolean = { item, data in
-      MainActor.assumeIsolated {
-        guard let item, let data,
-          let controller = Unmanaged<FilterContext>.fromOpaque(data).takeUnretainedValue().controller,
-          let key = RowKey(modelString: String(cString: gtk_string_object_get_string(OpaquePointer(item))))
-        else { return 1 }
-        return controller.state.isShown(key) ? 1 : 0
-      }
-    }
-    let release: @convention(c) (gpointer?) -> Void = { data in
-      if let data { Unmanaged<FilterContext>.fromOpaque(data).release() }
-    }
-    return gtk_custom_filter_new(match, Unmanaged.passRetained(context).toOpaque(), release)
-  }
-
   /// Tells the filter model what changed; with nothing to filter, the filter leaves the chain (no call per row).
   private func applyFilter(_ change: FilterChange) {
     let needed = state.needsFilter
     // Long lists are filtered a slice at a time, so typing in the search stays smooth.
     gtk_filter_list_model_set_incremental(filterModel, state.count > 5000 ? 1 : 0)
+    guard let filter else { return }
     if needed && filterInUse {
       let gtkChange =
         switch change {
@@ -230,9 +215,9 @@ final class TaskListController {
         case .lessStrict: GTK_FILTER_CHANGE_LESS_STRICT
         case .different: GTK_FILTER_CHANGE_DIFFERENT
         }
-      gtk_filter_changed(filter.cast(to: gtk_filter_get_type(), as: GtkFilter.self), gtkChange)
+      filter.changed(gtkChange)
     } else if needed {
-      gtk_filter_list_model_set_filter(filterModel, filter.cast(to: gtk_filter_get_type(), as: GtkFilter.self))
+      gtk_filter_list_model_set_filter(filterModel, filter.filter)
       filterInUse = true
     } else if filterInUse {
       gtk_filter_list_model_set_filter(filterModel, nil)
@@ -312,7 +297,7 @@ final class TaskListController {
     guard let item, let child = gtk_list_item_get_child(item), let row = rows[UnsafeMutableRawPointer(child)],
       let key = row.key
     else { return }
-    if editor?.row === row { finishEditing(commit: true) }
+    if editor.isEditing(row) { editor.finish(saving: true) }
     if boundRows[key] === row { boundRows[key] = nil }
     row.key = nil
   }
@@ -391,7 +376,7 @@ final class TaskListController {
   }
 
   private func keyPressed(_ keyval: UInt32, _ controller: OpaquePointer) -> Bool {
-    guard editor == nil, let row = focusedRow(), let key = row.key else { return false }
+    guard !editor.isEditing, let row = focusedRow(), let key = row.key else { return false }
     let modifiers = gtk_event_controller_get_current_event_state(controller)
     let shift = modifiers.rawValue & GDK_SHIFT_MASK.rawValue != 0
     switch Int32(keyval) {
@@ -421,127 +406,40 @@ final class TaskListController {
 
   // MARK: Context menu
 
-  private func addMenuActions() {
-    let group = g_simple_action_group_new()!
-    let handlers: [(String, (RowKey) -> Void)] = [
-      ("edit", { [unowned self] key in self.startEditing(key) }),
-      ("details", { [unowned self] key in if let task = self.task(key) { self.onOpenDetails(task) } }),
-      (
-        "toggle",
-        { [unowned self] key in
-          if let task = self.task(key) { self.onToggle(task, !task.completed) }
-        }
-      ),
-      (
-        "copy",
-        { [unowned self] key in
-          guard let text = self.state.text(key) else { return }
-          gdk_clipboard_set_text(gtk_widget_get_clipboard(self.listView.widget), text)
-          self.onMessage(tr("Text copied"))
-        }
-      ),
-      ("delete", { [unowned self] key in self.onDelete(key) }),
-    ]
-    for (name, handler) in handlers {
-      menuActions[name] = Actions.add(name, to: group) { [unowned self] in
-        if let key = self.menuKey { handler(key) }
-      }
-    }
-    gtk_widget_insert_action_group(listView.widget, "row", OpaquePointer(group))
-    g_object_unref(group.gpointer)
-  }
-
-  /// Opens the row's menu: Edit, Mark as Done (or Not Done), Copy Text, Delete; at the pointer, or under the row.
+  /// Opens the row's menu, at the pointer or under the row.
   private func openMenu(for row: TaskRow, at point: (Double, Double)?) {
     guard let key = row.key else { return }
-    menuKey = key
-    let task = task(key)
-    let menu = g_menu_new()!
-    g_menu_append(menu, tr("_Edit"), "row.edit")
-    g_menu_append(menu, tr("_Details"), "row.details")
-    g_menu_append(menu, task?.completed == true ? tr("Mark as _Not Done") : tr("Mark as _Done"), "row.toggle")
-    g_menu_append(menu, tr("_Copy Text"), "row.copy")
-    let last = g_menu_new()!
-    g_menu_append(last, tr("_Delete"), "row.delete")
-    g_menu_append_section(menu, nil, last.cast(to: g_menu_model_get_type(), as: GMenuModel.self))
-    g_object_unref(last.gpointer)
-    menuActions["edit"].map { Actions.setEnabled($0, task != nil) }
-    menuActions["details"].map { Actions.setEnabled($0, task != nil) }
-    menuActions["toggle"].map { Actions.setEnabled($0, task != nil) }
-    let popover = gtk_popover_menu_new_from_model(menu.cast(to: g_menu_model_get_type(), as: GMenuModel.self))!
-    g_object_unref(menu.gpointer)
-    gtk_widget_set_parent(popover, row.box)
-    if let (x, y) = point {
-      var rect = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
-      gtk_popover_set_pointing_to(popover.cast(to: gtk_popover_get_type(), as: GtkPopover.self), &rect)
-      gtk_popover_set_has_arrow(popover.cast(to: gtk_popover_get_type(), as: GtkPopover.self), 0)
-      gtk_widget_set_halign(popover, GTK_ALIGN_START)
+    menu.open(for: row, key: key, task: state.task(key), at: point)
+  }
+
+  /// Runs a command of the row's menu.
+  private func run(_ command: RowMenuCommand, _ key: RowKey) {
+    switch command {
+    case .edit: startEditing(key)
+    case .details: if let task = state.task(key) { onOpenDetails(task) }
+    case .markDone, .markNotDone: if let task = state.task(key) { onToggle(task, command == .markDone) }
+    case .copy:
+      guard let text = state.text(key) else { return }
+      gdk_clipboard_set_text(gtk_widget_get_clipboard(listView.widget), text)
+      onMessage(tr("Text copied"))
+    case .delete: onDelete(key)
     }
-    Signal.connect(popover, "closed") { [weak row] in
-      // After the chosen item's action has run. The focus, left in the closing menu, goes back to the row (unless
-      // the action put it somewhere, the editor say).
-      Task {
-        gtk_widget_unparent(popover)
-        guard let item = row?.listItem, let root = gtk_widget_get_root(item) else { return }
-        let focus = gtk_root_get_focus(root)
-        if focus == nil || gtk_widget_get_mapped(focus) == 0 { gtk_widget_grab_focus(item) }
-      }
-    }
-    gtk_popover_popup(popover.cast(to: gtk_popover_get_type(), as: GtkPopover.self))
   }
 
   // MARK: Editing
 
-  /// Puts an entry with the task's text in place of its label. Enter or leaving the entry saves, Escape cancels.
-  /// A text of several lines opens the details instead (an entry holds one line).
+  /// Edits the task's text in its row (scrolled into view first); a text of several lines opens the details
+  /// instead (an entry holds one line).
   private func startEditing(_ key: RowKey) {
-    guard case .task(let id) = key, let task = state.task(key) else { return }
+    guard let task = state.task(key) else { return }
     if task.text.contains(where: \.isNewline) { return onOpenDetails(task) }
     if boundRows[key] == nil, let position = position(of: key) {
       gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
     }
     guard let row = boundRows[key] else { return }
-    finishEditing(commit: true)
-    let entry = gtk_entry_new()!
-    gtk_editable_set_text(OpaquePointer(entry), task.text)
-    gtk_widget_set_hexpand(entry, 1)
-    gtk_widget_set_valign(entry, GTK_ALIGN_CENTER)
-    b2c_accessible_set_label(entry, task.text)
-    gtk_box_insert_child_after(row.box.cast(to: gtk_box_get_type(), as: GtkBox.self), entry, row.check)
-    gtk_widget_set_visible(row.texts, 0)
-    editor = (row, entry, id)
-    Signal.connect(entry, "activate") { [unowned self] in self.finishEditing(commit: true) }
-    let keys = gtk_event_controller_key_new()!
-    Signal.connectKeyPressed(keys) { [unowned self] keyval in
-      guard keyval == UInt32(GDK_KEY_Escape) else { return false }
-      self.finishEditing(commit: false)
-      return true
-    }
-    gtk_widget_add_controller(entry, keys)
-    let focus = gtk_event_controller_focus_new()!
-    Signal.connect(focus, "leave") { [unowned self] in
-      // After the focus has moved: ending the edit removes the entry.
-      Task { if self.editor?.entry == entry { self.finishEditing(commit: true) } }
-    }
-    gtk_widget_add_controller(entry, focus)
-    gtk_widget_grab_focus(entry)
-    gtk_editable_select_region(OpaquePointer(entry), 0, -1)
+    editor.start(task, in: row)
   }
 
   /// Whether a row's text is being edited (a live refresh waits until it is not).
-  var isEditing: Bool { editor != nil }
-
-  /// Ends the edit in progress, saving a changed, non-empty text when `commit`; focus goes back to the row.
-  private func finishEditing(commit: Bool) {
-    guard let (row, entry, id) = editor else { return }
-    editor = nil
-    let text = String(cString: gtk_editable_get_text(OpaquePointer(entry))).trimmed()
-    let hadFocus = gtk_widget_has_focus(entry) != 0 || gtk_widget_get_focus_child(entry) != nil
-    gtk_widget_set_visible(row.texts, 1)
-    gtk_box_remove(row.box.cast(to: gtk_box_get_type(), as: GtkBox.self), entry)
-    if hadFocus, let item = row.listItem { gtk_widget_grab_focus(item) }
-    // An emptied text is not saved: the task keeps its text.
-    guard commit, let task = state.task(.task(id)), !text.isEmpty, text != task.text else { return }
-    onEdit(task, text)
-  }
+  var isEditing: Bool { editor.isEditing }
 }
