@@ -174,9 +174,14 @@ public actor IssuerKeys {
   private var retryAfter = Date.distantPast
   private var failures = 0
 
-  public init(metadataURL: URL, maxAge: TimeInterval = 86400) {
+  /// How long the first failed read keeps the next one away; each failure in a row doubles it (up to a minute, or
+  /// this if longer).
+  private let firstBackOff: TimeInterval
+
+  public init(metadataURL: URL, maxAge: TimeInterval = 86400, firstBackOff: TimeInterval = 1) {
     self.metadataURL = metadataURL
     self.maxAge = maxAge
+    self.firstBackOff = firstBackOff
   }
 
   /// Whether a token verified with key `kid` may still be taken without verifying it again: the key set is younger
@@ -259,7 +264,7 @@ public actor IssuerKeys {
       failures = 0
     } catch {
       failures += 1
-      retryAfter = Date().addingTimeInterval(min(60, pow(2, Double(failures - 1))))
+      retryAfter = Date().addingTimeInterval(min(max(60, firstBackOff), firstBackOff * pow(2, Double(failures - 1))))
       throw error
     }
   }

@@ -40,27 +40,33 @@ struct SignIn: AsyncParsableCommand {
         }
         return LoopbackAnswer(step, closing: tr("You can close this tab and return to the terminal."))
       }
-      defer { Task { await listener.stop() } }
-      let request = try await session.startSignIn(
-        prompt: promptLogin ? "login" : nil, loginHint: loginHint, redirectURI: listener.redirectURI,
-        inBrowser: true)
-      // The browser gets a one-time address of the listener, never the authorize request (a command line is
-      // readable by every local user).
-      let start = listener.startURL(redirectingTo: request.url)
-      if !options.json { print("Opening your browser to sign in… (waiting for it on \(listener.redirectURI.value))") }
-      do { try Browser.open(start) } catch {
-        throw CLIFailure(
-          status: 1, code: "browser",
-          message: "Could not open a browser. Open this address yourself:\n\(start.absoluteString)")
+      // Stopped, and waited for, on every way out: a failure before the answer, or the answer below.
+      let outcome: Result<Account, SessionError>?
+      do {
+        let request = try await session.startSignIn(
+          prompt: promptLogin ? "login" : nil, loginHint: loginHint, redirectURI: listener.redirectURI,
+          inBrowser: true)
+        // The browser gets a one-time address of the listener, never the authorize request (a command line is
+        // readable by every local user).
+        let start = listener.startURL(redirectingTo: request.url)
+        if !options.json { print("Opening your browser to sign in… (waiting for it on \(listener.redirectURI.value))") }
+        do { try Browser.open(start) } catch {
+          throw CLIFailure(
+            status: 1, code: "browser",
+            message: "Could not open a browser. Open this address yourself:\n\(start.absoluteString)")
+        }
+        let seconds = timeout
+        let timer = Task {
+          try await Task.sleep(for: .seconds(seconds))
+          finish.yield(.failure(.authorization(.timedOut)))
+        }
+        defer { timer.cancel() }
+        var iterator = outcomes.makeAsyncIterator()
+        outcome = await iterator.next()
+      } catch {
+        await listener.stop()
+        throw error
       }
-      let seconds = timeout
-      let timer = Task {
-        try await Task.sleep(for: .seconds(seconds))
-        finish.yield(.failure(.authorization(.timedOut)))
-      }
-      defer { timer.cancel() }
-      var iterator = outcomes.makeAsyncIterator()
-      let outcome = await iterator.next()
       // Before the program ends: the browser is sent the page that says how the sign-in ended.
       await listener.stop()
       switch outcome {

@@ -49,55 +49,56 @@ struct FlavorTests {
 
   @Test("External ID: /{tenant}/… without policies, by tenant id or domain; the issuer is on another host")
   func externalID() async throws {
-    let harness = try await PlaygroundHarness.start { $0.flavor = .externalID }
-    defer { Task { await harness.stop() } }
-    let byDomain = try await discovery(harness, "\(PlaygroundHarness.tenant)/v2.0/.well-known/openid-configuration")
-    let document = try await discovery(harness, "\(tenantID)/v2.0/.well-known/openid-configuration")
-    let port = try #require(harness.base.port)
-    let issuer = "http://\(tenantID).localhost:\(port)/\(tenantID)/v2.0"
-    #expect(document["issuer"] as? String == issuer && byDomain["issuer"] as? String == issuer)
-    let authorize = try #require(document["authorization_endpoint"] as? String)
-    #expect(authorize == harness.base.appending(path: "\(tenantID)/oauth2/v2.0/authorize").absoluteString)
-    #expect(!authorize.contains("p="))
-    let policyForm = try await Browser().get(
-      harness.base.appending(path: "\(PlaygroundHarness.tenant)/\(PlaygroundHarness.signIn)/oauth2/v2.0/authorize"))
-    #expect(policyForm.status == 404, "External ID has no policies")
-    let otherTenant = try await Browser().get(
-      harness.base.appending(path: "contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration"))
-    #expect(otherTenant.status >= 400)
+    try await PlaygroundHarness.with({ $0.flavor = .externalID }) { harness in
+      let byDomain = try await discovery(harness, "\(PlaygroundHarness.tenant)/v2.0/.well-known/openid-configuration")
+      let document = try await discovery(harness, "\(tenantID)/v2.0/.well-known/openid-configuration")
+      let port = try #require(harness.base.port)
+      let issuer = "http://\(tenantID).localhost:\(port)/\(tenantID)/v2.0"
+      #expect(document["issuer"] as? String == issuer && byDomain["issuer"] as? String == issuer)
+      let authorize = try #require(document["authorization_endpoint"] as? String)
+      #expect(authorize == harness.base.appending(path: "\(tenantID)/oauth2/v2.0/authorize").absoluteString)
+      #expect(!authorize.contains("p="))
+      let policyForm = try await Browser().get(
+        harness.base.appending(path: "\(PlaygroundHarness.tenant)/\(PlaygroundHarness.signIn)/oauth2/v2.0/authorize"))
+      #expect(policyForm.status == 404, "External ID has no policies")
+      let otherTenant = try await Browser().get(
+        harness.base.appending(path: "contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration"))
+      #expect(otherTenant.status >= 400)
 
-    let tokens = try await tokens(harness, document)
-    let idToken = try #require(tokens["id_token"] as? String)
-    let claims = try TokenInspector.decodePart(try #require(idToken.split(separator: ".").dropFirst().first))
-    #expect(claims["iss"] as? String == issuer && claims["tid"] as? String == tenantID)
-    #expect(claims["preferred_username"] as? String == "ann@example.com" && claims["ver"] as? String == "2.0")
-    #expect(claims["tfp"] == nil && claims["emails"] == nil)
-    #expect(tokens["refresh_token"] is String && tokens["profile_info"] == nil)
-    #expect(try await tasksStatus(harness, bearer: idToken) == 200, "the task API takes External ID's id_token")
+      let tokens = try await tokens(harness, document)
+      let idToken = try #require(tokens["id_token"] as? String)
+      let claims = try TokenInspector.decodePart(try #require(idToken.split(separator: ".").dropFirst().first))
+      #expect(claims["iss"] as? String == issuer && claims["tid"] as? String == tenantID)
+      #expect(claims["preferred_username"] as? String == "ann@example.com" && claims["ver"] as? String == "2.0")
+      #expect(claims["tfp"] == nil && claims["emails"] == nil)
+      #expect(tokens["refresh_token"] is String && tokens["profile_info"] == nil)
+      #expect(try await tasksStatus(harness, bearer: idToken) == 200, "the task API takes External ID's id_token")
+    }
   }
 
   @Test("OpenID Connect: discovery at the root, the issuer is the host, standard claims, opaque access tokens")
   func openID() async throws {
-    let harness = try await PlaygroundHarness.start { $0.flavor = .openID }
-    defer { Task { await harness.stop() } }
-    let document = try await discovery(harness, ".well-known/openid-configuration")
-    #expect(document["issuer"] as? String == harness.base.absoluteString)
-    #expect((document["scopes_supported"] as? [String])?.contains("offline_access") == true)
-    for key in ["authorization_endpoint", "token_endpoint", "end_session_endpoint", "jwks_uri"] {
-      #expect((document[key] as? String)?.hasPrefix(harness.base.absoluteString) == true, "\(key)")
-    }
-    let b2cForm = try await Browser().get(
-      harness.base.appending(path: "\(PlaygroundHarness.tenant)/v2.0/.well-known/openid-configuration"))
-    #expect(b2cForm.status == 404)
+    try await PlaygroundHarness.with({ $0.flavor = .openID }) { harness in
+      let document = try await discovery(harness, ".well-known/openid-configuration")
+      #expect(document["issuer"] as? String == harness.base.absoluteString)
+      #expect((document["scopes_supported"] as? [String])?.contains("offline_access") == true)
+      for key in ["authorization_endpoint", "token_endpoint", "end_session_endpoint", "jwks_uri"] {
+        #expect((document[key] as? String)?.hasPrefix(harness.base.absoluteString) == true, "\(key)")
+      }
+      let b2cForm = try await Browser().get(
+        harness.base.appending(path: "\(PlaygroundHarness.tenant)/v2.0/.well-known/openid-configuration"))
+      #expect(b2cForm.status == 404)
 
-    let tokens = try await tokens(harness, document)
-    let idToken = try #require(tokens["id_token"] as? String)
-    let claims = try TokenInspector.decodePart(try #require(idToken.split(separator: ".").dropFirst().first))
-    #expect(claims["iss"] as? String == harness.base.absoluteString && claims["email"] as? String == "ann@example.com")
-    #expect(claims["oid"] == nil && claims["tfp"] == nil && claims["emails"] == nil)
-    let access = try #require(tokens["access_token"] as? String)
-    #expect(access.split(separator: ".").count != 3, "an opaque access token, for the provider's own use")
-    #expect(try await tasksStatus(harness, bearer: access) == 401)
-    #expect(try await tasksStatus(harness, bearer: idToken) == 200, "the task API takes the id_token (PROTOCOL §9)")
+      let tokens = try await tokens(harness, document)
+      let idToken = try #require(tokens["id_token"] as? String)
+      let claims = try TokenInspector.decodePart(try #require(idToken.split(separator: ".").dropFirst().first))
+      #expect(
+        claims["iss"] as? String == harness.base.absoluteString && claims["email"] as? String == "ann@example.com")
+      #expect(claims["oid"] == nil && claims["tfp"] == nil && claims["emails"] == nil)
+      let access = try #require(tokens["access_token"] as? String)
+      #expect(access.split(separator: ".").count != 3, "an opaque access token, for the provider's own use")
+      #expect(try await tasksStatus(harness, bearer: access) == 401)
+      #expect(try await tasksStatus(harness, bearer: idToken) == 200, "the task API takes the id_token (PROTOCOL §9)")
+    }
   }
 }

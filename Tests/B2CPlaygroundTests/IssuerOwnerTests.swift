@@ -77,76 +77,78 @@ struct IssuerOwnerTests {
     let api = try await TaskAPIProcess.start(
       database: database, issuerMetadata: a.policyMetadata,
       arguments: ["--issuer-metadata", b.policyMetadata.absoluteString])
-    defer { Task { await api.stop() } }
+    try await withTeardown({ await api.stop() }) {
 
-    let annA = try #require(
-      try await SignInDriver(a).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
-    let annB = try #require(
-      try await SignInDriver(b).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
-    let claimsA = try await TokenInspector(a).claims(annA)
-    let claimsB = try await TokenInspector(b).claims(annB)
-    try #require(claimsA["oid"] as? String == claimsB["oid"] as? String, "the twin's user has the same subject")
-    try #require(claimsA["iss"] as? String != claimsB["iss"] as? String, "at another issuer")
+      let annA = try #require(
+        try await SignInDriver(a).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+      let annB = try #require(
+        try await SignInDriver(b).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+      let claimsA = try await TokenInspector(a).claims(annA)
+      let claimsB = try await TokenInspector(b).claims(annB)
+      try #require(claimsA["oid"] as? String == claimsB["oid"] as? String, "the twin's user has the same subject")
+      try #require(claimsA["iss"] as? String != claimsB["iss"] as? String, "at another issuer")
 
-    let browser = Browser()
-    let added = try await browser.send(
-      Self.request(api.base, "api/tasks", "POST", token: annA, json: ["Text": "A's secret"], key: "key-1"))
-    #expect(added.status == 204)
-    let location = try #require(added.location)
-    #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
-    // B's user sees nothing of A's…
-    #expect(try await Self.texts(api.base, token: annB) == [])
-    // …changes and deletes nothing of A's…
-    let patch = try await browser.send(
-      Self.request(api.base, String(location.dropFirst()), "PATCH", token: annB, json: ["Text": "taken over"]))
-    #expect(patch.status == 404)
-    _ = try await browser.send(Self.request(api.base, String(location.dropFirst()), "DELETE", token: annB))
-    #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
-    // …and A's idempotency key is B's user's own key: a new task, not A's.
-    let replay = try await browser.send(
-      Self.request(api.base, "api/tasks", "POST", token: annB, json: ["Text": "B's own"], key: "key-1"))
-    #expect(replay.status == 204 && replay.location != location, "\(String(describing: replay.location))")
-    #expect(try await Self.texts(api.base, token: annB) == ["B's own"])
-    #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
-    // The API still shows a task's owner as the user's id, as the original did.
-    let list = try await browser.send(Self.request(api.base, "api/tasks", token: annA))
-    let owner = (try JSONSerialization.jsonObject(with: list.body) as? [[String: Any]])?.first?["Owner"] as? String
-    #expect(owner == claimsA["oid"] as? String)
+      let browser = Browser()
+      let added = try await browser.send(
+        Self.request(api.base, "api/tasks", "POST", token: annA, json: ["Text": "A's secret"], key: "key-1"))
+      #expect(added.status == 204)
+      let location = try #require(added.location)
+      #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
+      // B's user sees nothing of A's…
+      #expect(try await Self.texts(api.base, token: annB) == [])
+      // …changes and deletes nothing of A's…
+      let patch = try await browser.send(
+        Self.request(api.base, String(location.dropFirst()), "PATCH", token: annB, json: ["Text": "taken over"]))
+      #expect(patch.status == 404)
+      _ = try await browser.send(Self.request(api.base, String(location.dropFirst()), "DELETE", token: annB))
+      #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
+      // …and A's idempotency key is B's user's own key: a new task, not A's.
+      let replay = try await browser.send(
+        Self.request(api.base, "api/tasks", "POST", token: annB, json: ["Text": "B's own"], key: "key-1"))
+      #expect(replay.status == 204 && replay.location != location, "\(String(describing: replay.location))")
+      #expect(try await Self.texts(api.base, token: annB) == ["B's own"])
+      #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
+      // The API still shows a task's owner as the user's id, as the original did.
+      let list = try await browser.send(Self.request(api.base, "api/tasks", token: annA))
+      let owner = (try JSONSerialization.jsonObject(with: list.body) as? [[String: Any]])?.first?["Owner"] as? String
+      #expect(owner == claimsA["oid"] as? String)
+    }
   }
 
   @Test(
     "M2: tasks kept before owners named their issuer become the one trusted issuer's users'",
     arguments: [TaskAPIHost.service, .postgres])
   func legacyRowsMove(host: TaskAPIHost) async throws {
-    let harness = try await PlaygroundHarness.start()
-    defer { Task { await harness.stop() } }
-    let token = try #require(
-      try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
-    let oid = try #require(try await TokenInspector(harness).claims(token)["oid"] as? String)
-    // A database as the service kept it before: owners are bare subjects.
-    let data = try TestDesktop.temporaryFolder("tasks-api-legacy")
-    defer { try? FileManager.default.removeItem(at: data) }
-    let database: String
-    let insert =
-      "INSERT INTO tasks (owner, text, completed, %@) VALUES ('\(oid)', 'kept from before', false, '2024-01-01 00:00:00')"
-    if host == .postgres {
-      database = try await PostgresServer.shared().createDatabase()
-      let schema = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
-      await schema.stop()
-      let name = try #require(database.split(separator: "/").last.map(String.init))
-      _ = try await PostgresServer.shared().psql(name, String(format: insert, "date_modified"))
-    } else {
-      database = data.appending(path: "tasks.sqlite").path
-      _ = try SQLiteTaskStore(path: database)
-      let run = try await ChildProcess.run(
-        URL(filePath: "/usr/bin/sqlite3"), [database, String(format: insert, "dateModified")])
-      try #require(run.status == 0, "\(run.error)")
+    try await PlaygroundHarness.with { harness in
+      let token = try #require(
+        try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+      let oid = try #require(try await TokenInspector(harness).claims(token)["oid"] as? String)
+      // A database as the service kept it before: owners are bare subjects.
+      let data = try TestDesktop.temporaryFolder("tasks-api-legacy")
+      defer { try? FileManager.default.removeItem(at: data) }
+      let database: String
+      let insert =
+        "INSERT INTO tasks (owner, text, completed, %@) VALUES ('\(oid)', 'kept from before', false, '2024-01-01 00:00:00')"
+      if host == .postgres {
+        database = try await PostgresServer.shared().createDatabase()
+        let schema = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
+        await schema.stop()
+        let name = try #require(database.split(separator: "/").last.map(String.init))
+        _ = try await PostgresServer.shared().psql(name, String(format: insert, "date_modified"))
+      } else {
+        database = data.appending(path: "tasks.sqlite").path
+        _ = try SQLiteTaskStore(path: database)
+        let run = try await ChildProcess.run(
+          URL(filePath: "/usr/bin/sqlite3"), [database, String(format: insert, "dateModified")])
+        try #require(run.status == 0, "\(run.error)")
+      }
+      let api = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
+      try await withTeardown({ await api.stop() }) {
+        let moved = try await eventually(timeout: .seconds(60)) {
+          try await Self.texts(api.base, token: token) == ["kept from before"]
+        }
+        #expect(moved, "the old task did not reach its owner: \(api.process.standardError)")
+      }
     }
-    let api = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
-    defer { Task { await api.stop() } }
-    let moved = try await eventually(timeout: .seconds(60)) {
-      try await Self.texts(api.base, token: token) == ["kept from before"]
-    }
-    #expect(moved, "the old task did not reach its owner: \(api.process.standardError)")
   }
 }

@@ -14,37 +14,37 @@ import Testing
 struct RobustnessTests {
   @Test("garbage requests get 4xx answers, never a 500, and the server keeps serving")
   func garbage() async throws {
-    let harness = try await PlaygroundHarness.start()
-    defer { Task { await harness.stop() } }
-    let browser = Browser()
-    let paths = [
-      "nobody.onmicrosoft.com/B2C_1_SignUpOrSignIn/oauth2/v2.0/authorize",
-      "b2ctasks.onmicrosoft.com/B2C_1_Nope/oauth2/v2.0/authorize",
-      "b2ctasks.onmicrosoft.com/oauth2/v2.0/authorize",
-      "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/v2.0/.well-known/openid-configuration/extra",
-      "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/SelfAsserted/signup",
-      "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/SelfAsserted/unknown?tx=zzz",
-      "api/tasks/1/2/3", "%00%ff", "api/tasks?" + String(repeating: "a=b&", count: 500),
-    ]
-    for path in paths {
-      let url = try #require(URL(string: harness.base.absoluteString + "/" + path))
-      let answer = try await browser.get(url)
-      #expect((400..<500).contains(answer.status), "\(path) answered \(answer.status)")
+    try await PlaygroundHarness.with { harness in
+      let browser = Browser()
+      let paths = [
+        "nobody.onmicrosoft.com/B2C_1_SignUpOrSignIn/oauth2/v2.0/authorize",
+        "b2ctasks.onmicrosoft.com/B2C_1_Nope/oauth2/v2.0/authorize",
+        "b2ctasks.onmicrosoft.com/oauth2/v2.0/authorize",
+        "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/v2.0/.well-known/openid-configuration/extra",
+        "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/SelfAsserted/signup",
+        "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/SelfAsserted/unknown?tx=zzz",
+        "api/tasks/1/2/3", "%00%ff", "api/tasks?" + String(repeating: "a=b&", count: 500),
+      ]
+      for path in paths {
+        let url = try #require(URL(string: harness.base.absoluteString + "/" + path))
+        let answer = try await browser.get(url)
+        #expect((400..<500).contains(answer.status), "\(path) answered \(answer.status)")
+      }
+      let query = "client_id=%ZZ&redirect_uri=%E0%A4%A&scope=\(String(repeating: "x", count: 5000))"
+      let authorize = try #require(URL(string: harness.endpoint("authorize").absoluteString + "?" + query))
+      #expect(try await browser.get(authorize).status == 400)
+      let selfAsserted = harness.base.appending(path: "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/SelfAsserted")
+      let noTransaction = try await browser.post(selfAsserted, form: [("step", "signin"), ("email", "a")])
+      #expect(noTransaction.status == 400 && noTransaction.text.contains("AADB2C90046"))
+      let oversized = try await browser.post(selfAsserted, form: [("tx", String(repeating: "t", count: 100_000))])
+      #expect(oversized.status == 413)
+      let unknownTenantToken = try await browser.post(
+        harness.base.appending(path: "contoso.onmicrosoft.com/B2C_1_SignUpOrSignIn/oauth2/v2.0/token"),
+        form: [("grant_type", "x")])
+      #expect(unknownTenantToken.status == 404)
+      #expect((try unknownTenantToken.json()["error_description"] as? String)?.hasPrefix("AADB2C") == true)
+      #expect(try await browser.get(harness.base.appending(path: "health")).status == 200, "still serving")
     }
-    let query = "client_id=%ZZ&redirect_uri=%E0%A4%A&scope=\(String(repeating: "x", count: 5000))"
-    let authorize = try #require(URL(string: harness.endpoint("authorize").absoluteString + "?" + query))
-    #expect(try await browser.get(authorize).status == 400)
-    let selfAsserted = harness.base.appending(path: "b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/SelfAsserted")
-    let noTransaction = try await browser.post(selfAsserted, form: [("step", "signin"), ("email", "a")])
-    #expect(noTransaction.status == 400 && noTransaction.text.contains("AADB2C90046"))
-    let oversized = try await browser.post(selfAsserted, form: [("tx", String(repeating: "t", count: 100_000))])
-    #expect(oversized.status == 413)
-    let unknownTenantToken = try await browser.post(
-      harness.base.appending(path: "contoso.onmicrosoft.com/B2C_1_SignUpOrSignIn/oauth2/v2.0/token"),
-      form: [("grant_type", "x")])
-    #expect(unknownTenantToken.status == 404)
-    #expect((try unknownTenantToken.json()["error_description"] as? String)?.hasPrefix("AADB2C") == true)
-    #expect(try await browser.get(harness.base.appending(path: "health")).status == 200, "still serving")
   }
 
   /// A tenant, and a playground whose task API trusts that tenant's tokens (--issuer-metadata).

@@ -18,71 +18,74 @@ struct TasksAPIClusterTests {
 
   @Test("three instances started at once on a new database migrate it once, and all of them serve")
   func concurrentStart() async throws {
-    let harness = try await PlaygroundHarness.start()
-    defer { Task { await harness.stop() } }
-    let server = try await PostgresServer.shared()
-    let database = try await server.createDatabase()
-    let instances = try await withThrowingTaskGroup { group in
-      for _ in 0..<3 {
-        group.addTask { try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata) }
+    try await PlaygroundHarness.with { harness in
+      let server = try await PostgresServer.shared()
+      let database = try await server.createDatabase()
+      let instances = try await withThrowingTaskGroup { group in
+        for _ in 0..<3 {
+          group.addTask { try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata) }
+        }
+        return try await group.reduce(into: [TaskAPIProcess]()) { $0.append($1) }
       }
-      return try await group.reduce(into: [TaskAPIProcess]()) { $0.append($1) }
+      try await withTeardown({ for instance in instances { await instance.stop() } }) {
+        let token = try await annToken(harness)
+        for (index, instance) in instances.enumerated() {
+          #expect(try await Browser().get(instance.base.appending(path: "ready")).status == 200)
+          #expect(try await TaskClient(api: instance.base, token: token).add("from instance \(index)").status == 204)
+        }
+        let name = try #require(database.split(separator: "/").last.map(String.init))
+        #expect(
+          try await server.psql(name, "SELECT string_agg(version, ',' ORDER BY version) FROM schema_migrations")
+            == "tasks-v1,tasks-v2-list-versions")
+        #expect(
+          try await texts(TaskClient(api: instances[0].base, token: token)) == (0..<3).map { "from instance \($0)" })
+      }
     }
-    defer { Task { for instance in instances { await instance.stop() } } }
-    let token = try await annToken(harness)
-    for (index, instance) in instances.enumerated() {
-      #expect(try await Browser().get(instance.base.appending(path: "ready")).status == 200)
-      #expect(try await TaskClient(api: instance.base, token: token).add("from instance \(index)").status == 204)
-    }
-    let name = try #require(database.split(separator: "/").last.map(String.init))
-    #expect(
-      try await server.psql(name, "SELECT string_agg(version, ',' ORDER BY version) FROM schema_migrations")
-        == "tasks-v1,tasks-v2-list-versions")
-    #expect(
-      try await texts(TaskClient(api: instances[0].base, token: token)) == (0..<3).map { "from instance \($0)" })
   }
 
   @Test("behind nginx: adds through either instance list through the other; one Idempotency-Key is stored once")
   func twoInstances() async throws {
     let pair = try await BalancedPair.start()
-    defer { Task { await pair.stop() } }
-    let (first, second, balancer) = (pair.first, pair.second, pair.balancer)
-    let token = try await annToken(pair.harness)
-    let viaFirst = TaskClient(api: first.base, token: token)
-    let viaSecond = TaskClient(api: second.base, token: token)
-    let viaBalancer = TaskClient(api: balancer.base, token: token)
+    try await withTeardown({ await pair.stop() }) {
+      let (first, second, balancer) = (pair.first, pair.second, pair.balancer)
+      let token = try await annToken(pair.harness)
+      let viaFirst = TaskClient(api: first.base, token: token)
+      let viaSecond = TaskClient(api: second.base, token: token)
+      let viaBalancer = TaskClient(api: balancer.base, token: token)
 
-    #expect(try await viaFirst.add("added through the first").status == 204)
-    #expect(try await viaSecond.add("added through the second").status == 204)
-    let both = ["added through the first", "added through the second"]
-    #expect(try await texts(viaFirst) == both)
-    #expect(try await texts(viaSecond) == both)
-    // A list the second instance answered (and keeps in memory) changes with an add through the first.
-    #expect(try await viaFirst.add("added through the first again").status == 204)
-    #expect(try await texts(viaSecond) == both + ["added through the first again"])
-    #expect(try await viaSecond.call("DELETE", "\(try await viaSecond.list().last?["Id"] as? Int ?? 0)").status == 204)
-    #expect(try await texts(viaFirst) == both)
+      #expect(try await viaFirst.add("added through the first").status == 204)
+      #expect(try await viaSecond.add("added through the second").status == 204)
+      let both = ["added through the first", "added through the second"]
+      #expect(try await texts(viaFirst) == both)
+      #expect(try await texts(viaSecond) == both)
+      // A list the second instance answered (and keeps in memory) changes with an add through the first.
+      #expect(try await viaFirst.add("added through the first again").status == 204)
+      #expect(try await texts(viaSecond) == both + ["added through the first again"])
+      #expect(
+        try await viaSecond.call("DELETE", "\(try await viaSecond.list().last?["Id"] as? Int ?? 0)").status == 204)
+      #expect(try await texts(viaFirst) == both)
 
-    // Through nginx (round robin): every add lands once, and both instances take some.
-    for index in 1...6 { #expect(try await viaBalancer.add("balanced \(index)").status == 204) }
-    #expect(try await texts(viaBalancer) == both + (1...6).map { "balanced \($0)" })
-    for instance in [first, second] {
-      let log = instance.process.standardOutput + instance.process.standardError
-      let posts = log.split(separator: "\n").filter { $0.contains("method=POST") }.count
-      #expect(posts >= 2, "an instance behind nginx took \(posts) adds")
+      // Through nginx (round robin): every add lands once, and both instances take some.
+      for index in 1...6 { #expect(try await viaBalancer.add("balanced \(index)").status == 204) }
+      #expect(try await texts(viaBalancer) == both + (1...6).map { "balanced \($0)" })
+      for instance in [first, second] {
+        let log = instance.process.standardOutput + instance.process.standardError
+        let posts = log.split(separator: "\n").filter { $0.contains("method=POST") }.count
+        #expect(posts >= 2, "an instance behind nginx took \(posts) adds")
+      }
+
+      // The same add sent to both instances at once, five times over: each key stored once, with one id.
+      for round in 1...5 {
+        let key = "retry-\(round)-\(UUID().uuidString)"
+        async let one = viaFirst.add("keyed \(round)", key: key)
+        async let other = viaSecond.add("keyed \(round)", key: key)
+        let (a, b) = try await (one, other)
+        #expect(a.status == 204 && b.status == 204)
+        #expect(a.headers["location"] != nil && a.headers["location"] == b.headers["location"])
+      }
+      let keyed = try await texts(viaBalancer).filter { $0.hasPrefix("keyed") }
+      #expect(keyed == (1...5).map { "keyed \($0)" })
     }
-
-    // The same add sent to both instances at once, five times over: each key stored once, with one id.
-    for round in 1...5 {
-      let key = "retry-\(round)-\(UUID().uuidString)"
-      async let one = viaFirst.add("keyed \(round)", key: key)
-      async let other = viaSecond.add("keyed \(round)", key: key)
-      let (a, b) = try await (one, other)
-      #expect(a.status == 204 && b.status == 204)
-      #expect(a.headers["location"] != nil && a.headers["location"] == b.headers["location"])
-    }
-    let keyed = try await texts(viaBalancer).filter { $0.hasPrefix("keyed") }
-    #expect(keyed == (1...5).map { "keyed \($0)" })
   }
 
   @Test("one instance killed and started again while a client keeps adding through nginx: every task lands once")
@@ -168,36 +171,36 @@ struct TasksAPIClusterTests {
 
   @Test("/ready, adds and lists answer 503 while PostgreSQL is down and work once it is back; /health stays 200")
   func readiness() async throws {
-    let harness = try await PlaygroundHarness.start()
-    defer { Task { await harness.stop() } }
-    let server = try await PostgresServer()
-    let database = try await server.createDatabase()
-    let api = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
-    defer {
-      Task {
-        await api.stop(); await server.remove()
+    try await PlaygroundHarness.with { harness in
+      let server = try await PostgresServer()
+      let database = try await server.createDatabase()
+      let api = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
+      defer {
+        Task {
+          await api.stop(); await server.remove()
+        }
       }
+      let client = TaskClient(api: api.base, token: try await annToken(harness))
+      #expect(try await client.add("before the outage").status == 204)
+      #expect(try await texts(client) == ["before the outage"], "the list-version reads' connection opens")
+      let browser = Browser()
+      let ready = api.base.appending(path: "ready")
+      #expect(try await browser.get(ready).status == 200)
+
+      await server.stop()
+      let down = await eventually(timeout: .seconds(60)) { (try? await browser.get(ready).status) == 503 }
+      #expect(down, "/ready did not notice the database was gone")
+      #expect(try await browser.get(api.base.appending(path: "health")).status == 200)
+      let refused = try await client.add("during the outage")
+      #expect(refused.status == 503, "an add while the database is down answered \(refused.status)")
+      let listed = try await client.call("GET")
+      #expect(listed.status == 503, "a list while the database is down answered \(listed.status)")
+
+      try await server.start()
+      let back = await eventually(timeout: .seconds(60)) { (try? await browser.get(ready).status) == 200 }
+      #expect(back, "/ready did not notice the database was back")
+      #expect(try await client.add("after the outage").status == 204)
+      #expect(try await texts(client) == ["before the outage", "after the outage"])
     }
-    let client = TaskClient(api: api.base, token: try await annToken(harness))
-    #expect(try await client.add("before the outage").status == 204)
-    #expect(try await texts(client) == ["before the outage"], "the list-version reads' connection opens")
-    let browser = Browser()
-    let ready = api.base.appending(path: "ready")
-    #expect(try await browser.get(ready).status == 200)
-
-    await server.stop()
-    let down = await eventually(timeout: .seconds(60)) { (try? await browser.get(ready).status) == 503 }
-    #expect(down, "/ready did not notice the database was gone")
-    #expect(try await browser.get(api.base.appending(path: "health")).status == 200)
-    let refused = try await client.add("during the outage")
-    #expect(refused.status == 503, "an add while the database is down answered \(refused.status)")
-    let listed = try await client.call("GET")
-    #expect(listed.status == 503, "a list while the database is down answered \(listed.status)")
-
-    try await server.start()
-    let back = await eventually(timeout: .seconds(60)) { (try? await browser.get(ready).status) == 200 }
-    #expect(back, "/ready did not notice the database was back")
-    #expect(try await client.add("after the outage").status == 204)
-    #expect(try await texts(client) == ["before the outage", "after the outage"])
   }
 }

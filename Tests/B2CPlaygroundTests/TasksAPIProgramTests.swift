@@ -72,27 +72,28 @@ struct TasksAPIProgramTests {
   @Test("a token it verified is remembered only until it expires: then the same token is refused")
   func rememberedTokenExpires() async throws {
     // Tokens of 20 s, no clock skew: the first call verifies (and remembers) it, a later one must check its expiry.
-    let harness = try await PlaygroundHarness.start { $0.lifetimes.accessToken = 20 }
-    defer { Task { await harness.stop() } }
-    let data = try TestDesktop.temporaryFolder("tasks-api-expiry")
-    defer { try? FileManager.default.removeItem(at: data) }
-    let api = try await TaskAPIProcess.start(
-      database: data.appending(path: "tasks.sqlite").path,
-      issuerMetadata: harness.policyMetadata,
-      arguments: ["--clock-skew", "0"])
-    defer { Task { await api.stop() } }
-    let token = try #require(
-      try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
-    var request = URLRequest(url: api.base.appending(path: "api/tasks"))
-    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-    let browser = Browser()
-    #expect(try await browser.send(request).status == 200)
-    var last = 200
-    let refused = await eventually(timeout: .seconds(120), every: .seconds(1)) {
-      last = (try? await browser.send(request).status) ?? 0
-      return last == 401
+    try await PlaygroundHarness.with({ $0.lifetimes.accessToken = 20 }) { harness in
+      let data = try TestDesktop.temporaryFolder("tasks-api-expiry")
+      defer { try? FileManager.default.removeItem(at: data) }
+      let api = try await TaskAPIProcess.start(
+        database: data.appending(path: "tasks.sqlite").path,
+        issuerMetadata: harness.policyMetadata,
+        arguments: ["--clock-skew", "0"])
+      try await withTeardown({ await api.stop() }) {
+        let token = try #require(
+          try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+        var request = URLRequest(url: api.base.appending(path: "api/tasks"))
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let browser = Browser()
+        #expect(try await browser.send(request).status == 200)
+        var last = 200
+        let refused = await eventually(timeout: .seconds(120), every: .seconds(1)) {
+          last = (try? await browser.send(request).status) ?? 0
+          return last == 401
+        }
+        #expect(refused, "the expired token was still accepted (last answer \(last))")
+      }
     }
-    #expect(refused, "the expired token was still accepted (last answer \(last))")
   }
 
   @Test("L3: a key the issuer withdrew stops being trusted once the key set is read again, remembered tokens too")
@@ -106,76 +107,80 @@ struct TasksAPIProgramTests {
     let api = try await TaskAPIProcess.start(
       database: data.appending(path: "tasks.sqlite").path, issuerMetadata: first.policyMetadata,
       arguments: ["--keys-max-age", "2"])
-    defer { Task { await api.stop() } }
-    var request = URLRequest(url: api.base.appending(path: "api/tasks"))
-    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-    let browser = Browser()
-    #expect(try await browser.send(request).status == 200, "verified, and remembered")
-    // The issuer rolls its key over: same issuer on the same port, a new signing key, the old one gone from its set.
-    await first.running.stop()
-    try FileManager.default.removeItem(at: first.data.appending(path: "signing-key.pem"))
-    let second = try await PlaygroundHarness.start {
-      $0.dataDirectory = first.data
-      $0.port = port
-    }
-    defer {
-      Task {
-        await second.stop()
-        try? FileManager.default.removeItem(at: first.data)
+    try await withTeardown({ await api.stop() }) {
+      var request = URLRequest(url: api.base.appending(path: "api/tasks"))
+      request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+      let browser = Browser()
+      #expect(try await browser.send(request).status == 200, "verified, and remembered")
+      // The issuer rolls its key over: same issuer on the same port, a new signing key, the old one gone from its set.
+      await first.running.stop()
+      try FileManager.default.removeItem(at: first.data.appending(path: "signing-key.pem"))
+      let second = try await PlaygroundHarness.start {
+        $0.dataDirectory = first.data
+        $0.port = port
       }
+      defer {
+        Task {
+          await second.stop()
+          try? FileManager.default.removeItem(at: first.data)
+        }
+      }
+      var last = 200
+      let refused = await eventually(timeout: .seconds(60), every: .seconds(1)) {
+        last = (try? await browser.send(request).status) ?? 0
+        return last == 401
+      }
+      #expect(refused, "the token of the withdrawn key was still accepted (last answer \(last))")
+      let fresh = try #require(
+        try await SignInDriver(second).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+      request.setValue("Bearer \(fresh)", forHTTPHeaderField: "Authorization")
+      #expect(try await browser.send(request).status == 200, "the new key's tokens are taken")
     }
-    var last = 200
-    let refused = await eventually(timeout: .seconds(60), every: .seconds(1)) {
-      last = (try? await browser.send(request).status) ?? 0
-      return last == 401
-    }
-    #expect(refused, "the token of the withdrawn key was still accepted (last answer \(last))")
-    let fresh = try #require(
-      try await SignInDriver(second).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
-    request.setValue("Bearer \(fresh)", forHTTPHeaderField: "Authorization")
-    #expect(try await browser.send(request).status == 200, "the new key's tokens are taken")
   }
 
   @Test("SIGTERM: it stops taking connections, finishes the add in flight (stored), and exits 0")
   func gracefulShutdown() async throws {
-    let harness = try await PlaygroundHarness.start()
-    defer { Task { await harness.stop() } }
-    let data = try TestDesktop.temporaryFolder("tasks-api-term")
-    defer { try? FileManager.default.removeItem(at: data) }
-    let database = data.appending(path: "tasks.sqlite").path
-    let metadata = harness.policyMetadata
-    let token = try #require(
-      try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
-    let first = try await TaskAPIProcess.start(
-      database: database, issuerMetadata: metadata, arguments: ["--log-level", "debug"])
+    try await PlaygroundHarness.with { harness in
+      let data = try TestDesktop.temporaryFolder("tasks-api-term")
+      defer { try? FileManager.default.removeItem(at: data) }
+      let database = data.appending(path: "tasks.sqlite").path
+      let metadata = harness.policyMetadata
+      let token = try #require(
+        try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+      let first = try await TaskAPIProcess.start(
+        database: database, issuerMetadata: metadata, arguments: ["--log-level", "debug"])
 
-    // An add whose body is only half sent when SIGTERM comes.
-    let body = "Text=sent+across+the+shutdown"
-    let connection = try RawConnection(port: first.port)
-    try connection.send(
-      "POST /api/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
-        + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
-        + body.prefix(10))
-    let inFlight = await eventually(timeout: .seconds(30)) {
-      (first.process.standardOutput + first.process.standardError).split(separator: "\n").contains {
-        $0.contains("method=POST") && $0.hasSuffix("request started")
+      // An add whose body is only half sent when SIGTERM comes.
+      let body = "Text=sent+across+the+shutdown"
+      let connection = try RawConnection(port: first.port)
+      try connection.send(
+        "POST /api/tasks HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+          + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+          + body.prefix(10))
+      let inFlight = await eventually(timeout: .seconds(30)) {
+        (first.process.standardOutput + first.process.standardError).split(separator: "\n").contains {
+          $0.contains("method=POST") && $0.hasSuffix("request started")
+        }
+      }
+      try #require(inFlight, "the add never started: \(first.process.standardError)")
+      first.process.terminate()
+      let closed = await eventually(timeout: .seconds(30)) { (try? RawConnection(port: first.port)) == nil }
+      #expect(closed, "it still takes new connections after SIGTERM")
+      try connection.send(String(body.dropFirst(10)))
+      let answer = try connection.receiveHead()
+      #expect(answer.hasPrefix("HTTP/1.1 204"), "answered: \(answer)")
+      #expect(await first.process.waitForExit(timeout: .seconds(30)) == 0)
+
+      let second = try await TaskAPIProcess.start(database: database, issuerMetadata: metadata)
+      try await withTeardown({ await second.stop() }) {
+        var request = URLRequest(url: second.base.appending(path: "api/tasks"))
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let list = try await Browser().send(request)
+        let texts = (try JSONSerialization.jsonObject(with: list.body) as? [[String: Any]])?.map {
+          $0["Text"] as? String
+        }
+        #expect(texts == ["sent across the shutdown"])
       }
     }
-    try #require(inFlight, "the add never started: \(first.process.standardError)")
-    first.process.terminate()
-    let closed = await eventually(timeout: .seconds(30)) { (try? RawConnection(port: first.port)) == nil }
-    #expect(closed, "it still takes new connections after SIGTERM")
-    try connection.send(String(body.dropFirst(10)))
-    let answer = try connection.receiveHead()
-    #expect(answer.hasPrefix("HTTP/1.1 204"), "answered: \(answer)")
-    #expect(await first.process.waitForExit(timeout: .seconds(30)) == 0)
-
-    let second = try await TaskAPIProcess.start(database: database, issuerMetadata: metadata)
-    defer { Task { await second.stop() } }
-    var request = URLRequest(url: second.base.appending(path: "api/tasks"))
-    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-    let list = try await Browser().send(request)
-    let texts = (try JSONSerialization.jsonObject(with: list.body) as? [[String: Any]])?.map { $0["Text"] as? String }
-    #expect(texts == ["sent across the shutdown"])
   }
 }

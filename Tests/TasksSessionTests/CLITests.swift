@@ -54,178 +54,179 @@ struct CLIRunner {
 struct CLITests {
   @Test("sign-in opens the browser, catches the loopback redirect, and the app's session finds the sign-in (SSO)")
   func signInWithBrowser() async throws {
-    let harness = try await SessionHarness.start(keyring: true)
-    defer { Task { await harness.stop() } }
-    let cli = try CLIRunner(harness)
-    let signIn = try await cli.run(["sign-in"])
-    #expect(signIn.status == 0, "\(signIn.error)")
-    #expect(signIn.output.contains("Signed in as Ann Example"))
-    #expect(signIn.output.contains("http://127.0.0.1:"), "the loopback redirect is named")
-    let status = try await cli.run(["status", "--json"])
-    let json = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
-    #expect(json["signedIn"] as? Bool == true)
-    // Another app of the group (here: a session in this process, as the GUI would make) needs no sign-in.
-    #expect(try await harness.session().restore()?.email == "ann@example.com")
+    try await SessionHarness.with(keyring: true) { harness in
+      let cli = try CLIRunner(harness)
+      let signIn = try await cli.run(["sign-in"])
+      #expect(signIn.status == 0, "\(signIn.error)")
+      #expect(signIn.output.contains("Signed in as Ann Example"))
+      #expect(signIn.output.contains("http://127.0.0.1:"), "the loopback redirect is named")
+      let status = try await cli.run(["status", "--json"])
+      let json = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
+      #expect(json["signedIn"] as? Bool == true)
+      // Another app of the group (here: a session in this process, as the GUI would make) needs no sign-in.
+      #expect(try await harness.session().restore()?.email == "ann@example.com")
+    }
   }
 
   @Test("after the app signed in, the CLI works with no sign-in: add, list, done, delete, with --json")
   func appThenCLI() async throws {
-    let harness = try await SessionHarness.start(keyring: true)
-    defer { Task { await harness.stop() } }
-    _ = try await harness.signIn(harness.session(), "bob@example.com", "Tasks-Demo-2")
-    let cli = try CLIRunner(harness)
-    #expect(try await cli.run(["add", "water", "the", "plants"], environment: ["BROWSER": "false"]).status == 0)
-    let list = try await cli.run(["list", "--json"], environment: ["BROWSER": "false"])
-    #expect(list.status == 0, "\(list.error)")
-    let tasks = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]])
-    #expect(tasks.map { $0["text"] as? String } == ["water the plants"])
-    let id = try #require(tasks.first?["id"] as? Int)
-    #expect(try await cli.run(["done", "\(id)"]).status == 0)
-    #expect(try await TaskAPIClient(session: harness.session()).list().first?.completed == true)
-    #expect(try await cli.run(["delete", "\(id)"]).status == 0)
-    #expect(try await cli.run(["list"]).output.contains("No tasks."))
-    #expect(try await cli.run(["done", "999999"]).status == 1)
+    try await SessionHarness.with(keyring: true) { harness in
+      _ = try await harness.signIn(harness.session(), "bob@example.com", "Tasks-Demo-2")
+      let cli = try CLIRunner(harness)
+      #expect(try await cli.run(["add", "water", "the", "plants"], environment: ["BROWSER": "false"]).status == 0)
+      let list = try await cli.run(["list", "--json"], environment: ["BROWSER": "false"])
+      #expect(list.status == 0, "\(list.error)")
+      let tasks = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]])
+      #expect(tasks.map { $0["text"] as? String } == ["water the plants"])
+      let id = try #require(tasks.first?["id"] as? Int)
+      #expect(try await cli.run(["done", "\(id)"]).status == 0)
+      #expect(try await TaskAPIClient(session: harness.session()).list().first?.completed == true)
+      #expect(try await cli.run(["delete", "\(id)"]).status == 0)
+      #expect(try await cli.run(["list"]).output.contains("No tasks."))
+      #expect(try await cli.run(["done", "999999"]).status == 1)
+    }
   }
 
   @Test("two processes refreshing at once both stay signed in (rotation is serialised across processes)")
   func concurrentRefresh() async throws {
-    let harness = try await SessionHarness.start(keyring: true) { $0.lifetimes.accessToken = 120 }  // under 5 minutes
-    defer { Task { await harness.stop() } }
-    _ = try await harness.signIn(harness.session())
-    let cli = try CLIRunner(harness)
-    let before = try #require(try await KeyringSessionStore().load(SessionKey(harness.settings))).refreshToken
-    let processes = try (0..<4).map { _ in try cli.start(["list"]) }
-    for process in processes {
-      let status = await process.waitForExit(timeout: .seconds(60))
-      #expect(status == 0, "a process was signed out: \(process.standardError)")
+    // under 5 minutes
+    try await SessionHarness.with(keyring: true, { $0.lifetimes.accessToken = 120 }) { harness in
+      _ = try await harness.signIn(harness.session())
+      let cli = try CLIRunner(harness)
+      let before = try #require(try await KeyringSessionStore().load(SessionKey(harness.settings))).refreshToken
+      let processes = try (0..<4).map { _ in try cli.start(["list"]) }
+      for process in processes {
+        let status = await process.waitForExit(timeout: .seconds(60))
+        #expect(status == 0, "a process was signed out: \(process.standardError)")
+      }
+      let after = try #require(try await KeyringSessionStore().load(SessionKey(harness.settings))).refreshToken
+      #expect(after != before, "the refresh token rotated")
+      #expect(try await cli.run(["list"]).status == 0, "and the stored one still works")
     }
-    let after = try #require(try await KeyringSessionStore().load(SessionKey(harness.settings))).refreshToken
-    #expect(after != before, "the refresh token rotated")
-    #expect(try await cli.run(["list"]).status == 0, "and the stored one still works")
   }
 
   @Test("a local process sending the loopback listener a wrong or no state gets 400; the sign-in goes on")
   func forgedLoopbackRequests() async throws {
-    let harness = try await SessionHarness.start(keyring: true)
-    defer { Task { await harness.stop() } }
-    let cli = try CLIRunner(harness)
-    let log = harness.data.appending(path: "meddler.log")
-    // A "browser" that first lets a neighbour hit the listener with forged answers, then signs in as a person would.
-    let meddler = harness.data.appending(path: "meddler.sh")
-    try Data(
-      """
-      #!/bin/sh
-      redirect=$(printf '%s' "$1" | sed 's|^\\(http://[^/]*\\)/.*|\\1/|')
-      curl -s -o /dev/null -w '%{http_code}\\n' "${redirect}?code=forged&state=wrong" >>"\(log.path)"
-      curl -s -o /dev/null -w '%{http_code}\\n' "${redirect}?error=access_denied" >>"\(log.path)"
-      exec /bin/sh "\(CLIRunner.scriptedBrowser)" "$1"
+    try await SessionHarness.with(keyring: true) { harness in
+      let cli = try CLIRunner(harness)
+      let log = harness.data.appending(path: "meddler.log")
+      // A "browser" that first lets a neighbour hit the listener with forged answers, then signs in as a person would.
+      let meddler = harness.data.appending(path: "meddler.sh")
+      try Data(
+        """
+        #!/bin/sh
+        redirect=$(printf '%s' "$1" | sed 's|^\\(http://[^/]*\\)/.*|\\1/|')
+        curl -s -o /dev/null -w '%{http_code}\\n' "${redirect}?code=forged&state=wrong" >>"\(log.path)"
+        curl -s -o /dev/null -w '%{http_code}\\n' "${redirect}?error=access_denied" >>"\(log.path)"
+        exec /bin/sh "\(CLIRunner.scriptedBrowser)" "$1"
 
-      """.utf8
-    ).write(to: meddler)
-    chmod(meddler.path, 0o755)
-    let signIn = try await cli.run(["sign-in"], environment: ["BROWSER": meddler.path])
-    #expect(signIn.status == 0, "\(signIn.output) \(signIn.error)")
-    #expect(signIn.output.contains("Signed in as Ann Example"))
-    #expect(try String(contentsOf: log, encoding: .utf8) == "400\n400\n")
+        """.utf8
+      ).write(to: meddler)
+      chmod(meddler.path, 0o755)
+      let signIn = try await cli.run(["sign-in"], environment: ["BROWSER": meddler.path])
+      #expect(signIn.status == 0, "\(signIn.output) \(signIn.error)")
+      #expect(signIn.output.contains("Signed in as Ann Example"))
+      #expect(try String(contentsOf: log, encoding: .utf8) == "400\n400\n")
+    }
   }
 
   @Test(
     "M4: the browser's command line holds no authorize request; a neighbour who opens its address first stops the sign-in"
   )
   func browserCommandLineHandsNothing() async throws {
-    let harness = try await SessionHarness.start(keyring: true)
-    defer { Task { await harness.stop() } }
-    let cli = try CLIRunner(harness)
-    let log = harness.data.appending(path: "browser.log")
-    #expect(try await cli.run(["sign-in"], environment: ["B2C_TEST_BROWSER_LOG": log.path]).status == 0)
-    let opened = try String(contentsOf: log, encoding: .utf8)
-    #expect(opened.hasPrefix("http://127.0.0.1:"), "\(opened)")
-    for parameter in ["state=", "nonce=", "code_challenge", "redirect_uri", "/authorize", "client_id"] {
-      #expect(!opened.contains(parameter), "the browser's command line names \(parameter): \(opened)")
+    try await SessionHarness.with(keyring: true) { harness in
+      let cli = try CLIRunner(harness)
+      let log = harness.data.appending(path: "browser.log")
+      #expect(try await cli.run(["sign-in"], environment: ["B2C_TEST_BROWSER_LOG": log.path]).status == 0)
+      let opened = try String(contentsOf: log, encoding: .utf8)
+      #expect(opened.hasPrefix("http://127.0.0.1:"), "\(opened)")
+      for parameter in ["state=", "nonce=", "code_challenge", "redirect_uri", "/authorize", "client_id"] {
+        #expect(!opened.contains(parameter), "the browser's command line names \(parameter): \(opened)")
+      }
+      _ = try await cli.run(["sign-out"], environment: ["BROWSER": "true"])
+
+      // Another local user reads the address in /proc and opens it before the browser does: they get the authorize
+      // request, and the browser's own visit then stops the sign-in, so the code they would bring back finds no flow.
+      let taken = harness.data.appending(path: "taken.txt")
+      let neighbour = harness.data.appending(path: "neighbour.sh")
+      try Data(
+        """
+        #!/bin/sh
+        curl -s --noproxy '*' -o /dev/null -w '%{http_code} %{redirect_url}' "$1" >"\(taken.path)"
+        exec /bin/sh "\(CLIRunner.scriptedBrowser)" "$1"
+
+        """.utf8
+      ).write(to: neighbour)
+      chmod(neighbour.path, 0o755)
+      let signIn = try await cli.run(["sign-in"], environment: ["BROWSER": neighbour.path])
+      #expect(signIn.status == 1, "\(signIn.output) \(signIn.error)")
+      #expect(signIn.error.contains("opened twice"), "\(signIn.error)")
+      let stolen = try String(contentsOf: taken, encoding: .utf8)
+      #expect(stolen.hasPrefix("302 ") && stolen.contains("code_challenge="), "\(stolen)")
+      #expect(try await KeyringSessionStore().load(SessionKey(harness.settings)) == nil, "nobody is signed in")
     }
-    _ = try await cli.run(["sign-out"], environment: ["BROWSER": "true"])
-
-    // Another local user reads the address in /proc and opens it before the browser does: they get the authorize
-    // request, and the browser's own visit then stops the sign-in, so the code they would bring back finds no flow.
-    let taken = harness.data.appending(path: "taken.txt")
-    let neighbour = harness.data.appending(path: "neighbour.sh")
-    try Data(
-      """
-      #!/bin/sh
-      curl -s --noproxy '*' -o /dev/null -w '%{http_code} %{redirect_url}' "$1" >"\(taken.path)"
-      exec /bin/sh "\(CLIRunner.scriptedBrowser)" "$1"
-
-      """.utf8
-    ).write(to: neighbour)
-    chmod(neighbour.path, 0o755)
-    let signIn = try await cli.run(["sign-in"], environment: ["BROWSER": neighbour.path])
-    #expect(signIn.status == 1, "\(signIn.output) \(signIn.error)")
-    #expect(signIn.error.contains("opened twice"), "\(signIn.error)")
-    let stolen = try String(contentsOf: taken, encoding: .utf8)
-    #expect(stolen.hasPrefix("302 ") && stolen.contains("code_challenge="), "\(stolen)")
-    #expect(try await KeyringSessionStore().load(SessionKey(harness.settings)) == nil, "nobody is signed in")
   }
 
   @Test("sign-out sends the browser to the end-session page with no token in its command line")
   func signOutHandsNoToken() async throws {
-    let harness = try await SessionHarness.start(keyring: true)
-    defer { Task { await harness.stop() } }
-    let cli = try CLIRunner(harness)
-    let log = harness.data.appending(path: "browser.log")
-    #expect(try await cli.run(["sign-in"], environment: ["B2C_TEST_BROWSER_LOG": log.path]).status == 0)
-    let tokens = try #require(try await KeyringSessionStore().load(SessionKey(harness.settings)))
-    #expect(tokens.signedInWithBrowser == true)
-    let signOut = try await cli.run(["sign-out"], environment: ["B2C_TEST_BROWSER_LOG": log.path])
-    #expect(signOut.status == 0, "\(signOut.error)")
-    let opened = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
-    let logout = try #require(opened.last)
-    #expect(opened.count == 2 && logout.contains("/oauth2/v2.0/logout") && logout.contains("client_id="))
-    for token in [tokens.idToken, tokens.accessToken, tokens.refreshToken].compactMap({ $0 }) {
-      #expect(!opened.contains { $0.contains(token) }, "a token was handed to the browser")
+    try await SessionHarness.with(keyring: true) { harness in
+      let cli = try CLIRunner(harness)
+      let log = harness.data.appending(path: "browser.log")
+      #expect(try await cli.run(["sign-in"], environment: ["B2C_TEST_BROWSER_LOG": log.path]).status == 0)
+      let tokens = try #require(try await KeyringSessionStore().load(SessionKey(harness.settings)))
+      #expect(tokens.signedInWithBrowser == true)
+      let signOut = try await cli.run(["sign-out"], environment: ["B2C_TEST_BROWSER_LOG": log.path])
+      #expect(signOut.status == 0, "\(signOut.error)")
+      let opened = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+      let logout = try #require(opened.last)
+      #expect(opened.count == 2 && logout.contains("/oauth2/v2.0/logout") && logout.contains("client_id="))
+      for token in [tokens.idToken, tokens.accessToken, tokens.refreshToken].compactMap({ $0 }) {
+        #expect(!opened.contains { $0.contains(token) }, "a token was handed to the browser")
+      }
+      #expect(!logout.contains("id_token_hint"))
     }
-    #expect(!logout.contains("id_token_hint"))
   }
 
   @Test("a browser that never answers: sign-in stops waiting after --timeout and says so")
   func signInTimesOut() async throws {
-    let harness = try await SessionHarness.start(keyring: true)
-    defer { Task { await harness.stop() } }
-    let run = try await CLIRunner(harness).run(["sign-in", "--timeout", "5"], environment: ["BROWSER": "true"])
-    #expect(run.status == 1, "\(run.output) \(run.error)")
-    #expect(run.error.contains("was not finished in time"), "\(run.error)")
+    try await SessionHarness.with(keyring: true) { harness in
+      let run = try await CLIRunner(harness).run(["sign-in", "--timeout", "5"], environment: ["BROWSER": "true"])
+      #expect(run.status == 1, "\(run.output) \(run.error)")
+      #expect(run.error.contains("was not finished in time"), "\(run.error)")
+    }
   }
 
   @Test("without a keyring the CLI says so and keeps nothing anywhere else")
   func keyringUnavailable() async throws {
-    let harness = try await SessionHarness.start(keyring: true)
-    defer { Task { await harness.stop() } }
-    let cli = try CLIRunner(harness)
-    let home = try TestDesktop.temporaryFolder("no-keyring-home")
-    defer { try? FileManager.default.removeItem(at: home) }
-    let run = try await cli.run(
-      ["sign-in", "--timeout", "30"],
-      environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "DISPLAY": nil, "HOME": home.path])
-    #expect(run.status == 4, "\(run.output) \(run.error)")
-    #expect(run.error.contains("No keyring is running"))
-    // Foundation's URLSession makes an empty ~/.cache/org.swift.foundation.URLCache folder; a plaintext fallback
-    // would be a file.
-    let files = try FileManager.default.subpathsOfDirectory(atPath: home.path).filter { path in
-      var isFolder: ObjCBool = false
-      FileManager.default.fileExists(atPath: home.appending(path: path).path, isDirectory: &isFolder)
-      return !isFolder.boolValue
+    try await SessionHarness.with(keyring: true) { harness in
+      let cli = try CLIRunner(harness)
+      let home = try TestDesktop.temporaryFolder("no-keyring-home")
+      defer { try? FileManager.default.removeItem(at: home) }
+      let run = try await cli.run(
+        ["sign-in", "--timeout", "30"],
+        environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "DISPLAY": nil, "HOME": home.path])
+      #expect(run.status == 4, "\(run.output) \(run.error)")
+      #expect(run.error.contains("No keyring is running"))
+      // Foundation's URLSession makes an empty ~/.cache/org.swift.foundation.URLCache folder; a plaintext fallback
+      // would be a file.
+      let files = try FileManager.default.subpathsOfDirectory(atPath: home.path).filter { path in
+        var isFolder: ObjCBool = false
+        FileManager.default.fileExists(atPath: home.appending(path: path).path, isDirectory: &isFolder)
+        return !isFolder.boolValue
+      }
+      #expect(files.isEmpty, "no file written under HOME: \(files)")
     }
-    #expect(files.isEmpty, "no file written under HOME: \(files)")
   }
 
   @Test("not signed in: commands say so with exit status 3; bad settings with 6")
   func notSignedIn() async throws {
-    let harness = try await SessionHarness.start(keyring: true)
-    defer { Task { await harness.stop() } }
-    let cli = try CLIRunner(harness)
-    let list = try await cli.run(["list", "--json"])
-    #expect(list.status == 3)
-    #expect(list.output.contains("\"error\":\"not-signed-in\""))
-    let bad = try await ChildProcess.run(CLIRunner.program, ["status", "--settings", "/nonexistent.plist"])
-    #expect(bad.status == 6 && bad.error.contains("/nonexistent.plist: the file does not exist"))
+    try await SessionHarness.with(keyring: true) { harness in
+      let cli = try CLIRunner(harness)
+      let list = try await cli.run(["list", "--json"])
+      #expect(list.status == 3)
+      #expect(list.output.contains("\"error\":\"not-signed-in\""))
+      let bad = try await ChildProcess.run(CLIRunner.program, ["status", "--settings", "/nonexistent.plist"])
+      #expect(bad.status == 6 && bad.error.contains("/nonexistent.plist: the file does not exist"))
+    }
   }
 }

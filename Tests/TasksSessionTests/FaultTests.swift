@@ -82,21 +82,22 @@ struct FaultTests {
     arguments: Transport.allCases)
   func badAnswers(_ transport: Transport) async throws {
     let server = try await HostileServer.start()
-    defer { Task { await server.kill() } }
-    await #expect(throws: TaskAPIError.server(500)) {
-      try await client(server.base.appending(path: "500"), transport).list()
-    }
-    for path in ["html", "garbage"] {
-      let error = await failure { () throws(TaskAPIError) in
-        _ = try await client(server.base.appending(path: path), transport).list()
+    try await withTeardown({ await server.kill() }) {
+      await #expect(throws: TaskAPIError.server(500)) {
+        try await client(server.base.appending(path: "500"), transport).list()
       }
-      if case .badResponse = error {} else { Issue.record("\(path): \(String(describing: error))") }
+      for path in ["html", "garbage"] {
+        let error = await failure { () throws(TaskAPIError) in
+          _ = try await client(server.base.appending(path: path), transport).list()
+        }
+        if case .badResponse = error {} else { Issue.record("\(path): \(String(describing: error))") }
+      }
+      let box = try outbox()
+      _ = try await box.add("typed while the server fails")
+      let result = await box.flush(client(server.base.appending(path: "500"), transport))
+      #expect(result == Outbox.FlushResult(sent: 0, stoppedBy: .server(500)))
+      #expect(await box.pending.map(\.text) == ["typed while the server fails"])
     }
-    let box = try outbox()
-    _ = try await box.add("typed while the server fails")
-    let result = await box.flush(client(server.base.appending(path: "500"), transport))
-    #expect(result == Outbox.FlushResult(sent: 0, stoppedBy: .server(500)))
-    #expect(await box.pending.map(\.text) == ["typed while the server fails"])
   }
 
   @Test(

@@ -18,33 +18,33 @@ struct FourKeySettingsTests {
     "External ID and OpenID Connect: sign-in by loopback on any port, then add and list",
     arguments: [Flavor.externalID, .openID])
   func playground(flavor: Flavor) async throws {
-    let harness = try await SessionHarness.start(flavor: flavor, keyring: true)
-    defer { Task { await harness.stop() } }
-    let tenantID = PlaygroundConfiguration(dataDirectory: harness.data).tenantID
-    let base = harness.base.absoluteString
-    let settings = fourKeySettings(
-      clientID: PlaygroundConfiguration.appClientID,
-      authority: flavor == .externalID ? "\(base)/\(tenantID)" : base, keychain: harness.group, taskAPI: base)
-    let file = harness.data.appending(path: "four.plist")
-    try Data(settings.utf8).write(to: file)
-    let log = harness.data.appending(path: "browser.log")
-    let cli = { (arguments: [String]) in
-      try await ChildProcess.run(
-        CLIRunner.program, Array(arguments.prefix(1)) + ["--settings", file.path] + arguments.dropFirst(),
-        environment: [
-          "BROWSER": CLIRunner.scriptedBrowser, "B2C_TEST_EMAIL": "ann@example.com",
-          "B2C_TEST_PASSWORD": "Tasks-Demo-1", "B2C_TEST_BROWSER_LOG": log.path,
-        ], timeout: .seconds(60))
+    try await SessionHarness.with(flavor: flavor, keyring: true) { harness in
+      let tenantID = PlaygroundConfiguration(dataDirectory: harness.data).tenantID
+      let base = harness.base.absoluteString
+      let settings = fourKeySettings(
+        clientID: PlaygroundConfiguration.appClientID,
+        authority: flavor == .externalID ? "\(base)/\(tenantID)" : base, keychain: harness.group, taskAPI: base)
+      let file = harness.data.appending(path: "four.plist")
+      try Data(settings.utf8).write(to: file)
+      let log = harness.data.appending(path: "browser.log")
+      let cli = { (arguments: [String]) in
+        try await ChildProcess.run(
+          CLIRunner.program, Array(arguments.prefix(1)) + ["--settings", file.path] + arguments.dropFirst(),
+          environment: [
+            "BROWSER": CLIRunner.scriptedBrowser, "B2C_TEST_EMAIL": "ann@example.com",
+            "B2C_TEST_PASSWORD": "Tasks-Demo-1", "B2C_TEST_BROWSER_LOG": log.path,
+          ], timeout: .seconds(60))
+      }
+      let signIn = try await cli(["sign-in"])
+      #expect(signIn.status == 0, "\(signIn.output) \(signIn.error)")
+      #expect(signIn.output.contains("Signed in as Ann Example"), "\(signIn.output)")
+      // The browser got the listener's one-time address on 127.0.0.1 and a port of the CLI's choosing.
+      let opened = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+      #expect(opened.hasPrefix("http://127.0.0.1:") && opened.contains("/b2c-tasks-sign-in/"), "\(opened)")
+      #expect(try await cli(["add", "four keys (\(flavor.rawValue))"]).status == 0)
+      #expect(try await cli(["list"]).output.contains("four keys (\(flavor.rawValue))"))
+      try? await KeyringSessionStore().removeGroup(of: SessionKey(try AppSettings.load(from: file)))
     }
-    let signIn = try await cli(["sign-in"])
-    #expect(signIn.status == 0, "\(signIn.output) \(signIn.error)")
-    #expect(signIn.output.contains("Signed in as Ann Example"), "\(signIn.output)")
-    // The browser got the listener's one-time address on 127.0.0.1 and a port of the CLI's choosing.
-    let opened = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-    #expect(opened.hasPrefix("http://127.0.0.1:") && opened.contains("/b2c-tasks-sign-in/"), "\(opened)")
-    #expect(try await cli(["add", "four keys (\(flavor.rawValue))"]).status == 0)
-    #expect(try await cli(["list"]).output.contains("four keys (\(flavor.rawValue))"))
-    try? await KeyringSessionStore().removeGroup(of: SessionKey(try AppSettings.load(from: file)))
   }
 
   @Test(

@@ -89,80 +89,80 @@ struct IDTokenValidationTests {
       ("tampered", .badSignature), ("not-a-jwt", .badSignature), ("alg-none", .badSignature),
     ] as [(String, IDTokenError?)])
   func forged(kind: String, expected: IDTokenError?) async throws {
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    let now = Int(Date().timeIntervalSince1970)
-    var token: String
-    switch kind {
-    case "expired": token = try await sign(claims(harness) { $0.exp = now - 900 }, harness: harness)
-    case "expired-within-skew": token = try await sign(claims(harness) { $0.exp = now - 400 }, harness: harness)
-    case "not-yet-valid": token = try await sign(claims(harness) { $0.nbf = now + 900 }, harness: harness)
-    // A fresh token from a tenant whose clock is (nearly) ten minutes off ours: nbf ten minutes ahead, or exp (a
-    // short five-minute lifetime) already passed by nine minutes on ours: both within the skew.
-    case "tenant-clock-10-min-ahead":
-      token = try await sign(claims(harness) { $0.nbf = now + 590 }, harness: harness)
-    case "tenant-clock-10-min-behind":
-      token = try await sign(
-        claims(harness) {
-          // A minute inside the skew, not seconds: on a busy machine signing and validating took over 10 s here.
-          $0.nbf = now - 840; $0.exp = now - 540
-        }, harness: harness)
-    case "wrong-audience": token = try await sign(claims(harness) { $0.aud = "someone-else" }, harness: harness)
-    case "wrong-issuer":
-      token = try await sign(claims(harness) { $0.iss = "https://evil.example/v2.0/" }, harness: harness)
-    case "wrong-nonce": token = try await sign(claims(harness) { $0.nonce = "other" }, harness: harness)
-    case "missing-nonce": token = try await sign(claims(harness) { $0.nonce = nil }, harness: harness)
-    case "foreign-key": token = try await sign(claims(harness), harness: harness, foreign: true)
-    case "unknown-kid": token = try await sign(claims(harness), harness: harness, kid: "no-such-key")
-    case "tampered":
-      let genuine = try await sign(claims(harness), harness: harness)
-      let parts = genuine.split(separator: ".").map(String.init)
-      let payload = try JSONSerialization.data(withJSONObject: [
-        "iss": claims(harness).iss, "aud": PlaygroundConfiguration.appClientID, "exp": now + 600, "nbf": now,
-        "nonce": "the-nonce", "oid": "someone-else", "name": "Mallory",
-      ])
-      token = [
-        parts[0],
-        payload.base64EncodedString().replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-")
-          .replacingOccurrences(of: "/", with: "_"), parts[2],
-      ].joined(separator: ".")
-    case "not-a-jwt": token = "not.a.jwt"
-    case "alg-none":
-      let genuine = try await sign(claims(harness), harness: harness)
-      let parts = genuine.split(separator: ".").map(String.init)
-      token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + parts[1] + "."
-    default: token = try await sign(claims(harness), harness: harness)
-    }
-    switch await validate(token, harness) {
-    case .success(let account):
-      #expect(expected == nil, "accepted a \(kind) token")
-      #expect(account.objectID == "oid-1" && account.displayName == "Forged")
-    case .failure(let error):
-      #expect(error == expected, "\(kind): \(error)")
+    try await SessionHarness.with { harness in
+      let now = Int(Date().timeIntervalSince1970)
+      var token: String
+      switch kind {
+      case "expired": token = try await sign(claims(harness) { $0.exp = now - 900 }, harness: harness)
+      case "expired-within-skew": token = try await sign(claims(harness) { $0.exp = now - 400 }, harness: harness)
+      case "not-yet-valid": token = try await sign(claims(harness) { $0.nbf = now + 900 }, harness: harness)
+      // A fresh token from a tenant whose clock is (nearly) ten minutes off ours: nbf ten minutes ahead, or exp (a
+      // short five-minute lifetime) already passed by nine minutes on ours: both within the skew.
+      case "tenant-clock-10-min-ahead":
+        token = try await sign(claims(harness) { $0.nbf = now + 590 }, harness: harness)
+      case "tenant-clock-10-min-behind":
+        token = try await sign(
+          claims(harness) {
+            // A minute inside the skew, not seconds: on a busy machine signing and validating took over 10 s here.
+            $0.nbf = now - 840; $0.exp = now - 540
+          }, harness: harness)
+      case "wrong-audience": token = try await sign(claims(harness) { $0.aud = "someone-else" }, harness: harness)
+      case "wrong-issuer":
+        token = try await sign(claims(harness) { $0.iss = "https://evil.example/v2.0/" }, harness: harness)
+      case "wrong-nonce": token = try await sign(claims(harness) { $0.nonce = "other" }, harness: harness)
+      case "missing-nonce": token = try await sign(claims(harness) { $0.nonce = nil }, harness: harness)
+      case "foreign-key": token = try await sign(claims(harness), harness: harness, foreign: true)
+      case "unknown-kid": token = try await sign(claims(harness), harness: harness, kid: "no-such-key")
+      case "tampered":
+        let genuine = try await sign(claims(harness), harness: harness)
+        let parts = genuine.split(separator: ".").map(String.init)
+        let payload = try JSONSerialization.data(withJSONObject: [
+          "iss": claims(harness).iss, "aud": PlaygroundConfiguration.appClientID, "exp": now + 600, "nbf": now,
+          "nonce": "the-nonce", "oid": "someone-else", "name": "Mallory",
+        ])
+        token = [
+          parts[0],
+          payload.base64EncodedString().replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_"), parts[2],
+        ].joined(separator: ".")
+      case "not-a-jwt": token = "not.a.jwt"
+      case "alg-none":
+        let genuine = try await sign(claims(harness), harness: harness)
+        let parts = genuine.split(separator: ".").map(String.init)
+        token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + parts[1] + "."
+      default: token = try await sign(claims(harness), harness: harness)
+      }
+      switch await validate(token, harness) {
+      case .success(let account):
+        #expect(expected == nil, "accepted a \(kind) token")
+        #expect(account.objectID == "oid-1" && account.displayName == "Forged")
+      case .failure(let error):
+        #expect(error == expected, "\(kind): \(error)")
+      }
     }
   }
 
   @Test(
     "one junk token naming PS256 and a real kid does not make later valid RS256 tokens fail (key sets carry no alg)")
   func algorithmPinned() async throws {
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    let authority = harness.settings.authority
-    let metadata = OpenIDMetadata(http: .shared)  // one cache, as in a running app
-    let configuration = try await metadata.configuration(
-      authority.discovery(for: "B2C_1_SignUpOrSignIn"), for: authority)
-    let validator = IDTokenValidator(metadata: metadata, clientID: PlaygroundConfiguration.appClientID)
-    let genuine = try await sign(claims(harness), harness: harness)
-    let parts = genuine.split(separator: ".").map(String.init)
-    let header = try TokenParts.json(parts[0])
-    var junkHeader = header
-    junkHeader["alg"] = "PS256"
-    let junk = [TokenParts.encode(junkHeader), parts[1], parts[2]].joined(separator: ".")
-    await #expect(throws: IDTokenError.badSignature) {
-      _ = try await validator.validate(junk, configuration: configuration, nonce: "the-nonce")
+    try await SessionHarness.with { harness in
+      let authority = harness.settings.authority
+      let metadata = OpenIDMetadata(http: .shared)  // one cache, as in a running app
+      let configuration = try await metadata.configuration(
+        authority.discovery(for: "B2C_1_SignUpOrSignIn"), for: authority)
+      let validator = IDTokenValidator(metadata: metadata, clientID: PlaygroundConfiguration.appClientID)
+      let genuine = try await sign(claims(harness), harness: harness)
+      let parts = genuine.split(separator: ".").map(String.init)
+      let header = try TokenParts.json(parts[0])
+      var junkHeader = header
+      junkHeader["alg"] = "PS256"
+      let junk = [TokenParts.encode(junkHeader), parts[1], parts[2]].joined(separator: ".")
+      await #expect(throws: IDTokenError.badSignature) {
+        _ = try await validator.validate(junk, configuration: configuration, nonce: "the-nonce")
+      }
+      let account = try await validator.validate(genuine, configuration: configuration, nonce: "the-nonce").account
+      #expect(account.objectID == "oid-1", "the valid RS256 token still verifies after the junk one")
     }
-    let account = try await validator.validate(genuine, configuration: configuration, nonce: "the-nonce").account
-    #expect(account.objectID == "oid-1", "the valid RS256 token still verifies after the junk one")
   }
 
   @Test(
@@ -180,17 +180,17 @@ struct IDTokenValidationTests {
       var azp: String?
       func verify(using algorithm: some JWTAlgorithm) throws {}
     }
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    let base = claims(harness)
-    let token = try await sign(
-      Claims(
-        iss: base.iss, aud: audiences, exp: base.exp, nbf: base.nbf, iat: base.iat, nonce: "the-nonce", oid: "oid-1",
-        name: "Ann",
-        azp: azp), harness: harness)
-    switch await validate(token, harness) {
-    case .success: #expect(accepted, "accepted aud \(audiences) azp \(azp ?? "none")")
-    case .failure(let error): #expect(!accepted && error == .wrongAudience, "\(error)")
+    try await SessionHarness.with { harness in
+      let base = claims(harness)
+      let token = try await sign(
+        Claims(
+          iss: base.iss, aud: audiences, exp: base.exp, nbf: base.nbf, iat: base.iat, nonce: "the-nonce", oid: "oid-1",
+          name: "Ann",
+          azp: azp), harness: harness)
+      switch await validate(token, harness) {
+      case .success: #expect(accepted, "accepted aud \(audiences) azp \(azp ?? "none")")
+      case .failure(let error): #expect(!accepted && error == .wrongAudience, "\(error)")
+      }
     }
   }
 
@@ -219,10 +219,10 @@ struct IDTokenValidationTests {
 
   @Test("a refreshed id_token carries no nonce and is accepted when none is expected")
   func refreshedToken() async throws {
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    let token = try await sign(claims(harness) { $0.nonce = nil }, harness: harness)
-    #expect(try await validate(token, harness, nonce: nil).get().objectID == "oid-1")
+    try await SessionHarness.with { harness in
+      let token = try await sign(claims(harness) { $0.nonce = nil }, harness: harness)
+      #expect(try await validate(token, harness, nonce: nil).get().objectID == "oid-1")
+    }
   }
 }
 

@@ -122,27 +122,28 @@ final class PrivateKeyring: Sendable {
 struct KeyringLockTests {
   @Test("locked: Cancel on the unlock prompt says the keyring is locked and signs no one out; the password goes on")
   func lockedThenUnlocked() async throws {
-    let harness = try await SessionHarness.start(keyring: true)
-    defer { Task { await harness.stop() } }
-    let keyring = try await PrivateKeyring()
-    defer { keyring.stop() }
-    let cli = try CLIRunner(harness)
-    let signIn = try await cli.run(["sign-in", "--timeout", "60"], environment: keyring.environment)
-    try #require(signIn.status == 0, "\(signIn.output) \(signIn.error)")
-    #expect(try await cli.run(["add", "kept", "behind", "the", "lock"], environment: keyring.environment).status == 0)
+    try await SessionHarness.with(keyring: true) { harness in
+      let keyring = try await PrivateKeyring()
+      defer { keyring.stop() }
+      let cli = try CLIRunner(harness)
+      let signIn = try await cli.run(["sign-in", "--timeout", "60"], environment: keyring.environment)
+      try #require(signIn.status == 0, "\(signIn.output) \(signIn.error)")
+      #expect(
+        try await cli.run(["add", "kept", "behind", "the", "lock"], environment: keyring.environment).status == 0)
 
-    try await keyring.lock()
-    let refused = try cli.start(["list"], environment: keyring.environment)
-    try await keyring.answerPrompt(unlocking: false)
-    #expect(await refused.waitForExit(timeout: .seconds(30)) == 4, "exit status 4: the keyring")
-    #expect(refused.standardError.contains("Your keyring is locked"), "\(refused.standardError)")
-    #expect(!refused.standardError.contains("not signed in"), "a locked keyring is not a sign-out")
-    // The cancelled prompt must be gone first, or the password could be typed into it as it closes.
-    try await keyring.waitUntilNoPrompt()
+      try await keyring.lock()
+      let refused = try cli.start(["list"], environment: keyring.environment)
+      try await keyring.answerPrompt(unlocking: false)
+      #expect(await refused.waitForExit(timeout: .seconds(30)) == 4, "exit status 4: the keyring")
+      #expect(refused.standardError.contains("Your keyring is locked"), "\(refused.standardError)")
+      #expect(!refused.standardError.contains("not signed in"), "a locked keyring is not a sign-out")
+      // The cancelled prompt must be gone first, or the password could be typed into it as it closes.
+      try await keyring.waitUntilNoPrompt()
 
-    let unlocked = try cli.start(["list"], environment: keyring.environment)
-    try await keyring.answerPrompt(unlocking: true)
-    #expect(await unlocked.waitForExit(timeout: .seconds(30)) == 0, "\(unlocked.standardError)")
-    #expect(unlocked.standardOutput.contains("kept behind the lock"), "the session was there all along")
+      let unlocked = try cli.start(["list"], environment: keyring.environment)
+      try await keyring.answerPrompt(unlocking: true)
+      #expect(await unlocked.waitForExit(timeout: .seconds(30)) == 0, "\(unlocked.standardError)")
+      #expect(unlocked.standardOutput.contains("kept behind the lock"), "the session was there all along")
+    }
   }
 }

@@ -25,27 +25,32 @@ struct LoopbackListenerTests {
   func localhostOnBothAddresses() async throws {
     let listener = try await LoopbackListener.start(
       registered: try #require(RedirectURI("http://localhost/callback")), onOpenedTwice: {}, handler: answering())
-    defer { Task { await listener.stop() } }
-    #expect(listener.redirectURI.value == "http://localhost:\(listener.port)/callback")
-    #expect(listener.addresses == ["127.0.0.1", "::1"])
-    #expect(try await status(of: "http://127.0.0.1:\(listener.port)/callback?state=x") == 200)
-    #expect(try await status(of: "http://[::1]:\(listener.port)/callback?state=x") == 200)
+    try await withTeardown({ await listener.stop() }) {
+      #expect(listener.redirectURI.value == "http://localhost:\(listener.port)/callback")
+      #expect(listener.addresses == ["127.0.0.1", "::1"])
+      let (v4, v6) = (
+        try await status(of: "http://127.0.0.1:\(listener.port)/callback?state=x"),
+        try await status(of: "http://[::1]:\(listener.port)/callback?state=x")
+      )
+      #expect(v4 == 200 && v6 == 200)
+    }
   }
 
   @Test("a fixed localhost port whose ::1 side another program holds is refused, naming it")
   func localhostTakenOnIPv6() async throws {
     let squatter = try await LoopbackListener.start(
       registered: try #require(RedirectURI("http://[::1]/")), onOpenedTwice: {}, handler: answering())
-    defer { Task { await squatter.stop() } }
-    do {
-      let listener = try await LoopbackListener.start(
-        registered: try #require(RedirectURI("http://localhost:\(squatter.port)/")), onOpenedTwice: {},
-        handler: answering())
-      await listener.stop()
-      Issue.record("the listener started although [::1]:\(squatter.port) was taken")
-    } catch let error as LoopbackListener.StartError {
-      #expect(error.address == "[::1]:\(squatter.port)")
-      #expect(SessionError.listener(address: error.address).message.contains("[::1]:\(squatter.port)"))
+    try await withTeardown({ await squatter.stop() }) {
+      do {
+        let listener = try await LoopbackListener.start(
+          registered: try #require(RedirectURI("http://localhost:\(squatter.port)/")), onOpenedTwice: {},
+          handler: answering())
+        await listener.stop()
+        Issue.record("the listener started although [::1]:\(squatter.port) was taken")
+      } catch let error as LoopbackListener.StartError {
+        #expect(error.address == "[::1]:\(squatter.port)")
+        #expect(SessionError.listener(address: error.address).message.contains("[::1]:\(squatter.port)"))
+      }
     }
   }
 
@@ -143,11 +148,12 @@ struct LoopbackListenerTests {
   func takenIPv4Port() async throws {
     let first = try await LoopbackListener.start(
       registered: try #require(RedirectURI("http://127.0.0.1/")), onOpenedTwice: {}, handler: answering())
-    defer { Task { await first.stop() } }
-    await #expect(throws: LoopbackListener.StartError.self) {
-      _ = try await LoopbackListener.start(
-        registered: try #require(RedirectURI("http://127.0.0.1:\(first.port)/")), onOpenedTwice: {},
-        handler: self.answering())
+    try await withTeardown({ await first.stop() }) {
+      await #expect(throws: LoopbackListener.StartError.self) {
+        _ = try await LoopbackListener.start(
+          registered: try #require(RedirectURI("http://127.0.0.1:\(first.port)/")), onOpenedTwice: {},
+          handler: self.answering())
+      }
     }
   }
 
@@ -164,27 +170,28 @@ struct LoopbackListenerTests {
     let listener = try await LoopbackListener.start(
       registered: try #require(RedirectURI("http://127.0.0.1/callback")),
       onOpenedTwice: { await openedTwice.increment() }, handler: answering())
-    defer { Task { await listener.stop() } }
-    let authorize = try #require(
-      URL(string: "https://login.example.com/authorize?state=S3CRET&nonce=N0NCE&code_challenge=CH4LLENGE"))
-    let start = listener.startURL(redirectingTo: authorize)
-    // Nothing of the request is in the address a command line would show.
-    #expect(start.host == "127.0.0.1" && start.port == listener.port && start.query == nil)
-    for part in ["S3CRET", "N0NCE", "CH4LLENGE", "login.example.com", "callback"] {
-      #expect(!start.absoluteString.contains(part), "\(start) names \(part)")
+    try await withTeardown({ await listener.stop() }) {
+      let authorize = try #require(
+        URL(string: "https://login.example.com/authorize?state=S3CRET&nonce=N0NCE&code_challenge=CH4LLENGE"))
+      let start = listener.startURL(redirectingTo: authorize)
+      // Nothing of the request is in the address a command line would show.
+      #expect(start.host == "127.0.0.1" && start.port == listener.port && start.query == nil)
+      for part in ["S3CRET", "N0NCE", "CH4LLENGE", "login.example.com", "callback"] {
+        #expect(!start.absoluteString.contains(part), "\(start) names \(part)")
+      }
+      #expect(start.path.count > 40, "the start path is unguessable: \(start.path)")
+      let first = try await ChildProcess.run(
+        URL(filePath: "/usr/bin/curl"),
+        ["-s", "--noproxy", "*", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", start.absoluteString],
+        timeout: .seconds(30))
+      #expect(first.output == "302 \(authorize.absoluteString)")
+      #expect(await openedTwice.count == 0)
+      #expect(try await status(of: start.absoluteString) == 410)
+      #expect(await openedTwice.count == 1)
+      // A guess at another start path, and the old one afterwards, find nothing.
+      #expect(try await status(of: "http://127.0.0.1:\(listener.port)/b2c-tasks-sign-in/guess") == 404)
+      #expect(try await status(of: start.absoluteString) == 404)
+      #expect(await openedTwice.count == 1)
     }
-    #expect(start.path.count > 40, "the start path is unguessable: \(start.path)")
-    let first = try await ChildProcess.run(
-      URL(filePath: "/usr/bin/curl"),
-      ["-s", "--noproxy", "*", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", start.absoluteString],
-      timeout: .seconds(30))
-    #expect(first.output == "302 \(authorize.absoluteString)")
-    #expect(await openedTwice.count == 0)
-    #expect(try await status(of: start.absoluteString) == 410)
-    #expect(await openedTwice.count == 1)
-    // A guess at another start path, and the old one afterwards, find nothing.
-    #expect(try await status(of: "http://127.0.0.1:\(listener.port)/b2c-tasks-sign-in/guess") == 404)
-    #expect(try await status(of: start.absoluteString) == 404)
-    #expect(await openedTwice.count == 1)
   }
 }

@@ -27,103 +27,103 @@ struct OutboxTests {
 
   @Test("flush sends in order, exactly once, even when an answer was lost and the add is retried")
   func exactlyOnce() async throws {
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    _ = try await harness.signIn(session)
-    let client = TaskAPIClient(session: session)
-    let outbox = Outbox(file: try file())
-    let first = try await outbox.add("one")
-    let second = try await outbox.add("two")
-    // The first add reached the server but its answer was lost: the outbox still holds it.
-    let firstID = try await client.add(first.text, idempotencyKey: first.id)
-    let result = await outbox.flush(client)
-    #expect(result.sent == 2 && result.stoppedBy == nil && result.refusedChanges.isEmpty)
-    #expect(await outbox.pending.isEmpty)
-    let listed = try await client.list()
-    #expect(listed.map(\.text) == ["one", "two"])
-    // The server's ids of what was sent, by outbox id: the retried add names the task the lost answer made.
-    #expect(firstID != nil && result.created == [first.id: firstID!, second.id: listed[1].id], "\(result.created)")
-    #expect(await outbox.flush(client).sent == 0)
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      let client = TaskAPIClient(session: session)
+      let outbox = Outbox(file: try file())
+      let first = try await outbox.add("one")
+      let second = try await outbox.add("two")
+      // The first add reached the server but its answer was lost: the outbox still holds it.
+      let firstID = try await client.add(first.text, idempotencyKey: first.id)
+      let result = await outbox.flush(client)
+      #expect(result.sent == 2 && result.stoppedBy == nil && result.refusedChanges.isEmpty)
+      #expect(await outbox.pending.isEmpty)
+      let listed = try await client.list()
+      #expect(listed.map(\.text) == ["one", "two"])
+      // The server's ids of what was sent, by outbox id: the retried add names the task the lost answer made.
+      #expect(firstID != nil && result.created == [first.id: firstID!, second.id: listed[1].id], "\(result.created)")
+      #expect(await outbox.flush(client).sent == 0)
+    }
   }
 
   @Test("server down: the tasks wait; server back: they arrive once; a refused task stays, marked")
   func serverDown() async throws {
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    _ = try await harness.signIn(session)
-    let outbox = Outbox(file: try file())
-    _ = try await outbox.add("while offline")
-    let tooLong = try await outbox.add(String(repeating: "x", count: 4001))
-    _ = try await outbox.add("after the long one")
-    let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: .shared) {
-      force throws(SessionError) in
-      try await session.bearer(forceRefresh: force)
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      let outbox = Outbox(file: try file())
+      _ = try await outbox.add("while offline")
+      let tooLong = try await outbox.add(String(repeating: "x", count: 4001))
+      _ = try await outbox.add("after the long one")
+      let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: .shared) {
+        force throws(SessionError) in
+        try await session.bearer(forceRefresh: force)
+      }
+      let failed = await outbox.flush(offline)
+      #expect(failed.sent == 0)
+      guard case .network = failed.stoppedBy else {
+        Issue.record("expected a network failure, got \(String(describing: failed.stoppedBy))")
+        return
+      }
+      #expect(await outbox.pending.count == 3)
+      let result = await outbox.flush(TaskAPIClient(session: session))
+      #expect(result.sent == 2)
+      #expect(await outbox.pending.map(\.id) == [tooLong.id])
+      #expect(await outbox.pending.first?.refusal?.contains("4000") == true)
+      #expect(try await TaskAPIClient(session: session).list().map(\.text) == ["while offline", "after the long one"])
     }
-    let failed = await outbox.flush(offline)
-    #expect(failed.sent == 0)
-    guard case .network = failed.stoppedBy else {
-      Issue.record("expected a network failure, got \(String(describing: failed.stoppedBy))")
-      return
-    }
-    #expect(await outbox.pending.count == 3)
-    let result = await outbox.flush(TaskAPIClient(session: session))
-    #expect(result.sent == 2)
-    #expect(await outbox.pending.map(\.id) == [tooLong.id])
-    #expect(await outbox.pending.first?.refusal?.contains("4000") == true)
-    #expect(try await TaskAPIClient(session: session).list().map(\.text) == ["while offline", "after the long one"])
   }
 
   @Test("changes wait offline, merged per task, shown applied; server back: sent once; refused ones dropped, said")
   func changes() async throws {
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    _ = try await harness.signIn(session)
-    let client = TaskAPIClient(session: session)
-    for text in ["tick and rename me", "delete me", "too long a text for me", "deleted elsewhere"] {
-      try await client.add(text)
-    }
-    let ids = Dictionary(uniqueKeysWithValues: try await client.list().map { ($0.text, $0.id) })
-    let file = try file()
-    let outbox = Outbox(file: file)
-    try await outbox.change(ids["tick and rename me"]!, completed: true)
-    try await outbox.delete(ids["delete me"]!)
-    try await outbox.change(ids["tick and rename me"]!, text: "renamed")
-    try await outbox.change(ids["too long a text for me"]!, text: String(repeating: "x", count: 4001))
-    try await outbox.change(ids["deleted elsewhere"]!, completed: true)
-    try await client.delete(id: ids["deleted elsewhere"]!)
-    // Merged: one change per task, in the order first made.
-    #expect(
-      await outbox.pendingChanges.map(\.taskID)
-        == ["tick and rename me", "delete me", "too long a text for me", "deleted elsewhere"].map { ids[$0]! })
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      let client = TaskAPIClient(session: session)
+      for text in ["tick and rename me", "delete me", "too long a text for me", "deleted elsewhere"] {
+        try await client.add(text)
+      }
+      let ids = Dictionary(uniqueKeysWithValues: try await client.list().map { ($0.text, $0.id) })
+      let file = try file()
+      let outbox = Outbox(file: file)
+      try await outbox.change(ids["tick and rename me"]!, completed: true)
+      try await outbox.delete(ids["delete me"]!)
+      try await outbox.change(ids["tick and rename me"]!, text: "renamed")
+      try await outbox.change(ids["too long a text for me"]!, text: String(repeating: "x", count: 4001))
+      try await outbox.change(ids["deleted elsewhere"]!, completed: true)
+      try await client.delete(id: ids["deleted elsewhere"]!)
+      // Merged: one change per task, in the order first made.
+      #expect(
+        await outbox.pendingChanges.map(\.taskID)
+          == ["tick and rename me", "delete me", "too long a text for me", "deleted elsewhere"].map { ids[$0]! })
 
-    let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: .shared) {
-      force throws(SessionError) in
-      try await session.bearer(forceRefresh: force)
-    }
-    let failed = await outbox.flush(offline)
-    guard case .network = failed.stoppedBy else {
-      Issue.record("expected a network failure, got \(String(describing: failed.stoppedBy))")
-      return
-    }
-    // A restart finds them, and shows the list as it will be.
-    let reopened = Outbox(file: file)
-    #expect(await reopened.pendingChanges == outbox.pendingChanges)
-    let shown = await reopened.applied(to: try await client.list())
-    #expect(shown.map(\.text) == ["renamed", String(repeating: "x", count: 4001)])
-    #expect(shown.first?.completed == true)
+      let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: .shared) {
+        force throws(SessionError) in
+        try await session.bearer(forceRefresh: force)
+      }
+      let failed = await outbox.flush(offline)
+      guard case .network = failed.stoppedBy else {
+        Issue.record("expected a network failure, got \(String(describing: failed.stoppedBy))")
+        return
+      }
+      // A restart finds them, and shows the list as it will be.
+      let reopened = Outbox(file: file)
+      #expect(await reopened.pendingChanges == outbox.pendingChanges)
+      let shown = await reopened.applied(to: try await client.list())
+      #expect(shown.map(\.text) == ["renamed", String(repeating: "x", count: 4001)])
+      #expect(shown.first?.completed == true)
 
-    let result = await reopened.flush(client)
-    #expect(result.stoppedBy == nil)
-    #expect(result.refusedChanges.count == 2)
-    #expect(result.refusedChanges.contains(.notFound))
-    #expect(await reopened.pendingChanges.isEmpty)
-    let list = try await client.list()
-    #expect(list.map(\.text) == ["renamed", "too long a text for me"])
-    #expect(list.map(\.completed) == [true, false])
-    #expect(await reopened.flush(client) == Outbox.FlushResult(sent: 0, stoppedBy: nil))
+      let result = await reopened.flush(client)
+      #expect(result.stoppedBy == nil)
+      #expect(result.refusedChanges.count == 2)
+      #expect(result.refusedChanges.contains(.notFound))
+      #expect(await reopened.pendingChanges.isEmpty)
+      let list = try await client.list()
+      #expect(list.map(\.text) == ["renamed", "too long a text for me"])
+      #expect(list.map(\.completed) == [true, false])
+      #expect(await reopened.flush(client) == Outbox.FlushResult(sent: 0, stoppedBy: nil))
+    }
   }
 
   @Test("an outbox written before changes were queued (an array of tasks) still opens")
@@ -144,42 +144,42 @@ struct OutboxTests {
   )
   func anotherAccountSignsIn() async throws {
     // Tokens that are always due for a refresh: every bearer asks the shared store (as after an hour in the app).
-    let harness = try await SessionHarness.start { $0.lifetimes.accessToken = 120 }
-    defer { Task { await harness.stop() } }
-    let app = harness.session()
-    let ann = try await harness.signIn(app)
-    let annClient = TaskAPIClient(session: app, account: ann.objectID)
-    try await annClient.add("Ann's first task")
-    let annTask = try #require(try await annClient.list().first)
-    // Ann's changes wait in her outbox: a task to add, an edit, a deletion.
-    let outbox = Outbox(file: try file())
-    _ = try await outbox.add("Ann's secret")
-    try await outbox.change(annTask.id, text: "Ann's edit")
-    // Another app of the group (the CLI) signs in as Bob: the shared session is now Bob's.
-    let cli = harness.session()
-    let bob = try await harness.signIn(cli, "bob@example.com", "Tasks-Demo-2")
-    try #require(bob.objectID != ann.objectID)
+    try await SessionHarness.with({ $0.lifetimes.accessToken = 120 }) { harness in
+      let app = harness.session()
+      let ann = try await harness.signIn(app)
+      let annClient = TaskAPIClient(session: app, account: ann.objectID)
+      try await annClient.add("Ann's first task")
+      let annTask = try #require(try await annClient.list().first)
+      // Ann's changes wait in her outbox: a task to add, an edit, a deletion.
+      let outbox = Outbox(file: try file())
+      _ = try await outbox.add("Ann's secret")
+      try await outbox.change(annTask.id, text: "Ann's edit")
+      // Another app of the group (the CLI) signs in as Bob: the shared session is now Bob's.
+      let cli = harness.session()
+      let bob = try await harness.signIn(cli, "bob@example.com", "Tasks-Demo-2")
+      try #require(bob.objectID != ann.objectID)
 
-    let flushed = await outbox.flush(annClient)
-    #expect(flushed.sent == 0)
-    guard case .unauthorized(.accountChanged(let now))? = flushed.stoppedBy else {
-      Issue.record("the flush was not stopped by the account change: \(String(describing: flushed.stoppedBy))")
-      return
+      let flushed = await outbox.flush(annClient)
+      #expect(flushed.sent == 0)
+      guard case .unauthorized(.accountChanged(let now))? = flushed.stoppedBy else {
+        Issue.record("the flush was not stopped by the account change: \(String(describing: flushed.stoppedBy))")
+        return
+      }
+      #expect(now.objectID == bob.objectID)
+      // Ann's list fetch stops the same way: Bob's list is never taken for hers.
+      await #expect(throws: TaskAPIError.unauthorized(.accountChanged(now))) { try await annClient.list() }
+      // Everything of Ann's still waits, in her outbox; Bob's list has none of it; Ann's task is untouched.
+      #expect(await outbox.pending.map(\.text) == ["Ann's secret"])
+      #expect(await outbox.pendingChanges.map(\.taskID) == [annTask.id])
+      let bobClient = TaskAPIClient(session: cli, account: bob.objectID)
+      #expect(try await bobClient.list().isEmpty)
+      // The switch is visible: the app's session now names Bob, and a client bound to Bob works.
+      #expect(await app.state == .signedIn(now))
+      #expect(try await TaskAPIClient(session: app, account: bob.objectID).list().isEmpty)
+      // Ann signs in again: her waiting changes go out as hers.
+      _ = try await harness.signIn(app)
+      #expect(await outbox.flush(TaskAPIClient(session: app, account: ann.objectID)).sent == 1)
+      #expect(Set(try await annClient.list().map(\.text)) == ["Ann's edit", "Ann's secret"])
     }
-    #expect(now.objectID == bob.objectID)
-    // Ann's list fetch stops the same way: Bob's list is never taken for hers.
-    await #expect(throws: TaskAPIError.unauthorized(.accountChanged(now))) { try await annClient.list() }
-    // Everything of Ann's still waits, in her outbox; Bob's list has none of it; Ann's task is untouched.
-    #expect(await outbox.pending.map(\.text) == ["Ann's secret"])
-    #expect(await outbox.pendingChanges.map(\.taskID) == [annTask.id])
-    let bobClient = TaskAPIClient(session: cli, account: bob.objectID)
-    #expect(try await bobClient.list().isEmpty)
-    // The switch is visible: the app's session now names Bob, and a client bound to Bob works.
-    #expect(await app.state == .signedIn(now))
-    #expect(try await TaskAPIClient(session: app, account: bob.objectID).list().isEmpty)
-    // Ann signs in again: her waiting changes go out as hers.
-    _ = try await harness.signIn(app)
-    #expect(await outbox.flush(TaskAPIClient(session: app, account: ann.objectID)).sent == 1)
-    #expect(Set(try await annClient.list().map(\.text)) == ["Ann's edit", "Ann's secret"])
   }
 }

@@ -23,80 +23,82 @@ struct ProviderFlowTests {
     "sign in by discovery alone; the task API takes the id_token; refresh rotates; sign-out ends the provider's session",
     arguments: [Flavor.externalID, .openID])
   func signInRefreshSignOut(flavor: Flavor) async throws {
-    let harness = try await SessionHarness.start(flavor: flavor) { $0.lifetimes.idToken = 120 }
-    defer { Task { await harness.stop() } }
-    #expect(harness.settings.policies == nil && harness.settings.bearerToken == .idToken)
-    let session = harness.session(refreshMargin: 300)  // 120 s < 5 min: every use refreshes
-    let request = try await session.startSignIn()
-    let scopes = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?
-      .first { $0.name == "scope" }?.value
-    #expect(
-      scopes == "openid offline_access profile email",
-      "no client id as a scope, offline_access because it is listed, the standard claims by default")
-    #expect(request.policy == nil && !request.url.absoluteString.contains("p="))
-    let location = try await PageWalker().signIn(request.url, email: "ann@example.com", password: "Tasks-Demo-1")
-    guard case .signedIn(let account) = await session.handleRedirect(location) else {
-      Issue.record("not signed in to \(flavor)")
-      return
-    }
-    #expect(account.email == "ann@example.com" && account.displayName == "Ann Example")
-    let key = SessionKey(harness.settings)
-    let first = try #require(try await harness.store.load(key))
-    #expect(first.policy == nil)
-    let issuer = try #require(try claims(first.idToken)["iss"] as? String)
-    switch flavor {
-    case .externalID:
-      // As External ID's: the issuer is on another host than the authority, https://TENANT.ciamlogin.com's stand-in.
-      #expect(URL(string: issuer)?.host != harness.base.host)
+    try await SessionHarness.with(flavor: flavor, { $0.lifetimes.idToken = 120 }) { harness in
+      #expect(harness.settings.policies == nil && harness.settings.bearerToken == .idToken)
+      let session = harness.session(refreshMargin: 300)  // 120 s < 5 min: every use refreshes
+      let request = try await session.startSignIn()
+      let scopes = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?
+        .first { $0.name == "scope" }?.value
       #expect(
-        issuer.hasSuffix(
-          ".localhost:\(harness.base.port ?? 0)/\(PlaygroundConfiguration(dataDirectory: harness.data).tenantID)/v2.0"))
-    default:
-      #expect(issuer == harness.base.absoluteString)
+        scopes == "openid offline_access profile email",
+        "no client id as a scope, offline_access because it is listed, the standard claims by default")
+      #expect(request.policy == nil && !request.url.absoluteString.contains("p="))
+      let location = try await PageWalker().signIn(request.url, email: "ann@example.com", password: "Tasks-Demo-1")
+      guard case .signedIn(let account) = await session.handleRedirect(location) else {
+        Issue.record("not signed in to \(flavor)")
+        return
+      }
+      #expect(account.email == "ann@example.com" && account.displayName == "Ann Example")
+      let key = SessionKey(harness.settings)
+      let first = try #require(try await harness.store.load(key))
+      #expect(first.policy == nil)
+      let issuer = try #require(try claims(first.idToken)["iss"] as? String)
+      switch flavor {
+      case .externalID:
+        // As External ID's: the issuer is on another host than the authority, https://TENANT.ciamlogin.com's stand-in.
+        #expect(URL(string: issuer)?.host != harness.base.host)
+        #expect(
+          issuer.hasSuffix(
+            ".localhost:\(harness.base.port ?? 0)/\(PlaygroundConfiguration(dataDirectory: harness.data).tenantID)/v2.0"
+          ))
+      default:
+        #expect(issuer == harness.base.absoluteString)
+      }
+
+      try await TaskAPIClient(session: session).add("from \(flavor.rawValue)")  // refreshes first
+      let second = try #require(try await harness.store.load(key))
+      #expect(second.refreshToken != first.refreshToken, "each refresh rotates the refresh token")
+      #expect(second.idToken != first.idToken, "the refresh brings a new id_token, the bearer")
+      #expect(try await TaskAPIClient(session: harness.session()).list().map(\.text) == ["from \(flavor.rawValue)"])
+
+      let logout = try #require(try await session.signOut())
+      #expect(logout.url.absoluteString.hasPrefix(harness.base.absoluteString) && logout.url.path.hasSuffix("/logout"))
+      #expect(try await harness.store.load(key) == nil)
     }
-
-    try await TaskAPIClient(session: session).add("from \(flavor.rawValue)")  // refreshes first
-    let second = try #require(try await harness.store.load(key))
-    #expect(second.refreshToken != first.refreshToken, "each refresh rotates the refresh token")
-    #expect(second.idToken != first.idToken, "the refresh brings a new id_token, the bearer")
-    #expect(try await TaskAPIClient(session: harness.session()).list().map(\.text) == ["from \(flavor.rawValue)"])
-
-    let logout = try #require(try await session.signOut())
-    #expect(logout.url.absoluteString.hasPrefix(harness.base.absoluteString) && logout.url.path.hasSuffix("/logout"))
-    #expect(try await harness.store.load(key) == nil)
   }
 
   @Test(
     "Cancel on a provider's page is a quiet cancel; the page offers no B2C password-reset policy",
     arguments: [Flavor.externalID, .openID])
   func cancel(flavor: Flavor) async throws {
-    let harness = try await SessionHarness.start(flavor: flavor)
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    let walker = PageWalker()
-    let request = try await session.startSignIn()
-    let page = try await walker.open(request.url)
-    #expect(!page.text.contains("forgotPassword"))
-    let cancelled = try await walker.follow("cancel", on: page, at: request.url)
-    #expect(try #require(cancelled.location).contains("error=access_denied"))
-    #expect(await session.handleRedirect(try #require(cancelled.location)) == .cancelled)
-    #expect(await session.state == .signedOut)
-    await #expect(throws: SessionError.policyNotConfigured("edit-profile")) {
-      _ = try await session.startEditProfile()
+    try await SessionHarness.with(flavor: flavor) { harness in
+      let session = harness.session()
+      let walker = PageWalker()
+      let request = try await session.startSignIn()
+      let page = try await walker.open(request.url)
+      #expect(!page.text.contains("forgotPassword"))
+      let cancelled = try await walker.follow("cancel", on: page, at: request.url)
+      #expect(try #require(cancelled.location).contains("error=access_denied"))
+      #expect(await session.handleRedirect(try #require(cancelled.location)) == .cancelled)
+      #expect(await session.state == .signedOut)
+      await #expect(throws: SessionError.policyNotConfigured("edit-profile")) {
+        _ = try await session.startEditProfile()
+      }
+      #expect(!session.canEditProfile)
     }
-    #expect(!session.canEditProfile)
   }
 
   @Test("sessions of different providers never mix, even in one keychain group")
   func separateSessions() async throws {
     let oidc = try await SessionHarness.start(flavor: .openID)
-    defer { Task { await oidc.stop() } }
-    _ = try await oidc.signIn(oidc.session())
-    // The same group, client and authority, but B2C: it must not find the OpenID Connect session.
-    let b2cPlist = SessionHarness.plist(base: oidc.base, group: oidc.group, redirect: "urn:ietf:wg:oauth:2.0:oob")
-    let b2c = try AppSettings.parse(Data(b2cPlist.utf8), file: "b2c")
-    #expect(try await Session(settings: b2c, store: oidc.store, http: .shared).restore() == nil)
-    #expect(try await oidc.session().restore() != nil)
+    try await withTeardown({ await oidc.stop() }) {
+      _ = try await oidc.signIn(oidc.session())
+      // The same group, client and authority, but B2C: it must not find the OpenID Connect session.
+      let b2cPlist = SessionHarness.plist(base: oidc.base, group: oidc.group, redirect: "urn:ietf:wg:oauth:2.0:oob")
+      let b2c = try AppSettings.parse(Data(b2cPlist.utf8), file: "b2c")
+      #expect(try await Session(settings: b2c, store: oidc.store, http: .shared).restore() == nil)
+      #expect(try await oidc.session().restore() != nil)
+    }
   }
 
   @Test("a provider whose discovery document cannot be had: the sign-in cannot start, and says why")

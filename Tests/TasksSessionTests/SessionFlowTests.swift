@@ -12,45 +12,45 @@ import Testing
 struct SessionKeyringTests {
   @Test("sign in through the pages; the tokens rest in the keyring; a second app finds them (SSO)")
   func signInAndSSO() async throws {
-    let harness = try await SessionHarness.start(keyring: true)
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    let account = try await harness.signIn(session)
-    #expect(account.displayName == "Ann Example" && account.email == "ann@example.com")
-    #expect(await session.state == .signedIn(account))
-    let stored = try #require(try await KeyringSessionStore().load(SessionKey(harness.settings)))
-    #expect(stored.account == account && stored.refreshToken != nil && stored.policy == "B2C_1_SignUpOrSignIn")
-    try await TaskAPIClient(session: session).add("from the first app")
+    try await SessionHarness.with(keyring: true) { harness in
+      let session = harness.session()
+      let account = try await harness.signIn(session)
+      #expect(account.displayName == "Ann Example" && account.email == "ann@example.com")
+      #expect(await session.state == .signedIn(account))
+      let stored = try #require(try await KeyringSessionStore().load(SessionKey(harness.settings)))
+      #expect(stored.account == account && stored.refreshToken != nil && stored.policy == "B2C_1_SignUpOrSignIn")
+      try await TaskAPIClient(session: session).add("from the first app")
 
-    let otherApp = harness.session()
-    #expect(try await otherApp.restore() == account, "no web view: the keyring session is enough")
-    let tasks = try await TaskAPIClient(session: otherApp).list()
-    #expect(tasks.map(\.text) == ["from the first app"])
+      let otherApp = harness.session()
+      #expect(try await otherApp.restore() == account, "no web view: the keyring session is enough")
+      let tasks = try await TaskAPIClient(session: otherApp).list()
+      #expect(tasks.map(\.text) == ["from the first app"])
+    }
   }
 
   @Test("'Keep me signed in' unticked: the session collection, through refreshes and SSO; ticked: login collection")
   func keepSignedInChoosesTheCollection() async throws {
-    let harness = try await SessionHarness.start(keyring: true)
-    defer { Task { await harness.stop() } }
-    let group = harness.settings.keychainGroup
-    let session = harness.session()
-    let account = try await harness.signIn(session, keepSignedIn: false)
-    #expect(try await Self.collections(holding: group) == ["session"])
-    // A refresh (here forced) rotates the tokens where they are; another app finds them there.
-    _ = try await session.bearer(forceRefresh: true)
-    #expect(try await Self.collections(holding: group) == ["session"])
-    let otherApp = harness.session()
-    #expect(try await otherApp.restore() == account)
-    _ = try await otherApp.bearer(forceRefresh: true)
-    #expect(try await Self.collections(holding: group) == ["session"])
+    try await SessionHarness.with(keyring: true) { harness in
+      let group = harness.settings.keychainGroup
+      let session = harness.session()
+      let account = try await harness.signIn(session, keepSignedIn: false)
+      #expect(try await Self.collections(holding: group) == ["session"])
+      // A refresh (here forced) rotates the tokens where they are; another app finds them there.
+      _ = try await session.bearer(forceRefresh: true)
+      #expect(try await Self.collections(holding: group) == ["session"])
+      let otherApp = harness.session()
+      #expect(try await otherApp.restore() == account)
+      _ = try await otherApp.bearer(forceRefresh: true)
+      #expect(try await Self.collections(holding: group) == ["session"])
 
-    // Signing in again with the box ticked moves the session: one item, in the login collection.
-    _ = try await harness.signIn(session, keepSignedIn: true)
-    #expect(try await Self.collections(holding: group) == ["login"])
-    _ = try await session.bearer(forceRefresh: true)
-    #expect(try await Self.collections(holding: group) == ["login"])
-    _ = try await harness.signIn(session, keepSignedIn: false)
-    #expect(try await Self.collections(holding: group) == ["session"])
+      // Signing in again with the box ticked moves the session: one item, in the login collection.
+      _ = try await harness.signIn(session, keepSignedIn: true)
+      #expect(try await Self.collections(holding: group) == ["login"])
+      _ = try await session.bearer(forceRefresh: true)
+      #expect(try await Self.collections(holding: group) == ["login"])
+      _ = try await harness.signIn(session, keepSignedIn: false)
+      #expect(try await Self.collections(holding: group) == ["session"])
+    }
   }
 
   /// The keyring collections (by name) of the items of keychain group `group`, one entry per item, as the Secret
@@ -78,149 +78,150 @@ struct SessionFlowTests {
     "every redirect form ends the sign-in",
     arguments: ["urn:ietf:wg:oauth:2.0:oob", "http://127.0.0.1:48123/", "io.github.b2ctasks.b2ctasks://oauth/redirect"])
   func redirectForms(redirect: String) async throws {
-    let harness = try await SessionHarness.start(redirect: redirect)
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    let request = try await session.startSignIn()
-    let location = try await PageWalker().signIn(request.url, email: "bob@example.com", password: "Tasks-Demo-2")
-    // Scheme case must not matter (WebKit lower-cases custom schemes; a registration may not).
-    let scheme = "io.github.b2ctasks.b2ctasks"
-    let seen = location.hasPrefix(scheme) ? scheme.uppercased() + location.dropFirst(scheme.count) : location
-    guard case .signedIn(let account) = await session.handleRedirect(seen) else {
-      Issue.record("not signed in with \(redirect)")
-      return
+    try await SessionHarness.with(redirect: redirect) { harness in
+      let session = harness.session()
+      let request = try await session.startSignIn()
+      let location = try await PageWalker().signIn(request.url, email: "bob@example.com", password: "Tasks-Demo-2")
+      // Scheme case must not matter (WebKit lower-cases custom schemes; a registration may not).
+      let scheme = "io.github.b2ctasks.b2ctasks"
+      let seen = location.hasPrefix(scheme) ? scheme.uppercased() + location.dropFirst(scheme.count) : location
+      guard case .signedIn(let account) = await session.handleRedirect(seen) else {
+        Issue.record("not signed in with \(redirect)")
+        return
+      }
+      #expect(account.email == "bob@example.com")
     }
-    #expect(account.email == "bob@example.com")
   }
 
   @Test("the same redirect delivered twice at once is redeemed once; the sign-in stands")
   func redirectDeliveredTwice() async throws {
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    let request = try await session.startSignIn()
-    let location = try await PageWalker().signIn(request.url, email: "ann@example.com", password: "Tasks-Demo-1")
-    async let first = session.handleRedirect(location)
-    async let second = session.handleRedirect(location)
-    let steps = await [first, second]
-    #expect(steps.filter { if case .signedIn = $0 { return true } else { return false } }.count == 1, "\(steps)")
-    #expect(steps.contains(.notOurs), "the second delivery finds the state consumed: \(steps)")
-    guard case .signedIn = await session.state else {
-      Issue.record("the second delivery undid the sign-in: \(await session.state)")
-      return
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      let request = try await session.startSignIn()
+      let location = try await PageWalker().signIn(request.url, email: "ann@example.com", password: "Tasks-Demo-1")
+      async let first = session.handleRedirect(location)
+      async let second = session.handleRedirect(location)
+      let steps = await [first, second]
+      #expect(steps.filter { if case .signedIn = $0 { return true } else { return false } }.count == 1, "\(steps)")
+      #expect(steps.contains(.notOurs), "the second delivery finds the state consumed: \(steps)")
+      guard case .signedIn = await session.state else {
+        Issue.record("the second delivery undid the sign-in: \(await session.state)")
+        return
+      }
     }
   }
 
   @Test("forgot password: the reset policy runs in the same flow, then the sign-in policy again")
   func forgotPassword() async throws {
     let mailbox = Mailbox()
-    let harness = try await SessionHarness.start { $0.mailbox = mailbox.deliver }
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    let walker = PageWalker()
-    let request = try await session.startSignIn()
-    let page = try await walker.open(request.url)
-    let forgot = try await walker.follow("forgotPassword", on: page, at: request.url)
-    guard case .load(let resetURL) = await session.handleRedirect(try #require(forgot.location)) else {
-      Issue.record("no reset step")
-      return
+    try await SessionHarness.with({ $0.mailbox = mailbox.deliver }) { harness in
+      let session = harness.session()
+      let walker = PageWalker()
+      let request = try await session.startSignIn()
+      let page = try await walker.open(request.url)
+      let forgot = try await walker.follow("forgotPassword", on: page, at: request.url)
+      guard case .load(let resetURL) = await session.handleRedirect(try #require(forgot.location)) else {
+        Issue.record("no reset step")
+        return
+      }
+      #expect(resetURL.absoluteString.contains("B2C_1_PasswordReset"))
+      let resetPage = try await walker.open(resetURL)
+      let codePage = try await walker.submit(resetPage, at: resetURL, [("email", "ann@example.com")])
+      let code = try #require(mailbox.latestCode(for: "ann@example.com"), "the code was mailed")
+      let reset = try await walker.submit(
+        codePage, at: resetURL,
+        [("verificationCode", code), ("newPassword", "Brand-n3w-pass"), ("reenterPassword", "Brand-n3w-pass")])
+      guard case .load(let signInURL) = await session.handleRedirect(try #require(reset.location)) else {
+        Issue.record("no sign-in step after the reset")
+        return
+      }
+      #expect(signInURL.absoluteString.contains("B2C_1_SignUpOrSignIn"))
+      let again = try await walker.signIn(signInURL, email: "ann@example.com", password: "Brand-n3w-pass")
+      guard case .signedIn(let account) = await session.handleRedirect(again) else {
+        Issue.record("not signed in after the reset")
+        return
+      }
+      #expect(account.email == "ann@example.com")
     }
-    #expect(resetURL.absoluteString.contains("B2C_1_PasswordReset"))
-    let resetPage = try await walker.open(resetURL)
-    let codePage = try await walker.submit(resetPage, at: resetURL, [("email", "ann@example.com")])
-    let code = try #require(mailbox.latestCode(for: "ann@example.com"), "the code was mailed")
-    let reset = try await walker.submit(
-      codePage, at: resetURL,
-      [("verificationCode", code), ("newPassword", "Brand-n3w-pass"), ("reenterPassword", "Brand-n3w-pass")])
-    guard case .load(let signInURL) = await session.handleRedirect(try #require(reset.location)) else {
-      Issue.record("no sign-in step after the reset")
-      return
-    }
-    #expect(signInURL.absoluteString.contains("B2C_1_SignUpOrSignIn"))
-    let again = try await walker.signIn(signInURL, email: "ann@example.com", password: "Brand-n3w-pass")
-    guard case .signedIn(let account) = await session.handleRedirect(again) else {
-      Issue.record("not signed in after the reset")
-      return
-    }
-    #expect(account.email == "ann@example.com")
   }
 
   @Test("Cancel ends the flow quietly and leaves the session as it was")
   func cancel() async throws {
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    let walker = PageWalker()
-    let request = try await session.startSignIn()
-    #expect(await session.state == .signingIn)
-    let cancelled = try await walker.follow("cancel", on: try await walker.open(request.url), at: request.url)
-    #expect(await session.handleRedirect(try #require(cancelled.location)) == .cancelled)
-    #expect(await session.state == .signedOut)
-    #expect(await session.currentRequest == nil)
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      let walker = PageWalker()
+      let request = try await session.startSignIn()
+      #expect(await session.state == .signingIn)
+      let cancelled = try await walker.follow("cancel", on: try await walker.open(request.url), at: request.url)
+      #expect(await session.handleRedirect(try #require(cancelled.location)) == .cancelled)
+      #expect(await session.state == .signedOut)
+      #expect(await session.currentRequest == nil)
+    }
   }
 
   @Test("a redirect carrying another sign-in's state is refused, and URLs that are not ours pass")
   func forgedRedirects() async throws {
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    let first = try await session.startSignIn()
-    let location = try await PageWalker().signIn(first.url, email: "ann@example.com", password: "Tasks-Demo-1")
-    _ = try await session.startSignIn()  // a newer sign-in replaces the first
-    #expect(
-      await session.handleRedirect(harness.base.appending(path: "b2ctasks.onmicrosoft.com").absoluteString) == .notOurs)
-    #expect(await session.handleRedirect(location) == .failed(.authorization(.stateMismatch)))
-    #expect(await session.state == .signedOut)
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      let first = try await session.startSignIn()
+      let location = try await PageWalker().signIn(first.url, email: "ann@example.com", password: "Tasks-Demo-1")
+      _ = try await session.startSignIn()  // a newer sign-in replaces the first
+      #expect(
+        await session.handleRedirect(harness.base.appending(path: "b2ctasks.onmicrosoft.com").absoluteString)
+          == .notOurs)
+      #expect(await session.handleRedirect(location) == .failed(.authorization(.stateMismatch)))
+      #expect(await session.state == .signedOut)
+    }
   }
 
   @Test("sign-out clears the keyring for the group; signing in as another user shows only their tasks")
   func switchUsers() async throws {
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    _ = try await harness.signIn(session)
-    try await TaskAPIClient(session: session).add("ann's task")
-    let logout = try #require(try await session.signOut())
-    #expect(
-      logout.url.absoluteString.contains("/oauth2/v2.0/logout") && logout.url.absoluteString.contains("client_id="))
-    #expect(!logout.url.absoluteString.contains("id_token_hint") && !logout.inBrowser, "signed in in the web view")
-    #expect(try await harness.store.load(SessionKey(harness.settings)) == nil)
-    #expect(try await harness.session().restore() == nil, "other apps of the group are signed out too")
-    let bob = try await harness.signIn(session, "bob@example.com", "Tasks-Demo-2")
-    #expect(bob.email == "bob@example.com")
-    #expect(try await TaskAPIClient(session: session).list().isEmpty)
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      try await TaskAPIClient(session: session).add("ann's task")
+      let logout = try #require(try await session.signOut())
+      #expect(
+        logout.url.absoluteString.contains("/oauth2/v2.0/logout") && logout.url.absoluteString.contains("client_id="))
+      #expect(!logout.url.absoluteString.contains("id_token_hint") && !logout.inBrowser, "signed in in the web view")
+      #expect(try await harness.store.load(SessionKey(harness.settings)) == nil)
+      #expect(try await harness.session().restore() == nil, "other apps of the group are signed out too")
+      let bob = try await harness.signIn(session, "bob@example.com", "Tasks-Demo-2")
+      #expect(bob.email == "bob@example.com")
+      #expect(try await TaskAPIClient(session: session).list().isEmpty)
+    }
   }
 
   @Test("another app signs out (the secret is deleted) while this one runs: its next refresh ends, nothing comes back")
   func signedOutElsewhere() async throws {
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    let account = try await harness.signIn(session)
-    _ = try await harness.session().signOut()  // the other app
-    await #expect(throws: SessionError.signedOutElsewhere) { try await session.bearer(forceRefresh: true) }
-    // L10: signed out, as the other app is (not "sign in again as Ann": the window forgets what a sign-out forgets).
-    #expect(await session.state == .signedOut)
-    #expect(account.email == "ann@example.com")
-    #expect(try await harness.store.load(SessionKey(harness.settings)) == nil, "the sign-out stands")
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      let account = try await harness.signIn(session)
+      _ = try await harness.session().signOut()  // the other app
+      await #expect(throws: SessionError.signedOutElsewhere) { try await session.bearer(forceRefresh: true) }
+      // L10: signed out, as the other app is (not "sign in again as Ann": the window forgets what a sign-out forgets).
+      #expect(await session.state == .signedOut)
+      #expect(account.email == "ann@example.com")
+      #expect(try await harness.store.load(SessionKey(harness.settings)) == nil, "the sign-out stands")
+    }
   }
 
   @Test("edit profile updates the display name of the same account")
   func editProfile() async throws {
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    let walker = PageWalker()
-    let before = try await harness.signIn(session, walker: walker)
-    let request = try await session.startEditProfile()
-    let page = try await walker.open(request.url)
-    let done = try await walker.submit(page, at: request.url, [("displayName", "Ann Edited")])
-    guard case .profileUpdated(let after) = await session.handleRedirect(try #require(done.location)) else {
-      Issue.record("profile not updated")
-      return
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      let walker = PageWalker()
+      let before = try await harness.signIn(session, walker: walker)
+      let request = try await session.startEditProfile()
+      let page = try await walker.open(request.url)
+      let done = try await walker.submit(page, at: request.url, [("displayName", "Ann Edited")])
+      guard case .profileUpdated(let after) = await session.handleRedirect(try #require(done.location)) else {
+        Issue.record("profile not updated")
+        return
+      }
+      #expect(after.displayName == "Ann Edited" && after.objectID == before.objectID)
+      #expect(try await harness.session().restore()?.displayName == "Ann Edited")
     }
-    #expect(after.displayName == "Ann Edited" && after.objectID == before.objectID)
-    #expect(try await harness.session().restore()?.displayName == "Ann Edited")
   }
 }
 
@@ -228,49 +229,49 @@ struct SessionFlowTests {
 struct SessionRefreshTests {
   @Test("tokens are refreshed ahead of expiry; each refresh rotates the refresh token in the keyring")
   func refreshAhead() async throws {
-    let harness = try await SessionHarness.start { $0.lifetimes.accessToken = 120 }
-    defer { Task { await harness.stop() } }
-    let session = harness.session(refreshMargin: 300)  // 120 s < 5 min: every use refreshes
-    _ = try await harness.signIn(session)
-    let key = SessionKey(harness.settings)
-    let first = try #require(try await harness.store.load(key))
-    let bearer = try await session.bearer()
-    let second = try #require(try await harness.store.load(key))
-    #expect(bearer != first.accessToken)
-    #expect(second.refreshToken != first.refreshToken)
-    #expect(try await TaskAPIClient(session: session).list().isEmpty)
-    let relaxed = harness.session(refreshMargin: 60)
-    _ = try await relaxed.restore()
-    let kept = try await relaxed.bearer()
-    #expect(try #require(try await harness.store.load(key)).accessToken == kept, "fresh enough: no refresh")
+    try await SessionHarness.with({ $0.lifetimes.accessToken = 120 }) { harness in
+      let session = harness.session(refreshMargin: 300)  // 120 s < 5 min: every use refreshes
+      _ = try await harness.signIn(session)
+      let key = SessionKey(harness.settings)
+      let first = try #require(try await harness.store.load(key))
+      let bearer = try await session.bearer()
+      let second = try #require(try await harness.store.load(key))
+      #expect(bearer != first.accessToken)
+      #expect(second.refreshToken != first.refreshToken)
+      #expect(try await TaskAPIClient(session: session).list().isEmpty)
+      let relaxed = harness.session(refreshMargin: 60)
+      _ = try await relaxed.restore()
+      let kept = try await relaxed.bearer()
+      #expect(try #require(try await harness.store.load(key)).accessToken == kept, "fresh enough: no refresh")
+    }
   }
 
   @Test("a 401 from the API refreshes once and retries")
   func refreshOn401() async throws {
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    _ = try await harness.signIn(session)
-    let key = SessionKey(harness.settings)
-    var stored = try #require(try await harness.store.load(key))
-    stored.accessToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"  // refused by the API
-    try await harness.store.save(stored, under: key)
-    let other = harness.session()
-    _ = try await other.restore()
-    #expect(try await TaskAPIClient(session: other).list().isEmpty)
-    #expect(try #require(try await harness.store.load(key)).accessToken != stored.accessToken)
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      let key = SessionKey(harness.settings)
+      var stored = try #require(try await harness.store.load(key))
+      stored.accessToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"  // refused by the API
+      try await harness.store.save(stored, under: key)
+      let other = harness.session()
+      _ = try await other.restore()
+      #expect(try await TaskAPIClient(session: other).list().isEmpty)
+      #expect(try #require(try await harness.store.load(key)).accessToken != stored.accessToken)
+    }
   }
 
   @Test("the sample's way: the id_token as bearer")
   func idTokenBearer() async throws {
-    let harness = try await SessionHarness.start(bearer: "id_token")
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    _ = try await harness.signIn(session)
-    let stored = try #require(try await harness.store.load(SessionKey(harness.settings)))
-    #expect(try await session.bearer() == stored.idToken)
-    try await TaskAPIClient(session: session).add("sent with the id_token")
-    #expect(try await TaskAPIClient(session: session).list().count == 1)
+    try await SessionHarness.with(bearer: "id_token") { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      let stored = try #require(try await harness.store.load(SessionKey(harness.settings)))
+      #expect(try await session.bearer() == stored.idToken)
+      try await TaskAPIClient(session: session).add("sent with the id_token")
+      #expect(try await TaskAPIClient(session: session).list().count == 1)
+    }
   }
 
   @Test("a revoked refresh token ends the session: needs sign-in, and the API client says unauthorized")
@@ -280,33 +281,34 @@ struct SessionRefreshTests {
       $0.lifetimes.accessToken = 60
       $0.mailbox = mailbox.deliver
     }
-    defer { Task { await harness.stop() } }
-    let session = harness.session()
-    let account = try await harness.signIn(session)
-    // Another device resets the password: B2C revokes the refresh tokens.
-    let walker = PageWalker()
-    let reset = try await harness.session().startSignIn()
-    var resetURL = URLComponents(url: reset.url, resolvingAgainstBaseURL: false)!
-    resetURL.path = resetURL.path.replacingOccurrences(of: "B2C_1_SignUpOrSignIn", with: "B2C_1_PasswordReset")
-    let page = try await walker.open(resetURL.url!)
-    let codePage = try await walker.submit(page, at: resetURL.url!, [("email", "ann@example.com")])
-    let code = try #require(mailbox.latestCode(for: "ann@example.com"))
-    _ = try await walker.submit(
-      codePage, at: resetURL.url!,
-      [("verificationCode", code), ("newPassword", "Other-pass-1"), ("reenterPassword", "Other-pass-1")])
-    await #expect(throws: TaskAPIError.self) { try await TaskAPIClient(session: session).list() }
-    #expect(await session.state == .needsSignIn(account))
+    try await withTeardown({ await harness.stop() }) {
+      let session = harness.session()
+      let account = try await harness.signIn(session)
+      // Another device resets the password: B2C revokes the refresh tokens.
+      let walker = PageWalker()
+      let reset = try await harness.session().startSignIn()
+      var resetURL = URLComponents(url: reset.url, resolvingAgainstBaseURL: false)!
+      resetURL.path = resetURL.path.replacingOccurrences(of: "B2C_1_SignUpOrSignIn", with: "B2C_1_PasswordReset")
+      let page = try await walker.open(resetURL.url!)
+      let codePage = try await walker.submit(page, at: resetURL.url!, [("email", "ann@example.com")])
+      let code = try #require(mailbox.latestCode(for: "ann@example.com"))
+      _ = try await walker.submit(
+        codePage, at: resetURL.url!,
+        [("verificationCode", code), ("newPassword", "Other-pass-1"), ("reenterPassword", "Other-pass-1")])
+      await #expect(throws: TaskAPIError.self) { try await TaskAPIClient(session: session).list() }
+      #expect(await session.state == .needsSignIn(account))
+    }
   }
 
   @Test("no one signed in: the API client says so without calling the API")
   func notSignedIn() async throws {
-    let harness = try await SessionHarness.start()
-    defer { Task { await harness.stop() } }
-    do {
-      _ = try await TaskAPIClient(session: harness.session()).list()
-      Issue.record("expected an error")
-    } catch {
-      #expect(error == .unauthorized(.notSignedIn))
+    try await SessionHarness.with { harness in
+      do {
+        _ = try await TaskAPIClient(session: harness.session()).list()
+        Issue.record("expected an error")
+      } catch let error as TaskAPIError {
+        #expect(error == .unauthorized(.notSignedIn))
+      }
     }
   }
 }

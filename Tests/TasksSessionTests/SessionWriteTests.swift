@@ -86,44 +86,47 @@ struct SessionWriteTests {
   @Test("another process signs out while this one refreshes: the sign-out stands, nothing signs the group in again")
   func signOutDuringRefresh() async throws {
     let scene = try await Scene.start()
-    defer { Task { await scene.stop() } }
-    let session = scene.session()
-    let refresh = try await scene.refreshHeld(session)
-    let signOut = try scene.cli(["sign-out", "--no-browser"])
-    #expect(await scene.waitUntilBlockedOrDone(signOut))
-    await scene.gate.open()
-    _ = try await refresh.value
-    #expect(await signOut.waitForExit(timeout: .seconds(90)) == 0, "\(signOut.standardError)")
-    #expect(try await scene.stored == nil, "the refresh did not store the session again after the sign-out")
-    #expect(try await scene.session().restore() == nil)
+    try await withTeardown({ await scene.stop() }) {
+      let session = scene.session()
+      let refresh = try await scene.refreshHeld(session)
+      let signOut = try scene.cli(["sign-out", "--no-browser"])
+      #expect(await scene.waitUntilBlockedOrDone(signOut))
+      await scene.gate.open()
+      _ = try await refresh.value
+      #expect(await signOut.waitForExit(timeout: .seconds(90)) == 0, "\(signOut.standardError)")
+      #expect(try await scene.stored == nil, "the refresh did not store the session again after the sign-out")
+      #expect(try await scene.session().restore() == nil)
+    }
   }
 
   @Test("another process signs in as someone else while this one refreshes: the new sign-in stays")
   func signInDuringRefresh() async throws {
     let scene = try await Scene.start()
-    defer { Task { await scene.stop() } }
-    let session = scene.session()
-    let refresh = try await scene.refreshHeld(session)
-    let signIn = try scene.cli(["sign-in"], email: "bob@example.com", password: "Tasks-Demo-2")
-    #expect(await scene.waitUntilBlockedOrDone(signIn))
-    await scene.gate.open()
-    _ = try await refresh.value
-    #expect(await signIn.waitForExit(timeout: .seconds(90)) == 0, "\(signIn.standardError)")
-    #expect(try await scene.stored?.account.email == "bob@example.com", "Bob's session was not deleted")
-    #expect(try await scene.session().restore()?.email == "bob@example.com")
+    try await withTeardown({ await scene.stop() }) {
+      let session = scene.session()
+      let refresh = try await scene.refreshHeld(session)
+      let signIn = try scene.cli(["sign-in"], email: "bob@example.com", password: "Tasks-Demo-2")
+      #expect(await scene.waitUntilBlockedOrDone(signIn))
+      await scene.gate.open()
+      _ = try await refresh.value
+      #expect(await signIn.waitForExit(timeout: .seconds(90)) == 0, "\(signIn.standardError)")
+      #expect(try await scene.stored?.account.email == "bob@example.com", "Bob's session was not deleted")
+      #expect(try await scene.session().restore()?.email == "bob@example.com")
+    }
   }
 
   @Test("a session deleted behind the lock's back (another keyring client) during a refresh stays deleted")
   func deletedDuringRefresh() async throws {
     let scene = try await Scene.start()
-    defer { Task { await scene.stop() } }
-    let session = scene.session()
-    let refresh = try await scene.refreshHeld(session)
-    try await SecretStore().clear(["keychain-group": scene.harness.group])  // as Seahorse would, without the lock
-    await scene.gate.open()
-    await #expect(throws: SessionError.signedOutElsewhere) { _ = try await refresh.value }
-    #expect(try await scene.stored == nil)
-    #expect(await session.account == nil, "this app is signed out too")
+    try await withTeardown({ await scene.stop() }) {
+      let session = scene.session()
+      let refresh = try await scene.refreshHeld(session)
+      try await SecretStore().clear(["keychain-group": scene.harness.group])  // as Seahorse would, without the lock
+      await scene.gate.open()
+      await #expect(throws: SessionError.signedOutElsewhere) { _ = try await refresh.value }
+      #expect(try await scene.stored == nil)
+      #expect(await session.account == nil, "this app is signed out too")
+    }
   }
 }
 

@@ -41,6 +41,15 @@ struct PlaygroundHarness {
     try? FileManager.default.removeItem(at: data)
   }
 
+  /// Runs `body` with a playground started as `start` does, then stops it (also when `body` throws) and waits
+  /// until it is gone.
+  static func with(
+    _ adjust: (inout PlaygroundConfiguration) -> Void = { _ in }, _ body: (PlaygroundHarness) async throws -> Void
+  ) async throws {
+    let harness = try await start(adjust)
+    try await withTeardown({ await harness.stop() }) { try await body(harness) }
+  }
+
   /// `http://127.0.0.1:PORT/{tenant}/{policy}/oauth2/v2.0/{endpoint}` (path form).
   func endpoint(_ endpoint: String, policy: String = signIn) -> URL {
     base.appending(path: "\(Self.tenant)/\(policy)/oauth2/v2.0/\(endpoint)")

@@ -48,6 +48,17 @@ struct SessionHarness {
     return SessionHarness(running: running, data: data, settings: settings, group: group, store: store)
   }
 
+  /// Runs `body` with a harness started as `start` does, then stops it (also when `body` throws) and waits until it
+  /// is gone.
+  static func with(
+    flavor: Flavor = .b2c, redirect: String = "urn:ietf:wg:oauth:2.0:oob", bearer: String? = nil,
+    keyring: Bool = false, _ adjust: (inout PlaygroundConfiguration) -> Void = { _ in },
+    _ body: (SessionHarness) async throws -> Void
+  ) async throws {
+    let harness = try await start(flavor: flavor, redirect: redirect, bearer: bearer, keyring: keyring, adjust)
+    try await withTeardown({ await harness.stop() }) { try await body(harness) }
+  }
+
   /// Settings for a playground of `flavor` at `base`: B2C's newer shape with its policies, or an `authority` (the
   /// tenant id after the host for External ID, the issuer itself for OpenID Connect). `bearer` nil: the default.
   static func plist(
