@@ -199,3 +199,16 @@ final class AccountController {
     return files
   }
 }
+
+/// One account's files: the outbox of tasks waiting to be sent and the offline copy of the list.
+struct AccountFiles: Sendable {
+  let objectID: String
+  let outbox: Outbox
+  let cache: TaskCache
+
+  init(account: Account, in key: SessionKey) {
+    objectID = account.objectID
+    outbox = Outbox(file: Outbox.file(for: account, in: key))
+    cache = TaskCache(account: account, in: key)
+  }
+}

@@ -19,9 +19,10 @@ import TasksLoopback
 final class MainWindow {
   let builder = Builder(resource: Installation.resourceBase + "/ui/main-window.ui")
   let window: UnsafeMutablePointer<AdwApplicationWindow>
-  private let toastOverlay: OpaquePointer
+  private let toasts: ToastShelf
+  private let accountHeader: AccountMenuHeader
   private let contentStack: OpaquePointer
-  private let windowTitle: OpaquePointer
+  private let windowTitle: WindowTitle
   private let spinner: OpaquePointer
   let offlineBanner: OpaquePointer
   let windowState: WindowState?
@@ -35,11 +36,6 @@ final class MainWindow {
   var actions: [String: (action: OpaquePointer, scope: WindowAction.Scope)] = [:]
   /// The signed-in user's name, as the header shows it under the title on the list.
   private var accountName = ""
-  /// The main menu's account header: its box, name and email labels.
-  private var menuAccount:
-    (UnsafeMutablePointer<GtkWidget>, UnsafeMutablePointer<GtkWidget>, UnsafeMutablePointer<GtkWidget>)?
-  /// The toasts about the list on screen (dismissed when another page replaces the list).
-  private var listToasts: [OpaquePointer] = []
   var addTaskWindow: AddTaskWindow?
   private var requestsRunning = 0
   private var waitingToPresent = false
@@ -62,28 +58,17 @@ final class MainWindow {
     startup: Result<StartupLoad, SettingsError>
   ) {
     window = builder.object("window", adw_application_window_get_type())
-    toastOverlay = builder.opaqueObject("toast_overlay", adw_toast_overlay_get_type())
+    toasts = ToastShelf(overlay: builder.opaqueObject("toast_overlay", adw_toast_overlay_get_type()))
+    accountHeader = AccountMenuHeader(
+      menuButton: builder.opaqueObject("primary_menu_button", gtk_menu_button_get_type()))
     contentStack = builder.opaqueObject("content_stack", gtk_stack_get_type())
-    windowTitle = builder.opaqueObject("window_title", adw_window_title_get_type())
+    windowTitle = WindowTitle(
+      title: builder.opaqueObject("window_title", adw_window_title_get_type()),
+      securityIcon: builder.object("page_security_icon", gtk_widget_get_type(), as: GtkWidget.self))
     spinner = builder.opaqueObject("refresh_spinner", gtk_spinner_get_type())
     offlineBanner = builder.opaqueObject("offline_banner", gtk_revealer_get_type())
     windowState = WindowState(schemaDirectory: installation.schemaDirectory)
-    // The tooltips are set here, not in main-window.ui: GtkBuilder sets them with gtk_widget_set_tooltip_text, eight
-    // times 50–170 µs of building the window (see `Tooltip`).
-    let tooltips = [
-      ("add_task_button", tr("Add Task (Ctrl+Shift+N)")), ("refresh_button", tr("Refresh (F5)")),
-      ("refresh_spinner", tr("Loading tasks…")), ("primary_menu_button", tr("Main Menu (F10)")),
-      ("search_button", tr("Search (Ctrl+F)")),
-      (
-        "keep_signed_in_check",
-        tr(
-          "Stay signed in after you log out of the desktop, and let the sign-in page remember you. Unticked, you stay signed in until you log out."
-        )
-      ),
-      ("browser_sign_in_button", tr("Sign in with your web browser, its password manager and security keys")),
-      ("quick_entry", tr("Type a task and press Enter to add it (Ctrl+N)")),
-    ]
-    for (id, text) in tooltips { Tooltip.set(builder.object(id, gtk_widget_get_type(), as: GtkWidget.self), text) }
+    WindowTooltips.set(in: builder)
     gtk_window_set_application(window.window, application.cast(to: gtk_application_get_type()))
     windowState?.restore(window.window)
     windowState?.bind("keep-signed-in", to: builder.object("keep_signed_in_check"), property: "active")
@@ -101,10 +86,10 @@ final class MainWindow {
       // As a browser shows a page: its host, secure or not, and its own title under it.
       // (WebKit can report a page after the flow has left it: only the sign-in page shows such news.)
       controller.onPageLoaded = { [unowned self] title in
-        if self.page == .signIn { adw_window_title_set_subtitle(self.windowTitle, title) }
+        if self.page == .signIn { self.windowTitle.setSubtitle(title) }
       }
       controller.onPageCommitted = { [unowned self] host, secure in
-        if self.page == .signIn { self.showPageOrigin(host: host, secure: secure) }
+        if self.page == .signIn { self.windowTitle.showPageOrigin(host: host, secure: secure) }
       }
       account = AccountController(ui: self, session: session, signIn: controller)
       tasks = makeTasks(session: session)
@@ -142,13 +127,11 @@ final class MainWindow {
   /// screen (a GtkStack keeps its other pages visible, merely unmapped).
   func show(_ page: Page) {
     self.page = page
-    if page != .tasks && page != .noTasks {
-      for toast in listToasts { adw_toast_dismiss(toast) }
-    }
+    if page != .tasks && page != .noTasks { toasts.dismissListToasts() }
     if page != .signIn {
       // The header is the app's again, whatever the sign-in page left in it (a page's title, its host).
-      showPageOrigin(host: nil, secure: false)
-      adw_window_title_set_subtitle(windowTitle, page == .tasks || page == .noTasks ? accountName : "")
+      windowTitle.showPageOrigin(host: nil, secure: false)
+      windowTitle.setSubtitle(page == .tasks || page == .noTasks ? accountName : "")
     }
     if page != .loading { presentIfWaiting() }
     for other in Page.allCases where other.stackName != page.stackName {
@@ -167,35 +150,6 @@ final class MainWindow {
     if !signedIn { revealOfflineBanner(false) }
   }
 
-  /// Shows who is signed in at the top of the main menu (nil: nobody, and the place is hidden).
-  private func showAccountInMenu(_ account: Account?) {
-    if menuAccount == nil {
-      let button = builder.opaqueObject("primary_menu_button", gtk_menu_button_get_type())
-      guard let popover = gtk_menu_button_get_popover(button) else { return }
-      let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
-      let name = gtk_label_new("")!
-      let email = gtk_label_new("")!
-      for label in [name, email] {
-        gtk_label_set_xalign(OpaquePointer(label), 0)
-        gtk_label_set_ellipsize(OpaquePointer(label), PANGO_ELLIPSIZE_END)
-        gtk_box_append(box.cast(to: gtk_box_get_type(), as: GtkBox.self), label)
-      }
-      gtk_widget_add_css_class(name, "heading")
-      gtk_widget_add_css_class(email, "dim-label")
-      gtk_widget_set_margin_start(box, 12)
-      gtk_widget_set_margin_end(box, 12)
-      gtk_widget_set_margin_top(box, 6)
-      gtk_widget_set_margin_bottom(box, 6)
-      gtk_popover_menu_add_child(OpaquePointer(popover), box, "account")
-      menuAccount = (box, name, email)
-    }
-    guard let (box, name, email) = menuAccount else { return }
-    gtk_label_set_text(OpaquePointer(name), account?.displayName ?? "")
-    gtk_label_set_text(OpaquePointer(email), account?.email ?? "")
-    gtk_widget_set_visible(email, (account?.email ?? "").isEmpty ? 0 : 1)
-    gtk_widget_set_visible(box, account == nil ? 0 : 1)
-  }
-
   /// Puts the keyboard focus into `page` when it is nowhere, or on a widget that is no longer on screen (the web
   /// view a sign-in just dropped): GTK would otherwise leave Tab with nowhere to start, a keyboard trap.
   private func keepFocusInWindow(page: UnsafeMutablePointer<GtkWidget>?) {
@@ -211,27 +165,6 @@ final class MainWindow {
   private func focusInto(_ page: UnsafeMutablePointer<GtkWidget>?) {
     if let page, gtk_widget_child_focus(page, GTK_DIR_TAB_FORWARD) != 0 { return }
     gtk_widget_grab_focus(window.widget)
-  }
-
-  /// Shows in the header the host of the sign-in page on screen, with GNOME Web's secure or insecure sign (a person
-  /// sees whose page asks for the password); nil puts the app's own title back.
-  private func showPageOrigin(host: String?, secure: Bool) {
-    let icon = builder.object("page_security_icon", gtk_widget_get_type(), as: GtkWidget.self)
-    guard let host else {
-      gtk_widget_set_visible(icon, 0)
-      adw_window_title_set_title(windowTitle, tr("B2C Tasks"))
-      return
-    }
-    adw_window_title_set_title(windowTitle, host)
-    gtk_image_set_from_icon_name(
-      OpaquePointer(icon), secure ? "channel-secure-symbolic" : "channel-insecure-symbolic")
-    let explanation =
-      secure
-      ? String(template: tr("Secure connection: the identity of %@ is verified and the page is encrypted"), host)
-      : String(template: tr("Not secure: the page from %@ is not encrypted"), host)
-    gtk_widget_set_tooltip_text(icon, explanation)
-    b2c_accessible_set_label(icon, explanation)
-    gtk_widget_set_visible(icon, 1)
   }
 
   /// Shows the banner saying the task service cannot be reached, with `message`, or hides it (nil).
@@ -292,53 +225,15 @@ final class MainWindow {
   }
 
   /// Shows a short message at the bottom of the window; with `retry`, a Retry button that runs it. A toast
-  /// `aboutList` goes when the list does (a sign-in page has no use for "1 waiting task was sent").
+  /// `aboutList` goes when the list does.
   @discardableResult
   func showToast(_ title: String, aboutList: Bool = false, retry: (@MainActor () -> Void)? = nil) -> OpaquePointer {
-    let toast = PlainText.toast(title)
-    if let retry {
-      adw_toast_set_button_label(toast, tr("Retry"))
-      Signal.connect(toast, "button-clicked") { retry() }
-    }
-    if aboutList {
-      listToasts.append(toast)
-      g_object_ref(toast.gpointer)
-      Signal.connect(toast, "dismissed") { [unowned self] in
-        self.listToasts.removeAll { $0 == toast }
-        g_object_unref(toast.gpointer)
-      }
-    }
-    present(toast)
-    return toast
+    toasts.show(title, aboutList: aboutList, retry: retry)
   }
 
   /// Adds `toast` (built by the caller) to the window.
   func present(_ toast: OpaquePointer) {
-    adw_toast_overlay_add_toast(toastOverlay, toast)
-    nameToastCloseButtons()
-    // A toast waiting behind another is drawn when that one goes.
-    Signal.connect(toast, "dismissed") { [unowned self] in Task { self.nameToastCloseButtons() } }
-  }
-
-  /// libadwaita 1.2 leaves a toast's close button without an accessible name (a screen reader says "GtkImage"):
-  /// it gets one. The button is found by its icon, as the library's own template sets it.
-  private func nameToastCloseButtons() {
-    func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
-      if g_type_check_instance_is_a(widget.gpointer.assumingMemoryBound(to: GTypeInstance.self), gtk_button_get_type())
-        != 0
-      {
-        let button = widget.cast(to: gtk_button_get_type(), as: GtkButton.self)
-        if let icon = gtk_button_get_icon_name(button), String(cString: icon) == "window-close-symbolic" {
-          b2c_accessible_set_label(widget, tr("Dismiss"))
-        }
-      }
-      var child = gtk_widget_get_first_child(widget)
-      while let current = child {
-        visit(current)
-        child = gtk_widget_get_next_sibling(current)
-      }
-    }
-    visit(toastOverlay.widget)
+    toasts.present(toast)
   }
 
   /// Runs `body` with the header's spinner turning; it stops when the last such request has ended.
@@ -364,19 +259,19 @@ final class MainWindow {
     switch state {
     case .signedIn(let account), .refreshing(let account):
       accountName = account.displayName
-      showAccountInMenu(account)
+      accountHeader.show(account)
       // On the sign-in page (Switch Account, Edit Profile) the subtitle is the page's own title.
-      if page != .signIn { adw_window_title_set_subtitle(windowTitle, account.displayName) }
+      if page != .signIn { windowTitle.setSubtitle(account.displayName) }
     case .needsSignIn(let signedOut):
       accountName = ""
-      showAccountInMenu(nil)
-      adw_window_title_set_subtitle(windowTitle, "")
+      accountHeader.show(nil)
+      windowTitle.setSubtitle("")
       // While the list is shown: its session could not be refreshed. (At start, `start` handles it.)
       if page == .tasks || page == .noTasks { account?.sessionEnded(signedOut) }
     case .signedOut:
       accountName = ""
-      showAccountInMenu(nil)
-      adw_window_title_set_subtitle(windowTitle, "")
+      accountHeader.show(nil)
+      windowTitle.setSubtitle("")
     case .signingIn:
       break  // the current user (if any) stays until a new sign-in succeeds
     }
@@ -407,18 +302,5 @@ extension MainWindow: TaskListWindow {
     let app = application.cast(to: g_application_get_type(), as: GApplication.self)
     g_application_hold(app)
     return { g_application_release(app) }
-  }
-}
-
-/// One account's files: the outbox of tasks waiting to be sent and the offline copy of the list.
-struct AccountFiles: Sendable {
-  let objectID: String
-  let outbox: Outbox
-  let cache: TaskCache
-
-  init(account: Account, in key: SessionKey) {
-    objectID = account.objectID
-    outbox = Outbox(file: Outbox.file(for: account, in: key))
-    cache = TaskCache(account: account, in: key)
   }
 }
