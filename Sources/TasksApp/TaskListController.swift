@@ -6,10 +6,10 @@ import FoundationEssentials
 import GtkSupport
 import TasksCore
 
-/// Shows tasks in a `GtkListView`. The model is a `GtkStringList` of row keys in the order shown (sorted here, in
-/// Swift, from cached facts), under a `GtkFilterListModel` for search and hidden completed tasks, which is taken out
-/// of the chain when it would let everything through. GTK keeps only keys, and widgets for what is on screen,
-/// however long the list; a change touches only the rows that moved.
+/// Shows tasks in a `GtkListView`: `TaskListState` holds the rows and answers the edits each change makes;
+/// `TaskListModel` keeps only their keys for GTK (filtered while a search or hidden completed tasks need it), and
+/// `TaskRowFactory` the widgets of what is on screen, however long the list; a change touches only the rows that
+/// moved.
 ///
 /// The row is the keyboard stop: Space ticks, Delete deletes, Enter or F2 edits, the Menu key or Shift+F10 opens
 /// its context menu (also on right-click). Double-click edits. Tasks being deleted (their Undo toast showing) are
@@ -20,16 +20,10 @@ final class TaskListController {
   private let listStack: OpaquePointer
   private let emptyPage: OpaquePointer
   private let emptyAddButton: UnsafeMutablePointer<GtkWidget>
-  private let model: OpaquePointer
-  private let filterModel: OpaquePointer
-  private var filter: CustomFilter?
-  private var filterInUse = false
-  private let factory: OpaquePointer
+  private let model = TaskListModel()
+  private let rowFactory = TaskRowFactory()
   /// The list's data, order, filter and highlight; every change answers the model edits to make.
   private var state = TaskListState()
-  private var rows: [UnsafeMutableRawPointer: TaskRow] = [:]
-  private var boundRows: [RowKey: TaskRow] = [:]
-  private var binding = false
   private let editor = TaskRowEditor()
   private let menu: TaskRowMenu
   /// Called when the user ticks or unticks a task.
@@ -48,7 +42,7 @@ final class TaskListController {
   /// How the list is sorted.
   var sortOrder: TaskSortOrder {
     get { state.sortOrder }
-    set { apply(state.setSortOrder(newValue)) }
+    set { model.apply(state.setSortOrder(newValue)) }
   }
 
   /// Whether completed tasks are shown (after the open ones).
@@ -77,36 +71,32 @@ final class TaskListController {
     listStack = builder.opaqueObject("list_stack", gtk_stack_get_type())
     emptyPage = builder.opaqueObject("empty_page", adw_status_page_get_type())
     emptyAddButton = builder.object("empty_add_task_button", gtk_widget_get_type())
-    model = gtk_string_list_new(nil)
-    factory = gtk_signal_list_item_factory_new()
     menu = TaskRowMenu(on: listView.widget)
-    g_object_ref(model.gpointer)  // the filter model takes a reference of its own
-    filterModel = gtk_filter_list_model_new(OpaquePointer(model.gpointer), nil)
-    g_object_ref(filterModel.gpointer)  // and the selection model of the filter model
-    let selection = gtk_no_selection_new(OpaquePointer(filterModel.gpointer))
-    gtk_list_view_set_model(listView, selection)
-    gtk_list_view_set_factory(listView, factory)
-    Signal.connect(factory, "setup") { [unowned self] item in self.setUp(OpaquePointer(item)) }
-    Signal.connect(factory, "bind") { [unowned self] item in self.bind(OpaquePointer(item)) }
-    Signal.connect(factory, "unbind") { [unowned self] item in self.unbind(OpaquePointer(item)) }
-    // GTK 4.8 does not recycle row widgets: a jump far down a long list destroys them and sets up new ones.
-    Signal.connect(factory, "teardown") { [unowned self] item in self.tearDown(OpaquePointer(item)) }
-    Signal.connectItemsChanged(filterModel) { [unowned self] _, _, _ in self.showEmptyState() }
+    gtk_list_view_set_model(listView, model.selection)
+    gtk_list_view_set_factory(listView, rowFactory.factory)
+    model.setFilter { [weak self] key in self?.state.isShown(key) ?? true }
+    model.onChange { [weak self] in self?.showEmptyState() }
+    rowFactory.content = { [unowned self] key in
+      self.state.content(key).map { ($0, key == self.state.highlighted) }
+    }
+    rowFactory.onToggled = { [unowned self] key, done in
+      if let task = self.state.task(key) { self.onToggle(task, done) }
+    }
+    rowFactory.onDeleteClicked = { [unowned self] key in self.onDelete(key) }
+    rowFactory.onContextClick = { [unowned self] row, x, y in self.openMenu(for: row, at: (x, y)) }
+    rowFactory.onUnbind = { [unowned self] row in
+      if self.editor.isEditing(row) { self.editor.finish(saving: true) }
+    }
     // After the click that activated the row is handled: the row takes keyboard focus at the end of it, which
     // would end an edit started at once.
     Signal.connectPosition(listView, "activate") { [unowned self] position in
-      Task { if let key = self.key(at: position) { self.startEditing(key) } }
+      Task { if let key = self.model.key(at: Int(position)) { self.startEditing(key) } }
     }
     let keys = gtk_event_controller_key_new()!
     Signal.connectKeyPressed(keys) { [unowned self] keyval in self.keyPressed(keyval, keys) }
     // Before the row sees them: its own binding takes Space (to select, which this list does not do).
     gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
     gtk_widget_add_controller(listView.widget, keys)
-    filter = CustomFilter { [weak self] item in
-      guard let self, let key = RowKey(modelString: String(cString: gtk_string_object_get_string(OpaquePointer(item))))
-      else { return true }
-      return self.state.isShown(key)
-    }
     menu.onCommand = { [unowned self] command, key in self.run(command, key) }
     editor.onSave = { [unowned self] id, text in
       // An emptied text is not saved: the task keeps its text.
@@ -126,13 +116,13 @@ final class TaskListController {
   func show(
     _ items: [TaskItem], waiting: [PendingTask] = [], changed: Set<Int64> = [], sent: [String: Int64] = [:]
   ) {
-    apply(state.show(items, waiting: waiting, changed: changed, sent: sent))
-    for (key, row) in boundRows { fill(row, key) }
+    model.apply(state.show(items, waiting: waiting, changed: changed, sent: sent))
+    rowFactory.refillAll()
   }
 
   /// Adds a task that waits in the outbox, at once, and shows it: scrolled into view and briefly highlighted.
   func append(_ task: PendingTask) {
-    apply(state.append(task))
+    model.apply(state.append(task))
     reveal(.pending(task.id))
   }
 
@@ -142,23 +132,21 @@ final class TaskListController {
     let key = RowKey.task(task.id)
     let hadFocus = focusedRow()?.key == key
     let before = state.keys
-    apply(state.update(task, waiting: waiting))
+    model.apply(state.update(task, waiting: waiting))
     // A row ticked from the keyboard moves after the open ones: the focus goes with it.
     if hadFocus && before != state.keys { focus(key) }
-    if let row = boundRows[key] { fill(row, key) }
+    rowFactory.refill([key])
   }
 
   /// Marks the tasks with a change still waiting in the outbox (the others were sent); their rows say so.
   func markWaiting(_ ids: Set<Int64>) {
-    for key in state.markWaiting(ids) {
-      if let row = boundRows[key] { fill(row, key) }
-    }
+    rowFactory.refill(state.markWaiting(ids))
   }
 
   /// Redraws the rows on screen (their ages move on with the clock).
   func redrawAges() {
     state.forgetAges()
-    for (key, row) in boundRows { fill(row, key) }
+    rowFactory.refillAll()
   }
 
   /// The task of a row, if it is the server's.
@@ -170,7 +158,7 @@ final class TaskListController {
   /// Takes rows out of the list (while their Undo toast shows); `restore` puts them back in their places.
   func remove(_ removed: [RowKey]) {
     let focusedIndex = focusedRow().flatMap { $0.key }.flatMap { position(of: $0) }
-    apply(state.remove(removed))
+    model.apply(state.remove(removed))
     // The keyboard stays where the row was: on the next one (or the new last).
     if let focusedIndex { focusRow(at: focusedIndex) }
   }
@@ -178,7 +166,7 @@ final class TaskListController {
   /// Puts rows taken out by `remove` back (Undo, or a deletion that failed); `focusing`, the first of them takes
   /// the keyboard focus (an Undo brings the focus back with the row).
   func restore(_ restored: [RowKey], focusing: Bool = false) {
-    apply(state.restore(restored))
+    model.apply(state.restore(restored))
     if focusing,
       let first = restored.compactMap({ key in position(of: key).map { (key, $0) } }).min(by: { $0.1 < $1.1 })
     {
@@ -188,47 +176,20 @@ final class TaskListController {
 
   /// Drops a row for good (the server deleted it).
   func forget(_ key: RowKey) {
-    apply(state.forget(key))
+    model.apply(state.forget(key))
   }
 
-  /// Makes the model's edits.
-  private func apply(_ edits: [ListEdit]) {
-    for edit in edits {
-      withCStringArray(edit.insert.map(\.modelString)) { array in
-        gtk_string_list_splice(model, UInt32(edit.at), UInt32(edit.remove), array)
-      }
-    }
-  }
+  // MARK: Filter and empty page
 
-  // MARK: Filtering
-
-  /// Tells the filter model what changed; with nothing to filter, the filter leaves the chain (no call per row).
+  /// Tells the model what changed in the filter.
   private func applyFilter(_ change: FilterChange) {
-    let needed = state.needsFilter
-    // Long lists are filtered a slice at a time, so typing in the search stays smooth.
-    gtk_filter_list_model_set_incremental(filterModel, state.count > 5000 ? 1 : 0)
-    guard let filter else { return }
-    if needed && filterInUse {
-      let gtkChange =
-        switch change {
-        case .moreStrict: GTK_FILTER_CHANGE_MORE_STRICT
-        case .lessStrict: GTK_FILTER_CHANGE_LESS_STRICT
-        case .different: GTK_FILTER_CHANGE_DIFFERENT
-        }
-      filter.changed(gtkChange)
-    } else if needed {
-      gtk_filter_list_model_set_filter(filterModel, filter.filter)
-      filterInUse = true
-    } else if filterInUse {
-      gtk_filter_list_model_set_filter(filterModel, nil)
-      filterInUse = false
-    }
+    model.filterChanged(change, needed: state.needsFilter, count: state.count)
     showEmptyState()
   }
 
   /// The page shows the list, or a status page saying why nothing is in it.
   private func showEmptyState() {
-    let shown = g_list_model_get_n_items(OpaquePointer(filterModel.gpointer))
+    let shown = model.shownCount
     gtk_stack_set_visible_child_name(listStack, shown > 0 ? "list" : "empty")
     gtk_widget_set_visible(gtk_stack_get_child_by_name(listStack, "list"), shown > 0 ? 1 : 0)
     gtk_widget_set_visible(gtk_stack_get_child_by_name(listStack, "empty"), shown > 0 ? 0 : 1)
@@ -245,86 +206,24 @@ final class TaskListController {
     gtk_widget_set_visible(emptyAddButton, reason == .noTasks ? 1 : 0)
   }
 
-  /// The row at `position` of what is shown.
-  private func key(at position: UInt32) -> RowKey? {
-    guard let object = g_list_model_get_item(OpaquePointer(filterModel.gpointer), position) else { return nil }
-    defer { g_object_unref(object) }
-    return RowKey(modelString: String(cString: gtk_string_object_get_string(OpaquePointer(object))))
-  }
-
   /// Where `key` is among the rows shown.
   private func position(of key: RowKey) -> Int? {
-    if !filterInUse { return state.keys.firstIndex(of: key) }
-    let count = g_list_model_get_n_items(OpaquePointer(filterModel.gpointer))
-    return (0..<count).first { self.key(at: $0) == key }.map(Int.init)
+    model.position(of: key, in: state.keys)
   }
 
-  // MARK: Rows
-
-  private func setUp(_ item: OpaquePointer?) {
-    guard let item else { return }
-    let row = TaskRow()
-    gtk_list_item_set_child(item, row.box)
-    rows[UnsafeMutableRawPointer(row.box)] = row
-    Signal.connect(row.check, "toggled") { [unowned self, unowned row] in
-      guard !self.binding, let key = row.key, let task = self.state.task(key) else { return }
-      self.onToggle(
-        task, gtk_check_button_get_active(row.check.cast(to: gtk_check_button_get_type(), as: GtkCheckButton.self)) != 0
-      )
-    }
-    Signal.connect(row.delete, "clicked") { [unowned self, unowned row] in
-      if let key = row.key { self.onDelete(key) }
-    }
-    let click = gtk_gesture_click_new()!
-    gtk_gesture_single_set_button(click, 3)
-    Signal.connectClick(click, "pressed") { [unowned self, unowned row] x, y in
-      self.openMenu(for: row, at: (x, y))
-    }
-    gtk_widget_add_controller(row.box, click)
-  }
-
-  private func bind(_ item: OpaquePointer?) {
-    guard let item, let child = gtk_list_item_get_child(item), let row = rows[UnsafeMutableRawPointer(child)],
-      let object = gtk_list_item_get_item(item),
-      let key = RowKey(modelString: String(cString: gtk_string_object_get_string(OpaquePointer(object))))
-    else { return }
-    row.key = key
-    boundRows[key] = row
-    fill(row, key)
-  }
-
-  private func unbind(_ item: OpaquePointer?) {
-    guard let item, let child = gtk_list_item_get_child(item), let row = rows[UnsafeMutableRawPointer(child)],
-      let key = row.key
-    else { return }
-    if editor.isEditing(row) { editor.finish(saving: true) }
-    if boundRows[key] === row { boundRows[key] = nil }
-    row.key = nil
-  }
-
-  private func tearDown(_ item: OpaquePointer?) {
-    guard let item, let child = gtk_list_item_get_child(item) else { return }
-    rows.removeValue(forKey: UnsafeMutableRawPointer(child))?.retire()
-  }
-
-  private func fill(_ row: TaskRow, _ key: RowKey) {
-    binding = true
-    defer { binding = false }
-    guard let content = state.content(key) else { return }
-    row.show(content)
-    row.highlight(key == state.highlighted)
+  /// Scrolls the row at `position` of what is shown into view.
+  private func scroll(to position: Int) {
+    gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
   }
 
   /// Scrolls `key` into view and highlights it for a moment.
   private func reveal(_ key: RowKey) {
-    if let position = position(of: key) {
-      gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
-    }
-    if let row = boundRows[key] { row.highlight(true) }
+    if let position = position(of: key) { scroll(to: position) }
+    rowFactory.row(showing: key)?.highlight(true)
     Task {
       try? await Task.sleep(for: .seconds(2))
       guard let current = self.state.clearHighlight() else { return }
-      self.boundRows[current]?.highlight(false)
+      self.rowFactory.row(showing: current)?.highlight(false)
     }
   }
 
@@ -334,8 +233,7 @@ final class TaskListController {
   private func focusedRow() -> TaskRow? {
     guard let root = gtk_widget_get_root(listView.widget), var widget = gtk_root_get_focus(root) else { return nil }
     while widget != listView.widget {
-      if let row = rows[UnsafeMutableRawPointer(widget)] { return row }
-      if let child = gtk_widget_get_first_child(widget), let row = rows[UnsafeMutableRawPointer(child)] { return row }
+      if let row = rowFactory.row(at: widget) { return row }
       guard let parent = gtk_widget_get_parent(widget) else { return nil }
       widget = parent
     }
@@ -344,14 +242,14 @@ final class TaskListController {
 
   /// Gives the keyboard focus to the first row shown; answers whether there was one.
   func focusFirstRow() -> Bool {
-    guard g_list_model_get_n_items(OpaquePointer(filterModel.gpointer)) > 0 else { return false }
+    guard model.shownCount > 0 else { return false }
     focusRow(at: 0)
     return true
   }
 
   /// Gives the keyboard focus to the last row shown; answers whether there was one.
   func focusLastRow() -> Bool {
-    let count = Int(g_list_model_get_n_items(OpaquePointer(filterModel.gpointer)))
+    let count = model.shownCount
     guard count > 0 else { return false }
     focusRow(at: count - 1)
     return true
@@ -359,16 +257,16 @@ final class TaskListController {
 
   /// Gives the keyboard focus to the row at `position` of what is shown (or the last one).
   private func focusRow(at position: Int) {
-    let count = Int(g_list_model_get_n_items(OpaquePointer(filterModel.gpointer)))
-    guard count > 0, let key = key(at: UInt32(min(position, count - 1))) else { return }
+    let count = model.shownCount
+    guard count > 0, let key = model.key(at: min(position, count - 1)) else { return }
     focus(key)
   }
 
   /// Scrolls `key` into view and gives its row the keyboard focus (once the list has made its widget).
   private func focus(_ key: RowKey, tries: Int = 3) {
     guard let position = position(of: key) else { return }
-    gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
-    if let item = boundRows[key]?.listItem {
+    scroll(to: position)
+    if let item = rowFactory.row(showing: key)?.listItem {
       gtk_widget_grab_focus(item)
     } else if tries > 0 {
       Task { self.focus(key, tries: tries - 1) }
@@ -383,7 +281,7 @@ final class TaskListController {
     case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab:
       // A Tab stop per row, then out of the list. (GTK 4.8's list view, left to itself here, kept the focus.)
       let forward = keyval == UInt32(GDK_KEY_Tab) && !shift
-      let count = Int(g_list_model_get_n_items(OpaquePointer(filterModel.gpointer)))
+      let count = model.shownCount
       guard let position = position(of: key) else { return false }
       let next = forward ? position + 1 : position - 1
       if next >= 0 && next < count { focusRow(at: next) } else { onLeave(forward) }
@@ -433,10 +331,8 @@ final class TaskListController {
   private func startEditing(_ key: RowKey) {
     guard let task = state.task(key) else { return }
     if task.text.contains(where: \.isNewline) { return onOpenDetails(task) }
-    if boundRows[key] == nil, let position = position(of: key) {
-      gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
-    }
-    guard let row = boundRows[key] else { return }
+    if rowFactory.row(showing: key) == nil, let position = position(of: key) { scroll(to: position) }
+    guard let row = rowFactory.row(showing: key) else { return }
     editor.start(task, in: row)
   }
 
