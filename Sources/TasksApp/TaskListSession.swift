@@ -49,6 +49,14 @@ final class TaskListSession {
   let undoQueue = UndoQueue()
   /// The list's fetches, its offline copy and the automatic retry.
   let sync = ListSync()
+  /// Deletions with their Undo toasts.
+  private lazy var deletions = TaskDeletions(
+    list: list, undoQueue: undoQueue, window: window,
+    files: { [unowned self] in
+      guard let account = await self.session.account else { return nil }
+      return self.files(account)
+    },
+    send: { [unowned self] files in await self.sendChanges(files) })
   private let session: Session
   private let files: (Account) -> AccountFiles
   private unowned let window: any TaskListWindow
@@ -260,77 +268,12 @@ final class TaskListSession {
   // MARK: Deleting
 
   /// Takes the rows out at once and shows an Undo toast; the server hears of it when the toast goes away.
-  func delete(_ keys: [RowKey]) {
-    guard !keys.isEmpty else { return }
-    list.remove(keys)
-    window.showTasksPage()
-    // Short, as GNOME's toasts are: the task's text may be long, and the row is gone from view anyway.
-    let title =
-      keys.count == 1
-      ? tr("Task deleted") : String(template: trn("%d task deleted", "%d tasks deleted", keys.count), keys.count)
-    let toast = PlainText.toast(title)
-    adw_toast_set_button_label(toast, tr("Undo"))
-    adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
-    // One Undo at a time: an earlier deletion happens now.
-    if let earlier = undoQueue.begin(PendingDeletion(keys: keys, toast: toast)) {
-      adw_toast_dismiss(earlier.toast)
-      commit(earlier)
-    }
-    Signal.connect(toast, "button-clicked") { [unowned self] in
-      if let deletion = self.undoQueue.endDeletion(shownBy: toast) { self.undoDeletion(deletion) }
-    }
-    Signal.connect(toast, "dismissed") { [unowned self] in
-      if let deletion = self.undoQueue.endDeletion(shownBy: toast) { self.commit(deletion) }
-    }
-    window.present(toast)
-  }
+  func delete(_ keys: [RowKey]) { deletions.delete(keys) }
 
-  /// Puts the rows of a deletion whose toast still shows back (Undo, Ctrl+Z; the queue has let go of it).
-  func undoDeletion(_ deletion: PendingDeletion) {
-    list.restore(deletion.keys, focusing: true)
-    window.showTasksPage()
-    adw_toast_dismiss(deletion.toast)
-  }
-
-  /// Carries out a deletion whose toast is still showing (quitting, signing out, deleting another); answers the
-  /// request, for a caller that must wait for it. The app is held until the server has answered, so that quitting
-  /// does not cut the request short.
+  /// Carries out a deletion whose toast is still showing (quitting, signing out); answers the request, for a caller
+  /// that must wait for it.
   @discardableResult
-  func finishPendingWork() -> Task<Void, Never>? {
-    guard let deletion = undoQueue.endDeletion() else { return nil }
-    adw_toast_dismiss(deletion.toast)
-    return commit(deletion)
-  }
-
-  /// Carries out a deletion: each task's goes into the outbox (on disk) and the row is gone for good; then the
-  /// outbox is sent (offline, the deletions wait there).
-  @discardableResult
-  private func commit(_ deletion: PendingDeletion) -> Task<Void, Never>? {
-    let release = window.holdApplication()
-    return Task {
-      defer { release() }
-      guard let account = await session.account else { return }
-      let outbox = files(account).outbox
-      var unsaved: [RowKey] = []
-      for key in deletion.keys {
-        do {
-          switch key {
-          case .task(let id): try await outbox.delete(id)
-          case .pending(let id): try await outbox.remove(id)
-          }
-          list.forget(key)
-        } catch {
-          unsaved.append(key)
-        }
-      }
-      if !unsaved.isEmpty {
-        list.restore(unsaved)
-        window.showTasksPage()
-        window.showToast(tr("The task could not be deleted. Check that your disk is not full."), aboutList: true)
-      }
-      await sendChanges(files(account))
-    }
-  }
+  func finishPendingWork() -> Task<Void, Never>? { deletions.finishPending() }
 
   // MARK: Undo and refresh
 
@@ -348,7 +291,7 @@ final class TaskListSession {
   func undo() {
     switch undoQueue.takeLast() {
     case .deletion(let deletion):
-      undoDeletion(deletion)
+      deletions.undo(deletion)
     case .completion(let task, let done):
       var current = list.task(.task(task.id)) ?? task
       current.completed = done
