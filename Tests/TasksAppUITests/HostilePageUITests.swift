@@ -36,17 +36,10 @@ extension AppUI {
       try Data("the user's own file\n".utf8).write(to: home.appending(path: "victim.txt"))
       try Data("the user's own download\n".utf8).write(to: home.appending(path: "Downloads/victim.txt"))
       let before = Self.snapshot(home)
-      let settings = Data(
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict>
-          <key>clientID</key><string>hostile-page-test</string>
-          <key>authority</key><string>\(origin)</string>
-          <key>redirectURI</key><string>urn:ietf:wg:oauth:2.0:oob</string>
-          <key>keychain</key><string>ui.test.\(UUID().uuidString)</string>
-          <key>taskAPI</key><string>\(origin)</string>
-        </dict></plist>
-        """.utf8)
+      let settings = SettingsFile([
+        "clientID": "hostile-page-test", "authority": origin, "redirectURI": "urn:ietf:wg:oauth:2.0:oob",
+        "keychain": "ui.test.\(UUID().uuidString)", "taskAPI": origin,
+      ]).data
       let app = try AppDriver(settings: settings, environment: ["HOME": home.path])
       try await app.openSignInPage()
       // Every attack was made: the frames' attachments, the script's (then offered as a blob), and last the page's

@@ -38,29 +38,17 @@ final class PlaygroundForUI {
     case "oidc": authority = base
     default: authority = nil
     }
-    let provider: String
+    var file = SettingsFile(["clientID": Self.clientID])
     if let authority {
-      provider = "<key>authority</key><string>\(authority)</string>"
+      file = file.with("authority", authority)
     } else {
-      provider = """
-        <key>authorityHost</key><string>\(base)</string>
-        <key>tenant</key><string>b2ctasks.onmicrosoft.com</string>
-        <key>signInPolicy</key><string>B2C_1_SignUpOrSignIn</string>
-        <key>passwordResetPolicy</key><string>B2C_1_PasswordReset</string>
-        <key>editProfilePolicy</key><string>B2C_1_EditProfile</string>
-        """
+      file = file.with("authorityHost", base).with("tenant", "b2ctasks.onmicrosoft.com")
+        .with("signInPolicy", "B2C_1_SignUpOrSignIn").with("passwordResetPolicy", "B2C_1_PasswordReset")
+        .with("editProfilePolicy", "B2C_1_EditProfile")
     }
-    settings = Data(
-      """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <plist version="1.0"><dict>
-        <key>clientID</key><string>\(Self.clientID)</string>
-        \(provider)
-        <key>redirectURI</key><string>urn:ietf:wg:oauth:2.0:oob</string>
-        <key>keychain</key><string>\(keychainGroup)</string>
-        <key>taskAPI</key><string>\(base)</string>
-      </dict></plist>
-      """.utf8)
+    settings =
+      file.with("redirectURI", "urn:ietf:wg:oauth:2.0:oob").with("keychain", keychainGroup)
+      .with("taskAPI", base).data
   }
 
   /// Starts the program on `port` (0: a free one) and answers it with the port it listens on.

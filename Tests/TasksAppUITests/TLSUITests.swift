@@ -47,18 +47,12 @@ extension AppUI {
       // The sample's explicit B2C URLs: no discovery document is read first, so WebKit itself meets the certificate
       // (with discovery, the core refuses it before the page, as the session tests show).
       let base = "https://127.0.0.1:\(playground.port)/b2ctasks.onmicrosoft.com/oauth2/v2.0"
-      let settings = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict>
-          <key>clientID</key><string>6f1c3a52-93b4-4c1e-9a57-2d8e0b7c4f10</string>
-          <key>authURL</key><string>\(base)/authorize?p=B2C_1_SignUpOrSignIn</string>
-          <key>tokenURL</key><string>\(base)/token?p=B2C_1_SignUpOrSignIn</string>
-          <key>redirectURI</key><string>urn:ietf:wg:oauth:2.0:oob</string>
-          <key>keychain</key><string>\(playground.keychainGroup)</string>
-          <key>taskAPI</key><string>https://127.0.0.1:\(playground.port)</string>
-        </dict></plist>
-        """
-      let app = try AppDriver(settings: Data(settings.utf8))
+      let settings = SettingsFile([
+        "clientID": PlaygroundForUI.clientID, "authURL": "\(base)/authorize?p=B2C_1_SignUpOrSignIn",
+        "tokenURL": "\(base)/token?p=B2C_1_SignUpOrSignIn", "redirectURI": "urn:ietf:wg:oauth:2.0:oob",
+        "keychain": playground.keychainGroup, "taskAPI": "https://127.0.0.1:\(playground.port)",
+      ])
+      let app = try AppDriver(settings: settings.data)
       _ = try await app.waitForWindow()
       try await app.waitFor(role: "push button", name: "Sign In")
       try await app.press(button: "Sign In")

@@ -72,17 +72,13 @@ extension AppUI {
 
     @Test("a broken settings file is explained in the window, naming the file and the key")
     func settingsError() async throws {
-      let broken = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict>
-          <key>clientID</key><string>90c0fe63-bcf2-44d5-8fb7-b8bbc0b29dc6</string>
-          <key>authURL</key><string>http://login.example.com/t.onmicrosoft.com/oauth2/v2.0/authorize?p=B2C_1_x</string>
-          <key>tokenURL</key><string>https://login.example.com/t.onmicrosoft.com/oauth2/v2.0/token?p=B2C_1_x</string>
-          <key>bhh</key><string>urn:ietf:wg:oauth:2.0:oob</string>
-          <key>taskAPI</key><string>https://tasks.example.com</string>
-        </dict></plist>
-        """
-      let app = try AppDriver(settings: Data(broken.utf8))
+      let broken = SettingsFile([
+        "clientID": "90c0fe63-bcf2-44d5-8fb7-b8bbc0b29dc6",
+        "authURL": "http://login.example.com/t.onmicrosoft.com/oauth2/v2.0/authorize?p=B2C_1_x",
+        "tokenURL": "https://login.example.com/t.onmicrosoft.com/oauth2/v2.0/token?p=B2C_1_x",
+        "bhh": "urn:ietf:wg:oauth:2.0:oob", "taskAPI": "https://tasks.example.com",
+      ])
+      let app = try AppDriver(settings: broken.data)
       _ = try await app.waitForWindow()
       try await app.waitFor(role: "label", name: "The Settings Cannot Be Used")
       let nodes = try await app.accessibleTree { nodes in

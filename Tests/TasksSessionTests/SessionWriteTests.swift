@@ -27,20 +27,15 @@ struct SessionWriteTests {
       let gate = try await TokenGate.start(upstream: harness.base)
       let tenant = "b2ctasks.onmicrosoft.com"
       let query = "?p=B2C_1_SignUpOrSignIn"
-      let plist = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict>
-          <key>clientID</key><string>\(harness.settings.clientID)</string>
-          <key>authURL</key><string>\(harness.base.absoluteString)/\(tenant)/oauth2/v2.0/authorize\(query)</string>
-          <key>tokenURL</key><string>\(gate.base.absoluteString)/\(tenant)/oauth2/v2.0/token\(query)</string>
-          <key>redirectURI</key><string>urn:ietf:wg:oauth:2.0:oob</string>
-          <key>keychain</key><string>\(harness.group)</string>
-          <key>taskAPI</key><string>\(harness.base.absoluteString)</string>
-        </dict></plist>
-        """
+      let plist = SettingsFile([
+        "clientID": harness.settings.clientID,
+        "authURL": "\(harness.base.absoluteString)/\(tenant)/oauth2/v2.0/authorize\(query)",
+        "tokenURL": "\(gate.base.absoluteString)/\(tenant)/oauth2/v2.0/token\(query)",
+        "redirectURI": "urn:ietf:wg:oauth:2.0:oob", "keychain": harness.group, "taskAPI": harness.base.absoluteString,
+      ])
       let file = harness.data.appending(path: "gated.plist")
-      try Data(plist.utf8).write(to: file)
-      let settings = try AppSettings.parse(Data(plist.utf8), file: file.path)
+      try plist.data.write(to: file)
+      let settings = try AppSettings.parse(plist.data, file: file.path)
       return Scene(harness: harness, gate: gate, settings: settings, file: file)
     }
 
@@ -187,17 +182,10 @@ struct RefreshLockTests {
     func settings(_ client: String, _ authority: String, group: String = "com.example.sso") throws -> SessionKey {
       SessionKey(
         try AppSettings.parse(
-          Data(
-            """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict>
-              <key>clientID</key><string>\(client)</string>
-              <key>authority</key><string>\(authority)</string>
-              <key>redirectURI</key><string>urn:ietf:wg:oauth:2.0:oob</string>
-              <key>keychain</key><string>\(group)</string>
-              <key>taskAPI</key><string>https://tasks.example.com</string>
-            </dict></plist>
-            """.utf8), file: "test"))
+          SettingsFile([
+            "clientID": client, "authority": authority, "redirectURI": "urn:ietf:wg:oauth:2.0:oob", "keychain": group,
+            "taskAPI": "https://tasks.example.com",
+          ]).data, file: "test"))
     }
     let environment = ["XDG_RUNTIME_DIR": "/run/user/1000"]
     let one = RefreshLock(try settings("app-one", "https://one.example.com"), environment: environment)

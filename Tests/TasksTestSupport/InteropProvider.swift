@@ -39,17 +39,10 @@ public final class InteropProvider: Sendable {
   /// App settings for this provider as a user would write them (README, "Interoperability"): its issuer as the
   /// authority, the profile and email claims, and the default bearer (the id_token: its access tokens are opaque).
   public func settings(clientID: String, redirect: String, keychain: String, taskAPI: String) -> String {
-    """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <plist version="1.0"><dict>
-      <key>clientID</key><string>\(clientID)</string>
-      <key>authority</key><string>\(issuer.absoluteString)</string>
-      <key>scopes</key><string>profile email</string>
-      <key>redirectURI</key><string>\(redirect)</string>
-      <key>keychain</key><string>\(keychain)</string>
-      <key>taskAPI</key><string>\(taskAPI)</string>
-    </dict></plist>
-    """
+    SettingsFile([
+      "clientID": clientID, "authority": issuer.absoluteString, "scopes": "profile email", "redirectURI": redirect,
+      "keychain": keychain, "taskAPI": taskAPI,
+    ]).xml
   }
 
   /// The folder of the interoperability tests' scripts.

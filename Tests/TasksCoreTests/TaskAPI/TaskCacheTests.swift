@@ -9,17 +9,11 @@ import Testing
 struct TaskCacheTests {
   /// The session key of settings naming `authority` (an OpenID Connect issuer).
   static func key(_ authority: String = "https://sso.example.com/realms/tasks") throws -> SessionKey {
-    let plist = """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <plist version="1.0"><dict>
-        <key>clientID</key><string>tasks</string>
-        <key>authority</key><string>\(authority)</string>
-        <key>redirectURI</key><string>urn:ietf:wg:oauth:2.0:oob</string>
-        <key>keychain</key><string>com.example.sso</string>
-        <key>taskAPI</key><string>https://tasks.example.com</string>
-      </dict></plist>
-      """
-    return SessionKey(try AppSettings.parse(Data(plist.utf8), file: "test.plist"))
+    let file = SettingsFile([
+      "clientID": "tasks", "authority": authority, "redirectURI": "urn:ietf:wg:oauth:2.0:oob",
+      "keychain": "com.example.sso", "taskAPI": "https://tasks.example.com",
+    ])
+    return SessionKey(try AppSettings.parse(file.data, file: "test.plist"))
   }
 
   private func cache(

@@ -8,6 +8,7 @@ import Hummingbird
 import Logging
 import Synchronization
 import TaskService
+import TasksTestSupport
 import Testing
 import _CryptoExtras
 
@@ -116,16 +117,10 @@ final class HostileProvider: Sendable {
 
   /// App settings naming this provider as an OpenID Connect authority.
   func settings(keychain: String, redirect: String = "urn:ietf:wg:oauth:2.0:oob") -> String {
-    """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <plist version="1.0"><dict>
-      <key>clientID</key><string>\(HostileProvider.clientID)</string>
-      <key>authority</key><string>\(base.absoluteString)</string>
-      <key>redirectURI</key><string>\(redirect)</string>
-      <key>keychain</key><string>\(keychain)</string>
-      <key>taskAPI</key><string>\(base.absoluteString)</string>
-    </dict></plist>
-    """
+    SettingsFile([
+      "clientID": HostileProvider.clientID, "authority": base.absoluteString, "redirectURI": redirect,
+      "keychain": keychain, "taskAPI": base.absoluteString,
+    ]).xml
   }
 
   static let clientID = "rp-test-client"

@@ -65,30 +65,17 @@ struct SessionHarness {
     base: URL, flavor: Flavor = .b2c, tenantID: String = "", group: String, redirect: String,
     bearer: String? = "access_token"
   ) -> String {
-    let authority: String
+    var file = SettingsFile(["clientID": PlaygroundConfiguration.appClientID])
     switch flavor {
     case .b2c:
-      authority = """
-        <key>authorityHost</key><string>\(base.absoluteString)</string>
-        <key>tenant</key><string>b2ctasks.onmicrosoft.com</string>
-        <key>signInPolicy</key><string>B2C_1_SignUpOrSignIn</string>
-        <key>passwordResetPolicy</key><string>B2C_1_PasswordReset</string>
-        <key>editProfilePolicy</key><string>B2C_1_EditProfile</string>
-        """
-    case .externalID: authority = "<key>authority</key><string>\(base.absoluteString)/\(tenantID)</string>"
-    case .openID: authority = "<key>authority</key><string>\(base.absoluteString)</string>"
+      file = file.with("authorityHost", base.absoluteString).with("tenant", "b2ctasks.onmicrosoft.com")
+        .with("signInPolicy", "B2C_1_SignUpOrSignIn").with("passwordResetPolicy", "B2C_1_PasswordReset")
+        .with("editProfilePolicy", "B2C_1_EditProfile")
+    case .externalID: file = file.with("authority", "\(base.absoluteString)/\(tenantID)")
+    case .openID: file = file.with("authority", base.absoluteString)
     }
-    return """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <plist version="1.0"><dict>
-        <key>clientID</key><string>\(PlaygroundConfiguration.appClientID)</string>
-        \(authority)
-        <key>redirectURI</key><string>\(redirect)</string>
-        <key>keychain</key><string>\(group)</string>
-        <key>taskAPI</key><string>\(base.absoluteString)</string>
-        \(bearer.map { "<key>bearerToken</key><string>\($0)</string>" } ?? "")
-      </dict></plist>
-      """
+    return file.with("redirectURI", redirect).with("keychain", group).with("taskAPI", base.absoluteString)
+      .with("bearerToken", bearer).xml
   }
 
   /// A new session (as a new app or a new run would make) over the harness's store, sending through `transport`.
