@@ -15,7 +15,7 @@ struct IssuerKeysTests {
     class Handler(http.server.BaseHTTPRequestHandler):
         def log_message(self, *args): pass
         def do_GET(self):
-            print(self.path, flush=True)
+            sys.stdout.write(self.path + "\\n"); sys.stdout.flush()  # one write: lines of two threads stay whole
             if self.path == "/slow-fail":
                 time.sleep(0.5)
                 self.send_response(500); self.send_header("Content-Length", "0"); self.end_headers()

@@ -13,6 +13,10 @@ Usage: download_provider.py  (prints "listening on PORT" once it listens on 127.
 import http.server
 import json
 import sys
+import threading
+
+# The server answers on several threads: one line at a time, whole, or two requests' lines interleave ("GET /aGET /b").
+printing = threading.Lock()
 
 PAGE = b"""<!DOCTYPE html><html><head><meta charset="utf-8"><title>Sign in</title></head>
 <body><h1>Sign in</h1><p>Nothing to sign in to: this page only tries to save files.</p>
@@ -58,7 +62,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
-        print("GET " + self.path.split("?")[0], flush=True)
+        with printing:
+            sys.stdout.write("GET " + self.path.split("?")[0] + "\n")
+            sys.stdout.flush()
         origin = "http://127.0.0.1:%d" % self.server.server_address[1]
         path = self.path.split("?")[0]
         if path == "/.well-known/openid-configuration":
