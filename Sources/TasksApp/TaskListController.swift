@@ -152,9 +152,6 @@ final class TaskListController {
   /// The task of a row, if it is the server's.
   func task(_ key: RowKey) -> TaskItem? { state.task(key) }
 
-  /// The waiting task of a row, if it is one.
-  func pendingTask(_ key: RowKey) -> PendingTask? { state.pendingTask(key) }
-
   /// Takes rows out of the list (while their Undo toast shows); `restore` puts them back in their places.
   func remove(_ removed: [RowKey]) {
     let focusedIndex = focusedRow().flatMap { $0.key }.flatMap { position(of: $0) }
