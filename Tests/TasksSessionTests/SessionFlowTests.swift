@@ -215,7 +215,8 @@ struct SessionFlowTests {
       let request = try await session.startEditProfile()
       let page = try await walker.open(request.url)
       let done = try await walker.submit(page, at: request.url, [("displayName", "Ann Edited")])
-      guard case .profileUpdated(let after) = await session.handleRedirect(try #require(done.location)) else {
+      let location = try #require(done.location, "the profile form answered \(done.status): \(done.text.prefix(600))")
+      guard case .profileUpdated(let after) = await session.handleRedirect(location) else {
         Issue.record("profile not updated")
         return
       }
