@@ -41,6 +41,16 @@ typedef void (*B2CWebViewLoadFunction)(void *view, const char *uri);
 /// `b2c_web_view_stop` (stops loading) and `b2c_web_view_clear_data` (forgets every cookie, at sign-out).
 typedef void (*B2CWebViewViewFunction)(void *view);
 
+#ifdef B2C_WEB_VIEW_PLUGIN
+// The plugin's exported functions, of the types above: the plugin includes these prototypes, so the compiler checks
+// its definitions against them, and checks each prototype against its type (web-view-plugin.c). The app, which
+// finds them with dlsym by the names below, does not see them.
+void *b2c_web_view_new(const B2CWebViewHooks *hooks, const char *data_directory, const char *cache_directory);
+void b2c_web_view_load(void *view, const char *uri);
+void b2c_web_view_stop(void *view);
+void b2c_web_view_clear_data(void *view);
+#endif
+
 #define B2C_WEB_VIEW_NEW "b2c_web_view_new"
 #define B2C_WEB_VIEW_LOAD_URI "b2c_web_view_load"
 #define B2C_WEB_VIEW_STOP "b2c_web_view_stop"

@@ -9,20 +9,22 @@ import TasksLoopback
 
 /// Runs the account flows for a window: restores the session at start, signs in (in the window's web view or the
 /// system browser), signs out every app of the keychain group, switches accounts (the current session stays until
-/// the new one is signed in) and keeps each account's outbox and offline copy. It tells the window (`ui`) which
-/// page and toasts to show; the window owns the pages.
+/// the new one is signed in) and keeps each account's outbox and offline copy. It tells the window (`ui`, through
+/// `AccountWindow`) which page and toasts to show, and the list (`tasks`) what to load or forget.
 @MainActor
 final class AccountController {
-  unowned let ui: MainWindow
   let session: Session
   let signIn: SignInController
+  private unowned let ui: any AccountWindow
+  private let tasks: TaskListSession
   /// The signed-in account's outbox and offline copy.
   private var currentFiles: AccountFiles?
 
-  init(ui: MainWindow, session: Session, signIn: SignInController) {
+  init(ui: any AccountWindow, session: Session, signIn: SignInController, tasks: TaskListSession) {
     self.ui = ui
     self.session = session
     self.signIn = signIn
+    self.tasks = tasks
     signIn.onFinished = { [unowned self] step in self.signInFinished(step) }
   }
 
@@ -44,19 +46,7 @@ final class AccountController {
     switch await startup.restored.value {
     case .success(let restored?):
       currentFiles = restored.files
-      if let copy = restored.offlineCopy, !startup.listIsReady {
-        await ui.tasks?.show(copy.tasks, of: restored.files)
-        ui.showTasksPage()
-      }
-      // The first fetch counts as one for the live refresh: the window's focus-in right after must not fetch again.
-      ui.tasks?.sync.fetching = true
-      await ui.withSpinner {
-        if let fetch = await startup.list.value {
-          await ui.tasks?.show(fetch, of: restored.files)
-        }
-      }
-      ui.tasks?.sync.fetching = false
-      ui.tasks?.sync.lastFetch = .now
+      await tasks.showAtStart(restored, list: startup.list, listIsReady: startup.listIsReady)
     case .success(nil):
       if case .needsSignIn(let account) = await session.state {
         sessionEnded(account)
@@ -71,10 +61,10 @@ final class AccountController {
   /// The keyring could not be read (locked and not unlocked, say): the welcome page, and a Retry that asks again.
   private func keyringFailed(_ error: SessionError) {
     ui.show(.welcome)
-    ui.showToast(error.message) { [unowned self] in
+    ui.showToast(error.message, aboutList: false) { [unowned self] in
       Task {
         do throws(SessionError) {
-          if try await self.session.restore() != nil { await self.ui.tasks?.reload() }
+          if try await self.session.restore() != nil { await self.tasks.reload() }
         } catch {
           self.keyringFailed(error)
         }
@@ -90,10 +80,9 @@ final class AccountController {
 
   func startSignIn(editProfile: Bool = false, prompt: String? = nil, loginHint: String? = nil) {
     ui.show(.signIn)
-    let persistent = ui.windowState?.bool("keep-signed-in") ?? false
     Task {
       let started = await signIn.start(
-        editProfile: editProfile, persistent: persistent, prompt: prompt, loginHint: loginHint)
+        editProfile: editProfile, persistent: ui.keepsSignedIn, prompt: prompt, loginHint: loginHint)
       if case .failure(let error) = started { ui.showSignInFailure(error) }
     }
   }
@@ -101,10 +90,9 @@ final class AccountController {
   func startBrowserSignIn() {
     ui.show(.browser)
     Task {
-      let timeout = ui.windowState?.uint("browser-sign-in-timeout") ?? LoopbackListener.defaultTimeout
-      let kept = ui.windowState?.bool("keep-signed-in") ?? false
+      let timeout = ui.browserSignInTimeout ?? LoopbackListener.defaultTimeout
       if case .failure(let error) = await signIn.startInBrowser(
-        parent: ui.gtkWindow, timeout: timeout, keepSignedIn: kept)
+        parent: ui.parentWindow, timeout: timeout, keepSignedIn: ui.keepsSignedIn)
       {
         ui.showSignInFailure(error)
       }
@@ -118,13 +106,13 @@ final class AccountController {
       if let previous = currentFiles, previous.objectID != account.objectID {
         // Switched to another account: the previous one's offline copy goes, as at sign-out (its outbox stays).
         currentFiles = nil
-        ui.tasks?.list.show([])
+        tasks.clear()
         Task { await previous.cache.remove() }
       }
       ui.present()
       ui.show(.loading)
       Task {
-        await ui.tasks?.reload()
+        await tasks.reload()
         if case .profileUpdated = step { ui.showToast(tr("Profile saved")) }
         if case .signedIn = step, await session.passwordChanged { ui.showToast(tr("Password changed")) }
       }
@@ -147,7 +135,7 @@ final class AccountController {
   /// (and Cancel goes back to its list) until the new sign-in succeeds and replaces it.
   func switchAccount() {
     Task {
-      await ui.tasks?.finishPendingWork()?.value  // a pending delete goes out under the current account
+      await tasks.finishPendingWork()?.value  // a pending delete goes out under the current account
       startSignIn(prompt: "login")
     }
   }
@@ -156,7 +144,7 @@ final class AccountController {
   /// disk for when this user signs in again.
   func signOut() {
     Task {
-      await ui.tasks?.finishPendingWork()?.value  // the delete goes out while the session can still send it
+      await tasks.finishPendingWork()?.value  // the delete goes out while the session can still send it
       let cache = currentFiles?.cache
       let logout: Session.Logout?
       do throws(SessionError) {
@@ -167,7 +155,7 @@ final class AccountController {
       }
       await forgetSignIn(cache)
       // A sign-in made in the browser left the provider's session there: end it there too.
-      if let logout, logout.inBrowser, let reason = signIn.openInBrowser(logout.url, parent: ui.gtkWindow) {
+      if let logout, logout.inBrowser, let reason = signIn.openInBrowser(logout.url, parent: ui.parentWindow) {
         ui.showToast(String(template: tr("No web browser could be opened (%@)."), reason))
       }
     }
@@ -187,7 +175,7 @@ final class AccountController {
     currentFiles = nil
     await cache?.remove()
     signIn.clearWebsiteData()
-    ui.tasks?.list.show([])
+    tasks.clear()
     ui.show(.welcome)
   }
 

@@ -6,6 +6,7 @@ import FoundationEssentials
 import GtkSupport
 import TasksCore
 import TasksLoopback
+import TasksSoup
 
 /// Runs sign-ins in the window's web view. Every navigation is shown to the core's redirect interpreter before it
 /// happens (server 302s included): the app's redirect is intercepted and handed to the session, which answers with

@@ -264,7 +264,7 @@ final class TaskListController {
     guard let position = position(of: key) else { return }
     scroll(to: position)
     if let item = rowFactory.row(showing: key)?.listItem {
-      gtk_widget_grab_focus(item)
+      item.grabFocus()
     } else if tries > 0 {
       Task { self.focus(key, tries: tries - 1) }
     }

@@ -70,6 +70,10 @@ final class TaskListSession {
     self.window = window
     self.files = files
     sync.retry = { [unowned self] in await self.refreshQuietly(atMostEvery: .zero) }
+    list.onToggle = { [unowned self] task, done in self.setCompleted(task, done, undoable: true) }
+    list.onEdit = { [unowned self] task, text in self.setText(task, text) }
+    list.onDelete = { [unowned self] key in self.delete([key]) }
+    list.onMessage = { [unowned self] message in self.window.showToast(message) }
   }
 
   // MARK: Loading
@@ -97,6 +101,27 @@ final class TaskListSession {
         await show(await ListFetch.run(session, files, known: known), of: files, announcingSent: announcingSent)
       }
     }
+  }
+
+  /// Shows what the start-up load brought for `restored`: its offline copy at once (unless the server's `list` is
+  /// already there), then the server's list. The first fetch counts as one for the live refresh: the window's
+  /// focus-in right after must not fetch again.
+  func showAtStart(_ restored: StartupLoad.Restored, list: Task<ListFetch?, Never>, listIsReady: Bool) async {
+    if let copy = restored.offlineCopy, !listIsReady {
+      await show(copy.tasks, of: restored.files)
+      window.showTasksPage()
+    }
+    sync.fetching = true
+    await window.withSpinner {
+      if let fetch = await list.value { await show(fetch, of: restored.files) }
+    }
+    sync.fetching = false
+    sync.lastFetch = .now
+  }
+
+  /// Empties the list (signed out, or another account signed in).
+  func clear() {
+    list.show([])
   }
 
   /// Shows what a load of the list brought.

@@ -12,18 +12,19 @@ import TasksCore
 /// keyboard has Space, Delete and the context menu).
 @MainActor
 final class TaskRow {
-  let box: UnsafeMutablePointer<GtkWidget>
-  let check: UnsafeMutablePointer<GtkWidget>
-  let texts: UnsafeMutablePointer<GtkWidget>
-  let label: UnsafeMutablePointer<GtkWidget>
-  let caption: UnsafeMutablePointer<GtkWidget>
-  let delete: UnsafeMutablePointer<GtkWidget>
+  // Owned (by `box`, which the list item holds).
+  let box = Box.new(horizontal: true, spacing: 12)
+  let check = CheckButton.new()
+  let texts = Box.new(horizontal: false, spacing: 2)
+  let label = Label.new()
+  let caption = Label.new()
+  let delete = Button.new(iconName: "user-trash-symbolic")
   var key: RowKey?
   private var shown: RowContent?
   private var tooltip: String?
   private var wraps = false
   private var highlighted = false
-  private var namedItem: UnsafeMutablePointer<GtkWidget>?
+  private var namedItem: Widget?
   /// What the accessible names were last set for (see `name`).
   private var named: RowContent?
   /// When the row was last shown (GLib's monotonic clock, µs; 0: never).
@@ -32,7 +33,7 @@ final class TaskRow {
   private var nameWaits = false
   private var retired = false
   /// The list item whose focus `watchFocus` watches.
-  private var watchedItem: UnsafeMutablePointer<GtkWidget>?
+  private var watchedItem: Widget?
   /// A row bound again within this many µs of its last bind names its widgets once it has stayed put this long.
   private static let settle: gint64 = 150_000
   /// Texts longer than this many characters may not fit a row's three lines: they get a tooltip with the whole
@@ -45,52 +46,40 @@ final class TaskRow {
   private static let oneLine = 24
 
   init() {
-    box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
-    check = gtk_check_button_new()
-    texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)
-    label = gtk_label_new("")
-    caption = gtk_label_new("")
-    delete = gtk_button_new_from_icon_name("user-trash-symbolic")
-    for (side, widget) in [(12, box), (0, check), (0, texts), (0, delete)] {
-      gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
-      gtk_widget_set_margin_start(widget, Int32(side))
-      gtk_widget_set_margin_end(widget, Int32(side))
+    for (side, widget) in [(12, box.asWidget), (0, check.asWidget), (0, texts.asWidget), (0, delete.asWidget)] {
+      widget.centreVertically()
+      widget.setMargins(start: Int32(side), end: Int32(side))
     }
-    gtk_widget_set_margin_top(box, 6)
-    gtk_widget_set_margin_bottom(box, 6)
-    gtk_widget_set_hexpand(texts, 1)
+    box.setMargins(top: 6, bottom: 6)
+    texts.expandsHorizontally = true
     for text in [label, caption] {
-      gtk_label_set_xalign(OpaquePointer(text), 0)
-      gtk_label_set_ellipsize(OpaquePointer(text), PANGO_ELLIPSIZE_END)
-      gtk_box_append(texts.cast(to: gtk_box_get_type(), as: GtkBox.self), text)
+      text.xalign = 0
+      text.ellipsizesEnd = true
+      texts.append(text)
     }
     // A long text wraps to three lines at most, then ends with "…" (the whole text is in the details, the tooltip
     // and the accessible name); see `show`.
-    gtk_label_set_wrap_mode(OpaquePointer(label), PANGO_WRAP_WORD_CHAR)
-    gtk_label_set_lines(OpaquePointer(label), 3)
-    gtk_label_set_single_line_mode(OpaquePointer(caption), 1)
-    gtk_widget_add_css_class(label, "task-text")
-    gtk_widget_add_css_class(caption, "task-note")
-    gtk_widget_add_css_class(caption, "caption")
-    gtk_widget_add_css_class(delete, "flat")
-    gtk_widget_add_css_class(delete, "task-delete")
+    label.lines = 3
+    caption.isSingleLine = true
+    label.setCSSClass("task-text", true)
+    caption.setCSSClass("task-note", true)
+    caption.setCSSClass("caption", true)
+    delete.setCSSClass("flat", true)
+    delete.setCSSClass("task-delete", true)
     // Tooltips are given when GTK asks for them (see `Tooltip`): rows are made at start and, in GTK 4.8, again after
-    // every jump down a long list (20 rows in a C harness: 3.1–3.8 ms with `gtk_widget_set_tooltip_text`, 0.6 ms
-    // without), and a long text's tooltip changes with every bind while the scroll bar is dragged.
+    // every jump down a long list, and a long text's tooltip changes with every bind while the scroll bar is dragged.
     Tooltip.set(delete, Phrases.deleteTooltip, describing: false)  // its name says it: "Delete “buy milk”"
     Tooltip.set(label) { [weak self] in self?.tooltip }
-    gtk_widget_set_has_tooltip(label, 0)  // until a long text needs it (`show`)
-    gtk_widget_add_css_class(box, "task-row")
+    label.hasTooltip = false  // until a long text needs it (`show`)
+    box.setCSSClass("task-row", true)
     // One keyboard stop per row: the row. The buttons still take clicks.
-    gtk_widget_set_focusable(check, 0)
-    gtk_widget_set_focusable(delete, 0)
-    for widget in [check, texts, delete] {
-      gtk_box_append(box.cast(to: gtk_box_get_type(), as: GtkBox.self), widget)
-    }
+    check.isFocusable = false
+    delete.isFocusable = false
+    for widget in [check.asWidget, texts.asWidget, delete.asWidget] { box.append(widget) }
   }
 
   /// The list's own row widget around this one (the one that takes keyboard focus), once the row is in the list.
-  var listItem: UnsafeMutablePointer<GtkWidget>? { gtk_widget_get_parent(box) }
+  var listItem: Widget? { box.parent }
 
   /// Shows `content`, touching only what differs from what is shown. The names assistive technologies hear follow at
   /// once, or, for a row bound again within `settle` of its last bind (the list is moving fast: a dragged scroll bar
@@ -99,39 +88,34 @@ final class TaskRow {
     let old = shown
     shown = content
     if old?.text != content.text {
-      gtk_label_set_text(OpaquePointer(label), content.text)
+      label.text = content.text
       let wraps = Self.wraps(content.text)
       if wraps != self.wraps {
-        gtk_label_set_wrap(OpaquePointer(label), wraps ? 1 : 0)
+        label.wraps = wraps
         self.wraps = wraps
       }
       let tooltip = Self.longer(content.text, than: Self.longText) ? content.text : nil
-      if (tooltip == nil) != (self.tooltip == nil) { gtk_widget_set_has_tooltip(label, tooltip == nil ? 0 : 1) }
+      if (tooltip == nil) != (self.tooltip == nil) { label.hasTooltip = tooltip != nil }
       self.tooltip = tooltip
     }
     if old?.completed != content.completed {
-      gtk_check_button_set_active(
-        check.cast(to: gtk_check_button_get_type(), as: GtkCheckButton.self), content.completed ? 1 : 0)
-      if content.completed {
-        gtk_widget_add_css_class(box, "completed")
-      } else {
-        gtk_widget_remove_css_class(box, "completed")
-      }
+      check.isActive = content.completed
+      box.setCSSClass("completed", content.completed)
     }
     if old?.caption != content.caption {
-      gtk_label_set_text(OpaquePointer(caption), content.caption)
-      gtk_widget_set_visible(caption, content.caption.isEmpty ? 0 : 1)
+      caption.text = content.caption
+      caption.isVisible = !content.caption.isEmpty
     }
     if old?.confirmed != content.confirmed {
-      gtk_widget_set_sensitive(check, content.confirmed ? 1 : 0)
+      check.isSensitive = content.confirmed
     }
     let now = g_get_monotonic_time()
     let rebound = shownAt != 0 && now - shownAt < Self.settle
     shownAt = now
     watchFocus()
-    if !rebound || (listItem.map { gtk_widget_has_focus($0) != 0 } ?? false) {
+    if !rebound || listItem?.hasFocus == true {
       name()
-    } else if !nameWaits && (content != named || namedItem != listItem) {
+    } else if !nameWaits && (content != named || namedItem?.widget != listItem?.widget) {
       nameWaits = true
       LateNames.add(self)
     }
@@ -140,14 +124,14 @@ final class TaskRow {
   /// A row whose names wait gets them the moment it takes the keyboard focus (Page Down pressed twice quickly binds
   /// rows again and then focuses one): a screen reader reads the focused row's name at once.
   private func watchFocus() {
-    guard let listItem, listItem != watchedItem else { return }
+    guard let listItem, listItem.widget != watchedItem?.widget else { return }
     watchedItem = listItem
     let focus = gtk_event_controller_focus_new()!
     Signal.connect(focus, "enter") { [weak self] in
       guard let self, self.nameWaits, !self.retired else { return }
       self.name()
     }
-    gtk_widget_add_controller(listItem, focus)
+    listItem.add(focus)
   }
 
   /// Gives the row's widgets the names of what it shows, where they differ. Each name set is a message on the
@@ -158,15 +142,15 @@ final class TaskRow {
     let old = named
     named = content
     if old?.text != content.text {
-      b2c_accessible_set_label(delete, Phrases.delete.filled(content.text))
+      b2c_accessible_set_label(delete.widget, Phrases.delete.filled(content.text))
     }
     if old?.text != content.text || old?.caption != content.caption || old?.confirmed != content.confirmed {
       // The check box keeps the text alone (and the waiting note), as a pointer user sees it beside the box.
-      b2c_accessible_set_label(check, content.confirmed ? content.text : "\(content.text) — \(content.caption)")
+      b2c_accessible_set_label(check.widget, content.confirmed ? content.text : "\(content.text) — \(content.caption)")
     }
     // The list's row widget is what has the focus and what a screen reader reads.
-    if let listItem, old != content || namedItem != listItem {
-      b2c_accessible_set_label(listItem, content.spokenName)
+    if let listItem, old != content || namedItem?.widget != listItem.widget {
+      b2c_accessible_set_label(listItem.widget, content.spokenName)
       namedItem = listItem
     }
   }
@@ -203,7 +187,7 @@ final class TaskRow {
   func highlight(_ on: Bool) {
     guard on != highlighted else { return }
     highlighted = on
-    if on { gtk_widget_add_css_class(box, "just-added") } else { gtk_widget_remove_css_class(box, "just-added") }
+    box.setCSSClass("just-added", on)
   }
 }
 

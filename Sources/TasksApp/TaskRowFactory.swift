@@ -58,12 +58,11 @@ final class TaskRowFactory {
   private func setUp(_ item: OpaquePointer?) {
     guard let item else { return }
     let row = TaskRow()
-    gtk_list_item_set_child(item, row.box)
-    rows[UnsafeMutableRawPointer(row.box)] = row
+    gtk_list_item_set_child(item, row.box.widget)
+    rows[row.box.gpointer] = row
     Signal.connect(row.check, "toggled") { [unowned self, unowned row] in
       guard !self.binding, let key = row.key else { return }
-      self.onToggled(
-        key, gtk_check_button_get_active(row.check.cast(to: gtk_check_button_get_type(), as: GtkCheckButton.self)) != 0)
+      self.onToggled(key, row.check.isActive)
     }
     Signal.connect(row.delete, "clicked") { [unowned self, unowned row] in
       if let key = row.key { self.onDeleteClicked(key) }
@@ -71,7 +70,7 @@ final class TaskRowFactory {
     let click = gtk_gesture_click_new()!
     gtk_gesture_single_set_button(click, 3)
     Signal.connectClick(click, "pressed") { [unowned self, unowned row] x, y in self.onContextClick(row, x, y) }
-    gtk_widget_add_controller(row.box, click)
+    row.box.add(click)
   }
 
   private func bind(_ item: OpaquePointer?) {

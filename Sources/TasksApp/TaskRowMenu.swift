@@ -47,7 +47,7 @@ final class TaskRowMenu {
     let model = builder.object("row_menu", g_menu_model_get_type(), as: GMenuModel.self)
     let popover = gtk_popover_menu_new_from_model(model)!
     let asPopover = popover.cast(to: gtk_popover_get_type(), as: GtkPopover.self)
-    gtk_widget_set_parent(popover, row.box)
+    gtk_widget_set_parent(popover, row.box.widget)
     if let (x, y) = point {
       var rect = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
       gtk_popover_set_pointing_to(asPopover, &rect)
@@ -59,9 +59,9 @@ final class TaskRowMenu {
       // the action put it somewhere, the editor say).
       Task {
         gtk_widget_unparent(popover)
-        guard let item = row?.listItem, let root = gtk_widget_get_root(item) else { return }
-        let focus = gtk_root_get_focus(root)
-        if focus == nil || gtk_widget_get_mapped(focus) == 0 { gtk_widget_grab_focus(item) }
+        guard let item = row?.listItem, let root = gtk_widget_get_root(item.widget) else { return }
+        let focus = gtk_root_get_focus(root).map(Widget.init)
+        if focus?.isMapped != true { item.grabFocus() }
       }
     }
     gtk_popover_popup(asPopover)

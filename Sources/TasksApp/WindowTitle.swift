@@ -10,9 +10,9 @@ import TasksCore
 @MainActor
 final class WindowTitle {
   private let title: OpaquePointer
-  private let securityIcon: UnsafeMutablePointer<GtkWidget>
+  private let securityIcon: Widget
 
-  init(title: OpaquePointer, securityIcon: UnsafeMutablePointer<GtkWidget>) {
+  init(title: OpaquePointer, securityIcon: Widget) {
     self.title = title
     self.securityIcon = securityIcon
   }
@@ -26,19 +26,19 @@ final class WindowTitle {
   /// page asks for the password); nil puts the app's own title back.
   func showPageOrigin(host: String?, secure: Bool) {
     guard let host else {
-      gtk_widget_set_visible(securityIcon, 0)
+      securityIcon.isVisible = false
       adw_window_title_set_title(title, tr("B2C Tasks"))
       return
     }
     adw_window_title_set_title(title, host)
     gtk_image_set_from_icon_name(
-      OpaquePointer(securityIcon), secure ? "channel-secure-symbolic" : "channel-insecure-symbolic")
+      OpaquePointer(securityIcon.widget), secure ? "channel-secure-symbolic" : "channel-insecure-symbolic")
     let explanation =
       secure
       ? String(template: tr("Secure connection: the identity of %@ is verified and the page is encrypted"), host)
       : String(template: tr("Not secure: the page from %@ is not encrypted"), host)
-    gtk_widget_set_tooltip_text(securityIcon, explanation)
-    b2c_accessible_set_label(securityIcon, explanation)
-    gtk_widget_set_visible(securityIcon, 1)
+    securityIcon.tooltip = explanation
+    b2c_accessible_set_label(securityIcon.widget, explanation)
+    securityIcon.isVisible = true
   }
 }

@@ -5,9 +5,8 @@ import FoundationEssentials
 import GtkSupport
 import TasksCore
 
-// Two malloc arenas, not glibc's eight per CPU: the threads (GLib's, libsoup's, Swift's pool, llvmpipe's) each took
-// an arena of their own at start and kept its pages, 0.6–1.1 MB resident at start for no measurable speed
-// (Tests/Benchmarks/RESULTS.md, issue 18).
+// Two malloc arenas, not glibc's eight per CPU: each thread (GLib's, libsoup's, Swift's pool, llvmpipe's) would take
+// an arena of its own at start and keep its pages, memory that buys no measurable speed (Tests/Benchmarks/RESULTS.md).
 mallopt(M_ARENA_MAX, 2)
 MainQueueBridge.install()
 let installation = Installation.ofRunningProgram()

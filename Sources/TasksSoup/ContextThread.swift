@@ -24,14 +24,15 @@ final class ContextThread: @unchecked Sendable {
     g_main_context_unref(context)
   }
 
-  /// Runs `body` on the thread, soon.
+  /// Runs `body` on the thread, soon. (A job that never runs, its context gone first, is released all the same.)
   func run(_ body: @escaping @Sendable () -> Void) {
+    let job = UserData.retained(Job(body))
     g_main_context_invoke_full(
       context, G_PRIORITY_DEFAULT,
       { data in
-        Unmanaged<Job>.fromOpaque(data!).takeRetainedValue().body()
+        UserData.object(data, as: Job.self).body()
         return 0
-      }, Unmanaged.passRetained(Job(body)).toOpaque(), nil)
+      }, job.data, job.destroy)
   }
 
   /// The loop, handed to its own thread to be quit.

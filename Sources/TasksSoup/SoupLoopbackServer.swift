@@ -107,16 +107,15 @@ private final class ServerBox: @unchecked Sendable {
     soup_server_add_handler(
       server, nil,
       { _, message, _, _, data in
-        Unmanaged<ServerBox>.fromOpaque(data!).takeUnretainedValue().handle(message)
-      }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        UserData.object(data, as: ServerBox.self).handle(message)
+      }, UserData.borrowed(self), nil)
     // `void (SoupServer*, SoupServerMessage*, gpointer)`: an answer was written, or the request failed.
     let settled: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void = { _, message, data in
-      Unmanaged<ServerBox>.fromOpaque(data!).takeUnretainedValue().settle(message)
+      UserData.object(data, as: ServerBox.self).settle(message)
     }
     for signal in ["request-finished", "request-aborted"] {
       g_signal_connect_data(
-        server, signal, unsafeBitCast(settled, to: GCallback.self), Unmanaged.passUnretained(self).toOpaque(), nil,
-        GConnectFlags(0))
+        server, signal, unsafeBitCast(settled, to: GCallback.self), UserData.borrowed(self), nil, GConnectFlags(0))
     }
     guard let socketAddress = g_inet_socket_address_new_from_string(address, guint(port)) else {
       return .failure(.init(reason: "not an address"))

@@ -96,24 +96,23 @@ private final class Exchange: @unchecked Sendable {
       soup_message_set_request_body_from_bytes(message, nil, bytes)
       g_bytes_unref(bytes)
     }
-    let this = Unmanaged.passUnretained(self).toOpaque()
     // Only to learn why a certificate was refused: the handler refuses it, as GIO's verdict stands.
     let refuse: @convention(c) (OpaquePointer?, OpaquePointer?, GTlsCertificateFlags, gpointer?) -> gboolean = {
       _, _, flags, data in
-      Unmanaged<Exchange>.fromOpaque(data!).takeUnretainedValue().certificateFlags = flags.rawValue
+      UserData.object(data, as: Exchange.self).certificateFlags = flags.rawValue
       return 0
     }
     g_signal_connect_data(
-      UnsafeMutableRawPointer(message), "accept-certificate", unsafeBitCast(refuse, to: GCallback.self), this, nil,
-      GConnectFlags(0))
+      UnsafeMutableRawPointer(message), "accept-certificate", unsafeBitCast(refuse, to: GCallback.self),
+      UserData.borrowed(self),
+      nil, GConnectFlags(0))
     // The body is read in pieces, decoded (libsoup's content decoder unpacks gzip as it reads), and given up once it
     // passes the request's limit: a hostile server's small gzip answer can unpack to gigabytes.
     soup_session_send_async(
       session, message, G_PRIORITY_DEFAULT, cancellable,
       { _, result, data in
-        let exchange = Unmanaged<Exchange>.fromOpaque(data!).takeRetainedValue()
-        exchange.sent(result)
-      }, Unmanaged.passRetained(self).toOpaque())
+        UserData.take(data, as: Exchange.self).sent(result)
+      }, UserData.oneShot(self))
   }
 
   /// The answer's body, read so far.
@@ -135,9 +134,8 @@ private final class Exchange: @unchecked Sendable {
     g_input_stream_read_bytes_async(
       stream, 64 * 1024, G_PRIORITY_DEFAULT, cancellable,
       { _, result, data in
-        let exchange = Unmanaged<Exchange>.fromOpaque(data!).takeRetainedValue()
-        exchange.read(result)
-      }, Unmanaged.passRetained(self).toOpaque())
+        UserData.take(data, as: Exchange.self).read(result)
+      }, UserData.oneShot(self))
   }
 
   private func read(_ result: OpaquePointer?) {

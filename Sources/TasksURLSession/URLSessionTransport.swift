@@ -69,9 +69,9 @@ public final class URLSessionTransport: HTTPTransport {
     case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
       .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
       .clientCertificateRequired:
-      return .untrusted(host: host, CertificateProblem(transportMessage: error.localizedDescription) ?? .handshake)
+      return .untrusted(host: host, CertificateProblem(curlMessage: error.localizedDescription) ?? .handshake)
     default:
-      if let problem = CertificateProblem(transportMessage: error.localizedDescription) {
+      if let problem = CertificateProblem(curlMessage: error.localizedDescription) {
         return .untrusted(host: host, problem)
       }
       return .failed("URL error \(error.code.rawValue)")

@@ -1,15 +1,24 @@
 // TasksWebView: the embedded sign-in web view (WebKitGTK 6.0), built as its own shared library so that b2c-tasks
 // maps WebKit only when a sign-in is needed. Main thread (GTK's); the C ABI of b2c-web-view.h towards the app.
 //
-// Written in C, not Swift: b2c-tasks links the Swift runtime statically (its start-up and memory, issue 18), and a
+// Written in C, not Swift: b2c-tasks links the Swift runtime statically (its start-up and memory), and a
 // Swift plugin would bring a second runtime (a second libswiftCore and libdispatch, with a main queue nobody
 // drains) into the process. This file is WebKit's C API and GObject signals only.
 
 #include <webkit/webkit.h>
 
+#define B2C_WEB_VIEW_PLUGIN
 #include "b2c-web-view.h"
 
 #define B2C_EXPORT __attribute__((visibility("default")))
+
+// Each exported function has the type the app calls it through.
+#define B2C_SAME_TYPE(function, type) \
+  _Static_assert(__builtin_types_compatible_p(__typeof__(&function), type), #function " is not a " #type)
+B2C_SAME_TYPE(b2c_web_view_new, B2CWebViewNewFunction);
+B2C_SAME_TYPE(b2c_web_view_load, B2CWebViewLoadFunction);
+B2C_SAME_TYPE(b2c_web_view_stop, B2CWebViewViewFunction);
+B2C_SAME_TYPE(b2c_web_view_clear_data, B2CWebViewViewFunction);
 
 /// The key under which a view keeps its copy of the app's hooks (freed, releasing the app's context, when the view
 /// is finalised; its signal handlers are gone by then, disconnected when it was disposed).

@@ -30,7 +30,8 @@ public enum NetworkError: Error, Equatable, Sendable {
   }
 }
 
-/// What is wrong with a server's certificate, as far as the TLS library said.
+/// What is wrong with a server's certificate, as far as the TLS library said. Each transport reads its library's
+/// report into this: `TasksURLSession` libcurl's text, `TasksSoup` GIO's certificate flags.
 public enum CertificateProblem: Equatable, Sendable {
   /// No authority this computer trusts vouches for it (self-signed, unknown authority, revoked, weak).
   case notTrusted
@@ -40,38 +41,6 @@ public enum CertificateProblem: Equatable, Sendable {
   case otherName
   /// The secure connection failed otherwise (no common protocol or cipher, a broken handshake).
   case handshake
-
-  /// Reads libcurl's TLS error text (which swift-corelibs-foundation passes on as the error's description, with the
-  /// code `URLError.unknown`); nil when it is not about TLS.
-  public init?(transportMessage text: String) {
-    let lowered = text.lowercased()
-    guard
-      lowered.hasPrefix("ssl") || lowered.hasPrefix("openssl") || lowered.contains("certificate")
-        || lowered.hasPrefix("tls")
-    else { return nil }
-    if lowered.contains("expired") || lowered.contains("not yet valid") {
-      self = .expired
-    } else if lowered.contains("name") && (lowered.contains("match") || lowered.contains("subject")) {
-      self = .otherName
-    } else if lowered.contains("certificate") || lowered.contains("issuer") {
-      self = .notTrusted
-    } else {
-      self = .handshake
-    }
-  }
-
-  /// Reads `GTlsCertificateFlags` (GIO's, as WebKitGTK and libsoup report them).
-  public init(tlsFlags flags: UInt32) {
-    if flags & (4 | 8) != 0 {  // G_TLS_CERTIFICATE_NOT_ACTIVATED, _EXPIRED
-      self = .expired
-    } else if flags & 2 != 0 {  // G_TLS_CERTIFICATE_BAD_IDENTITY
-      self = .otherName
-    } else if flags & (1 | 16 | 32) != 0 {  // _UNKNOWN_CA, _REVOKED, _INSECURE
-      self = .notTrusted
-    } else {
-      self = .handshake
-    }
-  }
 
   /// One line for the user, naming `host`.
   public func message(host: String) -> String {

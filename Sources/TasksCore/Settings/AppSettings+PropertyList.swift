@@ -75,7 +75,6 @@ struct PropertyListReader {
     }
     return AppSettings(
       clientID: clientID,
-      accountIdentifier: try string("accountIdentifier").flatMap { $0.isEmpty ? nil : $0 } ?? "B2C_Account",
       keychainGroup: try string("keychain").flatMap { $0.isEmpty ? nil : $0 }
         ?? AppIdentity.appID,
       authority: authority,
@@ -86,8 +85,7 @@ struct PropertyListReader {
       // A plain provider's access token is for its own resource server (and may be opaque): the id_token, whose
       // audience is this app, is what the task API can check (PROTOCOL.md §9). B2C issues an access token for us.
       bearerToken: bearer ?? (authority.hasPolicies ? .accessToken : .idToken),
-      taskAPI: try required("taskAPI", webURL("taskAPI")),
-      loginURL: try webURL("loginURL"))
+      taskAPI: try required("taskAPI", webURL("taskAPI")))
   }
 
   // MARK: Keys with structure

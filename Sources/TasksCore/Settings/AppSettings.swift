@@ -6,7 +6,8 @@ import FoundationEssentials
 ///
 /// Read from a property list in the iOS sample's `settings.plist` shape (PROTOCOL.md §1), the newer B2C shape with an
 /// authority host, tenant and policy names, or an `authority` URL naming an External ID tenant or any OpenID Connect
-/// issuer; see `AppSettings.load(from:)`.
+/// issuer; see `AppSettings.load(from:)`. The sample's keys the app has no use for (`accountIdentifier`, `loginURL`) are
+/// ignored, as any unknown key is.
 public struct AppSettings: Sendable, Equatable {
   /// Which token the task API receives as its bearer.
   public enum BearerToken: String, Sendable {
@@ -18,8 +19,6 @@ public struct AppSettings: Sendable, Equatable {
 
   /// The application (client) id registered in the tenant; also asked for as a scope.
   public var clientID: String
-  /// The account type name (the sample's `accountIdentifier`); stored as a keyring attribute.
-  public var accountIdentifier: String
   /// The single-sign-on group: apps naming the same group share one sign-in (the sample's `keychain`).
   public var keychainGroup: String
   /// Who signs the user in: a B2C tenant, an External ID tenant or an OpenID Connect issuer.
@@ -34,17 +33,14 @@ public struct AppSettings: Sendable, Equatable {
   public var bearerToken: BearerToken
   /// The base URL of the task API (`/api/tasks` is appended).
   public var taskAPI: URL
-  /// The sample's `loginURL`, used only to recognise B2C's own sign-in pages.
-  public var loginURL: URL?
 
   /// Creates settings from parts; `AppSettings.load(from:)` validates files into this shape.
   public init(
-    clientID: String, accountIdentifier: String, keychainGroup: String, authority: Authority,
+    clientID: String, keychainGroup: String, authority: Authority,
     policies: Policies?, redirectURI: RedirectURI, extraScopes: [String] = [],
-    bearerToken: BearerToken = .accessToken, taskAPI: URL, loginURL: URL? = nil
+    bearerToken: BearerToken = .accessToken, taskAPI: URL
   ) {
     self.clientID = clientID
-    self.accountIdentifier = accountIdentifier
     self.keychainGroup = keychainGroup
     self.authority = authority
     self.policies = policies
@@ -52,7 +48,6 @@ public struct AppSettings: Sendable, Equatable {
     self.extraScopes = extraScopes
     self.bearerToken = bearerToken
     self.taskAPI = taskAPI
-    self.loginURL = loginURL
   }
 
   /// The sign-in policy (B2C), or nil for a provider without policies.

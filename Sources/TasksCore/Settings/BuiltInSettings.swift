@@ -13,7 +13,6 @@ public enum BuiltInSettings {
     <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
     <plist version="1.0">
     <dict>
-      <key>accountIdentifier</key><string>B2C_Account</string>
       <key>clientID</key><string>6f1c3a52-93b4-4c1e-9a57-2d8e0b7c4f10</string>
       <key>authorityHost</key><string>\(playgroundURL)</string>
       <key>tenant</key><string>b2ctasks.onmicrosoft.com</string>

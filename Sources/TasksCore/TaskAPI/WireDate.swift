@@ -8,8 +8,8 @@ enum WireDate {
   ///
   /// The protocol's own form (UTC, whole seconds with up to nine fractional digits, years 1583–9999) is read
   /// directly, giving exactly the date Foundation's ISO 8601 parser gives (a test compares 60 000 generated dates
-  /// bit for bit); anything else (offsets, lenient dates such as 31 February) goes to that parser. A list of
-  /// 100 000 tasks is read at every start: the parser took 54–59 ms of that start, the direct reading 3 ms.
+  /// bit for bit); anything else (offsets, lenient dates such as 31 February) goes to that parser. Every start reads
+  /// the whole offline copy, so this is on the start-up path (figures in Tests/Benchmarks/RESULTS.md).
   static func parse(_ text: String) -> Date? {
     utc(text) ?? (try? withFraction.parse(text)) ?? (try? wholeSeconds.parse(text))
   }

@@ -1,8 +1,8 @@
-// CertificateProblem: what the TLS libraries say about a refused certificate, read into what a user is told.
+// CertificateProblem: what libcurl says about a refused certificate, read into what a user is told.
 
+import TasksCore
+import TasksURLSession
 import Testing
-
-@testable import TasksCore
 
 @Suite("Certificate problems from the TLS libraries")
 struct CertificateProblemTests {
@@ -18,7 +18,7 @@ struct CertificateProblemTests {
       ("OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to 127.0.0.1:443", .handshake),
     ])
   func transportMessages(_ text: String, _ problem: CertificateProblem) {
-    #expect(CertificateProblem(transportMessage: text) == problem)
+    #expect(CertificateProblem(curlMessage: text) == problem)
   }
 
   @Test("messages that are not about TLS are no certificate problem")
@@ -27,17 +27,8 @@ struct CertificateProblemTests {
       "Could not connect to server", "", "Operation timed out after 20000 milliseconds", "\u{0}garbage",
       "Could not resolve host: tls.example.org",
     ] {
-      #expect(CertificateProblem(transportMessage: text) == nil, "\(text)")
+      #expect(CertificateProblem(curlMessage: text) == nil, "\(text)")
     }
-  }
-
-  @Test("GIO's GTlsCertificateFlags (WebKitGTK's) name the problem, dates first")
-  func tlsFlags() {
-    #expect(CertificateProblem(tlsFlags: 1) == .notTrusted)  // UNKNOWN_CA
-    #expect(CertificateProblem(tlsFlags: 2) == .otherName)  // BAD_IDENTITY
-    #expect(CertificateProblem(tlsFlags: 8 | 1) == .expired)  // EXPIRED and UNKNOWN_CA
-    #expect(CertificateProblem(tlsFlags: 4) == .expired)  // NOT_ACTIVATED
-    #expect(CertificateProblem(tlsFlags: 64) == .handshake)  // GENERIC_ERROR
   }
 
   @Test("the user's message names the host")

@@ -38,7 +38,6 @@ struct AppSettingsTests {
   func sampleSettings() throws {
     let settings = try AppSettings.load(from: fixture("sample-settings"))
     #expect(settings.clientID == "90c0fe63-bcf2-44d5-8fb7-b8bbc0b29dc6")
-    #expect(settings.accountIdentifier == "B2C_Acccount")
     #expect(settings.keychainGroup == "com.microsoft.azureactivedirectory.samples.graph.QuickStart")
     #expect(settings.redirectURI == .outOfBand)
     #expect(settings.policies == Policies(signIn: "b2c_1_sign_in"))

@@ -1,0 +1,424 @@
+// Widgets: typed views of the GTK and libadwaita widgets the app touches, with Swift properties. Main actor.
+
+import CGtk
+
+/// A view of one widget, typed: a thin struct over the pointer that never owns it (the `.ui` file's builder, the
+/// widget's parent or the window keeps it alive), so copying one is free and dropping one changes nothing. Each
+/// wrapper's `init` checks the instance's GType once, the way `GTK_LABEL()` does; a wrong type is a programmer
+/// error. Its members are for the main thread, as GTK is.
+public protocol WidgetView: GPointer {
+  /// The instance as a `GtkWidget *`.
+  var widget: UnsafeMutablePointer<GtkWidget> { get }
+}
+
+extension WidgetView {
+  public var gpointer: gpointer { UnsafeMutableRawPointer(widget) }
+}
+
+@MainActor
+extension WidgetView {
+  /// The plain widget.
+  public var asWidget: Widget { Widget(widget) }
+
+  /// Whether the widget is shown (with its parent): GTK's `visible`.
+  public var isVisible: Bool {
+    get { gtk_widget_get_visible(widget) != 0 }
+    nonmutating set { gtk_widget_set_visible(widget, newValue.gboolean) }
+  }
+
+  /// Whether the widget reacts to input: GTK's `sensitive`.
+  public var isSensitive: Bool {
+    get { gtk_widget_get_sensitive(widget) != 0 }
+    nonmutating set { gtk_widget_set_sensitive(widget, newValue.gboolean) }
+  }
+
+  /// Whether the widget is on screen now (mapped).
+  public var isMapped: Bool { gtk_widget_get_mapped(widget) != 0 }
+
+  /// Whether the widget is in a window.
+  public var isInWindow: Bool { gtk_widget_get_root(widget) != nil }
+
+  /// The tooltip (nil: none).
+  public var tooltip: String? {
+    get { gtk_widget_get_tooltip_text(widget).map { String(cString: $0) } }
+    nonmutating set { gtk_widget_set_tooltip_text(widget, newValue) }
+  }
+
+  /// Gives the widget the keyboard focus; false when it cannot take it.
+  @discardableResult
+  public func grabFocus() -> Bool { gtk_widget_grab_focus(widget) != 0 }
+
+  /// Moves the focus into the widget's first (or, backwards, last) child that takes it; false when none does.
+  @discardableResult
+  public func focusChild(forward: Bool = true) -> Bool {
+    gtk_widget_child_focus(widget, forward ? GTK_DIR_TAB_FORWARD : GTK_DIR_TAB_BACKWARD) != 0
+  }
+
+  /// Whether `other` is this widget or inside it.
+  public func contains(_ other: some WidgetView) -> Bool {
+    other.widget == widget || gtk_widget_is_ancestor(other.widget, widget) != 0
+  }
+
+  /// Rings the error bell (the entry was empty, the key does nothing here).
+  public func errorBell() { gtk_widget_error_bell(widget) }
+
+  /// Adds or removes the CSS class `name`.
+  public func setCSSClass(_ name: String, _ on: Bool) {
+    if on { gtk_widget_add_css_class(widget, name) } else { gtk_widget_remove_css_class(widget, name) }
+  }
+
+  /// Whether the widget takes the keyboard focus (a button the keyboard reaches another way does not).
+  public var isFocusable: Bool {
+    get { gtk_widget_get_focusable(widget) != 0 }
+    nonmutating set { gtk_widget_set_focusable(widget, newValue.gboolean) }
+  }
+
+  /// Whether the widget has the keyboard focus.
+  public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
+
+  /// Whether GTK asks the widget for a tooltip (see `Tooltip`).
+  public var hasTooltip: Bool {
+    get { gtk_widget_get_has_tooltip(widget) != 0 }
+    nonmutating set { gtk_widget_set_has_tooltip(widget, newValue.gboolean) }
+  }
+
+  /// Whether the widget takes the width its parent has to spare.
+  public var expandsHorizontally: Bool {
+    get { gtk_widget_get_hexpand(widget) != 0 }
+    nonmutating set { gtk_widget_set_hexpand(widget, newValue.gboolean) }
+  }
+
+  /// The widget's parent, if any.
+  public var parent: Widget? { gtk_widget_get_parent(widget).map(Widget.init) }
+
+  /// Sets the margins; nil leaves a side as it is.
+  public func setMargins(top: Int32? = nil, bottom: Int32? = nil, start: Int32? = nil, end: Int32? = nil) {
+    if let top { gtk_widget_set_margin_top(widget, top) }
+    if let bottom { gtk_widget_set_margin_bottom(widget, bottom) }
+    if let start { gtk_widget_set_margin_start(widget, start) }
+    if let end { gtk_widget_set_margin_end(widget, end) }
+  }
+
+  /// Centres the widget vertically in the height it is given.
+  public func centreVertically() { gtk_widget_set_valign(widget, GTK_ALIGN_CENTER) }
+
+  /// Adds an event controller; the widget owns it from then on.
+  public func add(_ controller: OpaquePointer) { gtk_widget_add_controller(widget, controller) }
+}
+
+/// Any widget.
+public struct Widget: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  public init(_ instance: some GPointer) { widget = instance.cast(to: gtk_widget_get_type()) }
+}
+
+/// A `GtkLabel`.
+public struct Label: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  private var label: OpaquePointer { OpaquePointer(widget) }
+  public init(_ instance: some GPointer) { widget = instance.cast(to: gtk_label_get_type()) }
+
+  /// The text, shown as written (no markup, no mnemonic).
+  @MainActor
+  public var text: String {
+    get { String(cString: gtk_label_get_text(label)) }
+    nonmutating set { gtk_label_set_text(label, newValue) }
+  }
+
+  /// Sets the text with an underlined mnemonic (`_Save`).
+  @MainActor
+  public func setMnemonicText(_ text: String) { gtk_label_set_text_with_mnemonic(label, text) }
+}
+
+extension Label {
+  /// A new label showing `text` (a floating reference, for a parent to take).
+  @MainActor
+  public static func new(_ text: String = "") -> Label { Label(gtk_label_new(text)) }
+
+  /// The horizontal alignment of the text, 0 (start) to 1 (end).
+  @MainActor
+  public var xalign: Float {
+    get { gtk_label_get_xalign(OpaquePointer(widget)) }
+    nonmutating set { gtk_label_set_xalign(OpaquePointer(widget), newValue) }
+  }
+
+  /// Whether text too long for the label ends with "…".
+  @MainActor
+  public var ellipsizesEnd: Bool {
+    get { gtk_label_get_ellipsize(OpaquePointer(widget)) == PANGO_ELLIPSIZE_END }
+    nonmutating set {
+      gtk_label_set_ellipsize(OpaquePointer(widget), newValue ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE)
+    }
+  }
+
+  /// Whether the text wraps (at word boundaries, or anywhere in a word too long for a line).
+  @MainActor
+  public var wraps: Bool {
+    get { gtk_label_get_wrap(OpaquePointer(widget)) != 0 }
+    nonmutating set {
+      gtk_label_set_wrap_mode(OpaquePointer(widget), PANGO_WRAP_WORD_CHAR)
+      gtk_label_set_wrap(OpaquePointer(widget), newValue.gboolean)
+    }
+  }
+
+  /// At most this many lines when ellipsized and wrapped (-1: no limit).
+  @MainActor
+  public var lines: Int32 {
+    get { gtk_label_get_lines(OpaquePointer(widget)) }
+    nonmutating set { gtk_label_set_lines(OpaquePointer(widget), newValue) }
+  }
+
+  /// Whether line breaks in the text are shown as spaces, on one line.
+  @MainActor
+  public var isSingleLine: Bool {
+    get { gtk_label_get_single_line_mode(OpaquePointer(widget)) != 0 }
+    nonmutating set { gtk_label_set_single_line_mode(OpaquePointer(widget), newValue.gboolean) }
+  }
+}
+
+/// A `GtkBox`.
+public struct Box: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  private var box: UnsafeMutablePointer<GtkBox> { widget.cast(to: gtk_box_get_type()) }
+  public init(_ instance: some GPointer) { widget = instance.cast(to: gtk_box_get_type()) }
+
+  /// A new box laying its children out side by side (`horizontal`) or one above the other, `spacing` pixels apart.
+  @MainActor
+  public static func new(horizontal: Bool, spacing: Int32) -> Box {
+    Box(gtk_box_new(horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL, spacing))
+  }
+
+  /// Adds `child` at the end.
+  @MainActor
+  public func append(_ child: some WidgetView) { gtk_box_append(box, child.widget) }
+
+  /// Removes `child`.
+  @MainActor
+  public func remove(_ child: some WidgetView) { gtk_box_remove(box, child.widget) }
+
+  /// Adds `child` right after `sibling`.
+  @MainActor
+  public func insert(_ child: some WidgetView, after sibling: some WidgetView) {
+    gtk_box_insert_child_after(box, child.widget, sibling.widget)
+  }
+}
+
+/// A `GtkCheckButton`.
+public struct CheckButton: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  private var button: UnsafeMutablePointer<GtkCheckButton> { widget.cast(to: gtk_check_button_get_type()) }
+  public init(_ instance: some GPointer) { widget = instance.cast(to: gtk_check_button_get_type()) }
+
+  /// A new check button without a label.
+  @MainActor
+  public static func new() -> CheckButton { CheckButton(gtk_check_button_new()) }
+
+  /// Whether it is ticked.
+  @MainActor
+  public var isActive: Bool {
+    get { gtk_check_button_get_active(button) != 0 }
+    nonmutating set { gtk_check_button_set_active(button, newValue.gboolean) }
+  }
+}
+
+/// A `GtkButton`.
+public struct Button: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  public init(_ instance: some GPointer) { widget = instance.cast(to: gtk_button_get_type()) }
+
+  /// A new button showing the icon `iconName`.
+  @MainActor
+  public static func new(iconName: String) -> Button { Button(gtk_button_new_from_icon_name(iconName)) }
+}
+
+/// An `AdwToast`, held by a reference of the caller's (`Toast` does not own it).
+public struct Toast: GPointer {
+  public let toast: OpaquePointer
+  public var gpointer: gpointer { UnsafeMutableRawPointer(toast) }
+  public init(_ instance: some GPointer) { toast = instance.opaque(adw_toast_get_type()) }
+
+  /// A new toast titled `title`, shown as written (a floating reference, as `adw_toast_new`).
+  @MainActor
+  public static func new(_ title: String) -> Toast { Toast(PlainText.toast(title)) }
+
+  /// The label of its button (nil: no button).
+  @MainActor
+  public var buttonLabel: String? {
+    get { adw_toast_get_button_label(toast).map { String(cString: $0) } }
+    nonmutating set { adw_toast_set_button_label(toast, newValue) }
+  }
+
+  /// Seconds it stays (0: until dismissed).
+  @MainActor
+  public var timeout: UInt32 {
+    get { adw_toast_get_timeout(toast) }
+    nonmutating set { adw_toast_set_timeout(toast, newValue) }
+  }
+
+  /// Takes it off screen.
+  @MainActor
+  public func dismiss() { adw_toast_dismiss(toast) }
+}
+
+/// Anything editable as one line: a `GtkEntry`, a `GtkSearchEntry`, a `GtkText`.
+public struct Editable: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  private var editable: OpaquePointer { OpaquePointer(widget) }
+  public init(_ instance: some GPointer) {
+    precondition(instance.isA(gtk_editable_get_type()), "GtkEditable expected")
+    widget = instance.widget
+  }
+
+  /// The text.
+  @MainActor
+  public var text: String {
+    get { String(cString: gtk_editable_get_text(editable)) }
+    nonmutating set { gtk_editable_set_text(editable, newValue) }
+  }
+
+  /// Selects the whole text.
+  @MainActor
+  public func selectAll() { gtk_editable_select_region(editable, 0, -1) }
+}
+
+/// A `GtkStack`.
+public struct Stack: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  private var stack: OpaquePointer { OpaquePointer(widget) }
+  public init(_ instance: some GPointer) { widget = instance.cast(to: gtk_stack_get_type()) }
+
+  /// The child named `name` in the `.ui` file; it must exist.
+  @MainActor
+  public func child(named name: String) -> Widget {
+    guard let child = gtk_stack_get_child_by_name(stack, name) else { preconditionFailure("no stack child \(name)") }
+    return Widget(child)
+  }
+
+  /// The child on screen.
+  @MainActor
+  public var visibleChild: Widget? {
+    get { gtk_stack_get_visible_child(stack).map(Widget.init) }
+    nonmutating set { if let newValue { gtk_stack_set_visible_child(stack, newValue.widget) } }
+  }
+}
+
+/// A `GtkRevealer`.
+public struct Revealer: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  public init(_ instance: some GPointer) { widget = instance.cast(to: gtk_revealer_get_type()) }
+
+  /// Whether the child is revealed (animated).
+  @MainActor
+  public var revealsChild: Bool {
+    get { gtk_revealer_get_reveal_child(OpaquePointer(widget)) != 0 }
+    nonmutating set { gtk_revealer_set_reveal_child(OpaquePointer(widget), newValue.gboolean) }
+  }
+}
+
+/// A `GtkSpinner`.
+public struct Spinner: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  public init(_ instance: some GPointer) { widget = instance.cast(to: gtk_spinner_get_type()) }
+
+  /// Whether it turns.
+  @MainActor
+  public var isSpinning: Bool {
+    get { gtk_spinner_get_spinning(OpaquePointer(widget)) != 0 }
+    nonmutating set { gtk_spinner_set_spinning(OpaquePointer(widget), newValue.gboolean) }
+  }
+}
+
+/// A `GtkSearchBar`.
+public struct SearchBar: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  private var bar: OpaquePointer { OpaquePointer(widget) }
+  public init(_ instance: some GPointer) { widget = instance.cast(to: gtk_search_bar_get_type()) }
+
+  /// Whether the bar is open.
+  @MainActor
+  public var isSearching: Bool {
+    get { gtk_search_bar_get_search_mode(bar) != 0 }
+    nonmutating set { gtk_search_bar_set_search_mode(bar, newValue.gboolean) }
+  }
+
+  /// Makes `entry` the bar's entry: Escape in it closes the bar.
+  @MainActor
+  public func connect(_ entry: Editable) { gtk_search_bar_connect_entry(bar, OpaquePointer(entry.widget)) }
+
+  /// Typing on `widget` (outside an entry) opens the bar and types there.
+  @MainActor
+  public func captureKeys(from widget: some WidgetView) { gtk_search_bar_set_key_capture_widget(bar, widget.widget) }
+}
+
+/// An `AdwStatusPage`. Its description is Pango markup in libadwaita 1.2: text set here is shown as written.
+public struct StatusPage: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  private var page: OpaquePointer { OpaquePointer(widget) }
+  public init(_ instance: some GPointer) { widget = instance.cast(to: adw_status_page_get_type()) }
+
+  /// The title.
+  @MainActor
+  public var title: String {
+    get { String(cString: adw_status_page_get_title(page)) }
+    nonmutating set { adw_status_page_set_title(page, newValue) }
+  }
+
+  /// Sets the description to `text`, escaped.
+  @MainActor
+  public func setDescription(_ text: String) { PlainText.setDescription(page, text) }
+}
+
+/// A `GtkWindow` the app does not own here (GTK keeps a toplevel alive while it is open).
+public struct Window: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  public init(_ instance: some GPointer) { widget = instance.cast(to: gtk_window_get_type()) }
+
+  /// The instance as a `GtkWindow *`.
+  @MainActor
+  public var window: UnsafeMutablePointer<GtkWindow> { widget.window }
+
+  /// The widget with the keyboard focus, if any.
+  @MainActor
+  public var focus: Widget? { gtk_window_get_focus(window).map(Widget.init) }
+
+  /// Whether the window has the focus of the desktop.
+  @MainActor
+  public var isActive: Bool { gtk_window_is_active(window) != 0 }
+
+  /// The title.
+  @MainActor
+  public var title: String {
+    get { gtk_window_get_title(window).map { String(cString: $0) } ?? "" }
+    nonmutating set { gtk_window_set_title(window, newValue) }
+  }
+
+  /// Gives the keyboard focus to the first thing in `page` that takes it, else to the window itself.
+  @MainActor
+  public func focusFirst(in page: (some WidgetView)?) {
+    if let page, page.focusChild() { return }
+    grabFocus()
+  }
+
+  /// Shows the window and brings it to the front.
+  @MainActor
+  public func present() { gtk_window_present(window) }
+
+  /// Closes the window as its close button does.
+  @MainActor
+  public func close() { gtk_window_close(window) }
+}
+
+extension Builder {
+  /// The widget with `id` as the typed view `View` (checked against its GType).
+  public func widget<View: WidgetView>(_ id: String, as view: (UnsafeMutableRawPointer) -> View) -> View {
+    view(object(id))
+  }
+
+  /// The widget with `id`.
+  public func widget(_ id: String) -> Widget { Widget(object(id)) }
+}
+
+extension Bool {
+  /// The value as GLib's `gboolean`.
+  public var gboolean: gboolean { self ? 1 : 0 }
+}

@@ -1,0 +1,43 @@
+// AccountWindow: what the account side asks of the window around it, and the window's pages. Main actor.
+
+import CGtk
+import TasksCore
+
+/// The pages of the window's content stack, by their names in the `.ui` file (an empty list is the list's page with a
+/// status page in place of the rows).
+enum WindowPage: String, CaseIterable {
+  case loading
+  case welcome
+  case signIn = "sign-in"
+  case browser
+  case signInFailed = "sign-in-failed"
+  case tasks
+  case noTasks = "no-tasks"
+  case settingsError = "settings-error"
+
+  /// The content stack's child that shows this page.
+  var stackName: String { self == .noTasks ? WindowPage.tasks.rawValue : rawValue }
+
+  /// Whether the page is the list (or its empty page): someone is signed in.
+  var isList: Bool { self == .tasks || self == .noTasks }
+}
+
+/// What `AccountController` asks of the window: the pages, toasts, the spinner (through `TaskListWindow`) and the
+/// user's sign-in preferences.
+@MainActor
+protocol AccountWindow: TaskListWindow {
+  /// Shows `page` and hides the others.
+  func show(_ page: WindowPage)
+  /// Shows the sign-in failed page with what went wrong.
+  func showSignInFailure(_ error: SessionError)
+  /// Shows who is signed in (or that nobody is).
+  func stateChanged(_ state: Session.State)
+  /// Shows the window and brings it to the front.
+  func present()
+  /// The window, as the parent of the browser chooser.
+  var parentWindow: UnsafeMutablePointer<GtkWindow> { get }
+  /// Whether the user ticked "Keep me signed in".
+  var keepsSignedIn: Bool { get }
+  /// How long a sign-in in the browser may take, in seconds (nil: the listener's default).
+  var browserSignInTimeout: Int? { get }
+}

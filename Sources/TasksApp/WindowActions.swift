@@ -1,0 +1,114 @@
+// WindowActions: every action of the window (`win.…`), its shortcuts and when it can be used, declared once in one
+// table. Main actor.
+
+import CGtk
+import FoundationEssentials
+import GtkSupport
+import TasksCore
+
+/// One action of the window: its name (`win.NAME` in menus and `.ui` files), its keyboard shortcuts, the pages it
+/// can be used on, and what it does.
+struct WindowAction {
+  /// Where an action can be used; elsewhere it is disabled (its menu items and shortcuts with it).
+  enum Scope {
+    /// On every page.
+    case always
+    /// On the list, signed in.
+    case signedIn
+    /// While a sign-in shows its page (in the window or the browser).
+    case signingIn
+  }
+
+  let name: String
+  var accelerators: [String] = []
+  var scope: Scope = .always
+  let run: @MainActor () -> Void
+}
+
+/// The parts of a signed-in-capable window the actions run.
+@MainActor
+struct ActionTargets {
+  let account: AccountController
+  let tasks: TaskListSession
+  let listPage: TaskListPage
+  let failurePage: SignInFailurePage
+  let toasts: ToastShelf
+  let window: Window
+}
+
+/// The window's actions, added to it with their shortcuts; `enable(on:)` enables those a page can use.
+@MainActor
+final class WindowActions {
+  private var actions: [(action: OpaquePointer, scope: WindowAction.Scope)] = []
+
+  /// The window's actions. Edit Profile is there only when the provider has an edit-profile flow: a missing action
+  /// hides its menu item.
+  static func table(_ targets: ActionTargets) -> [WindowAction] {
+    let (account, tasks, page) = (targets.account, targets.tasks, targets.listPage)
+    var table = [
+      WindowAction(name: "sign-in") { account.startSignIn() },
+      WindowAction(name: "sign-in-browser") { account.startBrowserSignIn() },
+      // Escape cancels a sign-in, in the window or in the browser (before the page sees the key).
+      WindowAction(name: "cancel-sign-in", accelerators: ["Escape"], scope: .signingIn) { account.cancelSignIn() },
+      WindowAction(name: "switch-account", scope: .signedIn) { account.switchAccount() },
+      WindowAction(name: "sign-out", scope: .signedIn) { account.signOut() },
+      WindowAction(name: "refresh", accelerators: ["F5", "<Primary>r"], scope: .signedIn) {
+        Task { await tasks.reload() }
+      },
+      WindowAction(name: "add-task", accelerators: ["<Primary><Shift>n"], scope: .signedIn) { page.openAddTask() },
+      WindowAction(name: "new-task", accelerators: ["<Primary>n"], scope: .signedIn) { page.focusQuickEntry() },
+      WindowAction(name: "search", accelerators: ["<Primary>f"], scope: .signedIn) { page.openSearch() },
+      WindowAction(name: "undo", accelerators: ["<Primary>z"], scope: .signedIn) { tasks.undo() },
+      WindowAction(name: "delete-completed", scope: .signedIn) { tasks.deleteCompleted() },
+      WindowAction(name: "copy-details") {
+        targets.failurePage.copyDetails(from: targets.window)
+        targets.toasts.show(tr("Details copied"))
+      },
+    ]
+    if account.session.canEditProfile {
+      table.append(WindowAction(name: "edit-profile", scope: .signedIn) { account.startSignIn(editProfile: true) })
+    }
+    return table
+  }
+
+  /// Adds `table`'s actions to `window`, their shortcuts to its application, and the settings the main menu shows
+  /// (sort order, Show Completed) as actions bound to GSettings.
+  init(_ table: [WindowAction], to window: Window, windowState: WindowState?) {
+    let application = gtk_window_get_application(window.window)
+    for entry in table {
+      actions.append((Actions.add(entry.name, to: window) { entry.run() }, entry.scope))
+      if let application, !entry.accelerators.isEmpty {
+        Actions.setAccelerators(application, for: "win." + entry.name, entry.accelerators)
+      }
+    }
+    // The keyboard shortcuts (Ctrl+?): GTK's help overlay, built the first time it is asked for. GtkApplication
+    // would build it with the window from `gtk/help-overlay.ui` at every start (memory and time for a window most
+    // starts never show); this action makes it then hands `win.show-help-overlay` over to GTK's own.
+    Actions.add("show-help-overlay", to: window) { Self.showShortcuts(for: window) }
+    if let application { Actions.setAccelerators(application, for: "win.show-help-overlay", ["<Primary>question"]) }
+    windowState?.addAction(for: "sort-order", to: window)
+    windowState?.addAction(for: "show-completed", to: window)
+    if let application { Actions.setAccelerators(application, for: "window.close", ["<Primary>w"]) }
+  }
+
+  /// Enables the actions that can be used on `page`, and disables the others.
+  func enable(on page: WindowPage) {
+    for (action, scope) in actions {
+      switch scope {
+      case .always: Actions.setEnabled(action, true)
+      case .signedIn: Actions.setEnabled(action, page.isList)
+      case .signingIn: Actions.setEnabled(action, page == .signIn || page == .browser)
+      }
+    }
+  }
+
+  /// Builds the keyboard shortcuts window, makes it the window's help overlay (GTK then shows the accelerators the
+  /// application has for each action, keeps the window, and answers `win.show-help-overlay` itself) and shows it.
+  private static func showShortcuts(for window: Window) {
+    let builder = Builder(resource: Installation.resourceBase + "/ui/shortcuts-window.ui")
+    gtk_application_window_set_help_overlay(
+      window.cast(to: gtk_application_window_get_type(), as: GtkApplicationWindow.self),
+      builder.opaqueObject("help_overlay", gtk_shortcuts_window_get_type()))
+    builder.widget("help_overlay", as: Window.init).present()
+  }
+}

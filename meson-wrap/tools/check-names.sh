@@ -1,0 +1,30 @@
+#!/bin/sh
+# check-names.sh REPO VERSION APP_ID DOMAIN: the names B2C Tasks is known by are given once in meson (the project's
+# version and name, app_id) and once in Swift (AppIdentity, Installation), since `swift build` runs without meson;
+# this test (meson test names-agree) fails when any copy differs: the Swift constants, the .ui files' translation
+# domain, the GSettings schema, the GResource prefix, the installed data files' names.
+set -eu
+repo=$1 version=$2 app_id=$3 domain=$4
+path="/$(echo "$app_id" | tr . /)"
+failed=0
+
+expect() { # expect FILE TEXT WHAT
+  if ! grep -qF -- "$2" "$repo/$1"; then
+    echo "$1: expected $3 ($2)" >&2
+    failed=1
+  fi
+}
+
+expect Sources/TasksCore/AppIdentity.swift "static let appID = \"$app_id\"" "the app ID"
+expect Sources/TasksCore/AppIdentity.swift "static let gettextDomain = \"$domain\"" "the gettext domain"
+expect Sources/TasksApp/Installation.swift "static let version = \"$version\"" "the meson project's version"
+expect Sources/TasksApp/Installation.swift "static let resourceBase = \"$path\"" "the GResource prefix"
+expect "data/$app_id.gschema.xml" "<schema id=\"$app_id\" path=\"$path/\">" "the schema's id and path"
+expect "data/$app_id.gresource.xml" "<gresource prefix=\"$path\">" "the GResource prefix"
+expect "data/$app_id.metainfo.xml.in" "<id>$app_id</id>" "the component id"
+expect "data/$app_id.metainfo.xml.in" "<launchable type=\"desktop-id\">$app_id.desktop</launchable>" "the launchable"
+expect "data/$app_id.service.in" "Name=$app_id" "the D-Bus name"
+for ui in "$repo"/data/ui/*.ui; do
+  expect "data/ui/${ui##*/}" "<interface domain=\"$domain\">" "the gettext domain"
+done
+exit "$failed"
