@@ -1,4 +1,5 @@
-// AccountWindow: what the account side asks of the window around it, and the window's pages. Main actor.
+// AccountWindow, TaskListWindow: what the account side and the task list ask of the window around them, and the
+// window's pages. Main actor.
 
 import CGtk
 import TasksCore
@@ -40,4 +41,36 @@ protocol AccountWindow: TaskListWindow {
   var keepsSignedIn: Bool { get }
   /// How long a sign-in in the browser may take, in seconds (nil: the listener's default).
   var browserSignInTimeout: Int? { get }
+}
+
+/// What the task list's session asks of the window around it.
+@MainActor
+protocol TaskListWindow: AnyObject {
+  /// Whether the list (or its empty page) is on screen.
+  var isShowingList: Bool { get }
+  /// Shows the list page, or its empty page when the list has no row.
+  func showTasksPage()
+  /// Shows the welcome page (nobody is signed in).
+  func showWelcome()
+  /// Shows a toast; `aboutList` ones go when the list does; `retry` adds a Retry button.
+  @discardableResult
+  func showToast(_ title: String, aboutList: Bool, retry: (@MainActor () -> Void)?) -> OpaquePointer
+  /// Adds a toast built by the caller.
+  func present(_ toast: OpaquePointer)
+  /// Runs `body` with the header's spinner turning.
+  func withSpinner<T>(_ body: () async -> T) async -> T
+  /// Shows the banner saying the task service cannot be reached, with `message`; nil hides it.
+  func showOfflineBanner(_ message: String?)
+  /// Another app of the keychain group signed out: the window signs out as its own Sign Out does.
+  func signedOutElsewhere()
+  /// Keeps the application running until the answer is called (a request that must not be cut short by quitting).
+  func holdApplication() -> @MainActor () -> Void
+}
+
+extension TaskListWindow {
+  /// Shows a toast without a Retry button.
+  @discardableResult
+  func showToast(_ title: String, aboutList: Bool = false) -> OpaquePointer {
+    showToast(title, aboutList: aboutList, retry: nil)
+  }
 }

@@ -1,7 +1,9 @@
 // OfflineBanner: the banner above the list saying the task service cannot be reached. Main actor.
 
 import CGtk
+import FoundationEssentials
 import GtkSupport
+import TasksCore
 
 /// The banner saying the task service cannot be reached, with its Retry button (`win.refresh`). Hidden, it is also
 /// invisible: a revealer's folded child still counts as visible to assistive technologies.
@@ -34,5 +36,19 @@ struct OfflineBanner {
     }
     revealer.isVisible = shown
     revealer.revealsChild = shown
+  }
+
+  /// What the banner says when the list cannot be fetched: a certificate that cannot be trusted is not "offline";
+  /// without a network the computer is offline; with one, the service does not answer. `savedAt`: when the offline
+  /// copy shown was saved.
+  static func message(for error: NetworkError, savedAt: Date?, networkAvailable: Bool) -> String {
+    let when = savedAt.map { LocalTime.text(of: $0) }
+    if case .untrusted = error { return error.message }  // tasks still wait
+    if !networkAvailable {
+      return when.map { String(template: tr("You are offline. These are your tasks as of %@."), $0) }
+        ?? tr("You are offline. Your changes are sent when the task service can be reached.")
+    }
+    return when.map { String(template: tr("The task service cannot be reached. These are your tasks as of %@."), $0) }
+      ?? tr("The task service cannot be reached. Your changes are sent when it can be.")
   }
 }

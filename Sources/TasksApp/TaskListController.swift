@@ -16,16 +16,17 @@ import TasksCore
 /// kept out of the list until `forget` or `restore`.
 @MainActor
 final class TaskListController {
+  // Template widgets (the builder keeps them).
   private let listView: OpaquePointer
-  private let listStack: OpaquePointer
-  private let emptyPage: OpaquePointer
-  private let emptyAddButton: UnsafeMutablePointer<GtkWidget>
+  private let emptyPage: TaskListEmptyPage
+  // Owned.
   private let model = TaskListModel()
   private let rowFactory = TaskRowFactory()
   /// The list's data, order, filter and highlight; every change answers the model edits to make.
   private var state = TaskListState()
   private let editor = TaskRowEditor()
   private let menu: TaskRowMenu
+  private let keyboard: TaskListKeyboard
   /// Called when the user ticks or unticks a task.
   var onToggle: (TaskItem, Bool) -> Void = { _, _ in }
   /// Called when the user changed a task's text (already trimmed and not empty).
@@ -35,7 +36,10 @@ final class TaskListController {
   /// Called when the user deletes a row (its button, the Delete key or the context menu).
   var onDelete: (RowKey) -> Void = { _ in }
   /// Called when Tab leaves the list: past its last row (`true`) or before its first (`false`).
-  var onLeave: (_ forward: Bool) -> Void = { _ in }
+  var onLeave: (_ forward: Bool) -> Void {
+    get { keyboard.onLeave }
+    set { keyboard.onLeave = newValue }
+  }
   /// Called with a message for a toast ("Copied").
   var onMessage: (String) -> Void = { _ in }
 
@@ -68,10 +72,9 @@ final class TaskListController {
 
   init(builder: Builder) {
     listView = builder.opaqueObject("task_list", gtk_list_view_get_type())
-    listStack = builder.opaqueObject("list_stack", gtk_stack_get_type())
-    emptyPage = builder.opaqueObject("empty_page", adw_status_page_get_type())
-    emptyAddButton = builder.object("empty_add_task_button", gtk_widget_get_type())
+    emptyPage = TaskListEmptyPage(builder: builder)
     menu = TaskRowMenu(on: listView.widget)
+    keyboard = TaskListKeyboard(listView: Widget(listView), model: model, rows: rowFactory)
     gtk_list_view_set_model(listView, model.selection)
     gtk_list_view_set_factory(listView, rowFactory.factory)
     model.setFilter { [weak self] key in self?.state.isShown(key) ?? true }
@@ -92,11 +95,9 @@ final class TaskListController {
     Signal.connectPosition(listView, "activate") { [unowned self] position in
       Task { if let key = self.model.key(at: Int(position)) { self.startEditing(key) } }
     }
-    let keys = gtk_event_controller_key_new()!
-    Signal.connectKeyPressed(keys) { [unowned self] keyval in self.keyPressed(keyval, keys) }
-    // Before the row sees them: its own binding takes Space (to select, which this list does not do).
-    gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
-    gtk_widget_add_controller(listView.widget, keys)
+    keyboard.position = { [unowned self] key in self.position(of: key) }
+    keyboard.isPaused = { [unowned self] in self.editor.isEditing }
+    keyboard.onIntent = { [unowned self] intent, row, key in self.run(intent, row, key) }
     menu.onCommand = { [unowned self] command, key in self.run(command, key) }
     editor.onSave = { [unowned self] id, text in
       // An emptied text is not saved: the task keeps its text.
@@ -130,11 +131,11 @@ final class TaskListController {
   /// and is redrawn if it is on screen.
   func update(_ task: TaskItem, waiting: Bool = false) {
     let key = RowKey.task(task.id)
-    let hadFocus = focusedRow()?.key == key
+    let hadFocus = keyboard.focusedRow()?.key == key
     let before = state.keys
     model.apply(state.update(task, waiting: waiting))
     // A row ticked from the keyboard moves after the open ones: the focus goes with it.
-    if hadFocus && before != state.keys { focus(key) }
+    if hadFocus && before != state.keys { keyboard.focus(key) }
     rowFactory.refill([key])
   }
 
@@ -154,10 +155,10 @@ final class TaskListController {
 
   /// Takes rows out of the list (while their Undo toast shows); `restore` puts them back in their places.
   func remove(_ removed: [RowKey]) {
-    let focusedIndex = focusedRow().flatMap { $0.key }.flatMap { position(of: $0) }
+    let focusedIndex = keyboard.focusedRow().flatMap { $0.key }.flatMap { position(of: $0) }
     model.apply(state.remove(removed))
     // The keyboard stays where the row was: on the next one (or the new last).
-    if let focusedIndex { focusRow(at: focusedIndex) }
+    if let focusedIndex { keyboard.focusRow(at: focusedIndex) }
   }
 
   /// Puts rows taken out by `remove` back (Undo, or a deletion that failed); `focusing`, the first of them takes
@@ -167,7 +168,7 @@ final class TaskListController {
     if focusing,
       let first = restored.compactMap({ key in position(of: key).map { (key, $0) } }).min(by: { $0.1 < $1.1 })
     {
-      focus(first.0)
+      keyboard.focus(first.0)
     }
   }
 
@@ -186,21 +187,7 @@ final class TaskListController {
 
   /// The page shows the list, or a status page saying why nothing is in it.
   private func showEmptyState() {
-    let shown = model.shownCount
-    gtk_stack_set_visible_child_name(listStack, shown > 0 ? "list" : "empty")
-    gtk_widget_set_visible(gtk_stack_get_child_by_name(listStack, "list"), shown > 0 ? 1 : 0)
-    gtk_widget_set_visible(gtk_stack_get_child_by_name(listStack, "empty"), shown > 0 ? 0 : 1)
-    guard shown == 0 else { return }
-    let reason = state.emptyReason
-    let (title, description): (String, String) =
-      switch reason {
-      case .noTasks: (tr("No Tasks"), tr("Tasks you add appear here."))
-      case .noMatches: (tr("No Matching Tasks"), tr("No task contains what you searched for."))
-      case .allDone: (tr("All Done"), tr("Your completed tasks are hidden. Show them from the main menu."))
-      }
-    adw_status_page_set_title(emptyPage, title)
-    PlainText.setDescription(emptyPage, description)
-    gtk_widget_set_visible(emptyAddButton, reason == .noTasks ? 1 : 0)
+    emptyPage.show(model.shownCount > 0 ? nil : state.emptyReason)
   }
 
   /// Where `key` is among the rows shown.
@@ -208,14 +195,9 @@ final class TaskListController {
     model.position(of: key, in: state.keys)
   }
 
-  /// Scrolls the row at `position` of what is shown into view.
-  private func scroll(to position: Int) {
-    gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
-  }
-
   /// Scrolls `key` into view and highlights it for a moment.
   private func reveal(_ key: RowKey) {
-    if let position = position(of: key) { scroll(to: position) }
+    if let position = position(of: key) { keyboard.scroll(to: position) }
     rowFactory.row(showing: key)?.highlight(true)
     Task {
       try? await Task.sleep(for: .seconds(2))
@@ -224,82 +206,23 @@ final class TaskListController {
     }
   }
 
-  // MARK: Keyboard
+  // MARK: Keys and the context menu
 
-  /// The row whose list item has the keyboard focus (or holds the focused editor).
-  private func focusedRow() -> TaskRow? {
-    guard let root = gtk_widget_get_root(listView.widget), var widget = gtk_root_get_focus(root) else { return nil }
-    while widget != listView.widget {
-      if let row = rowFactory.row(at: widget) { return row }
-      guard let parent = gtk_widget_get_parent(widget) else { return nil }
-      widget = parent
+  /// Does what a key asked of a row.
+  private func run(_ intent: TaskListKeyboard.Intent, _ row: TaskRow, _ key: RowKey) {
+    switch intent {
+    case .toggle: if let task = state.task(key) { onToggle(task, !task.completed) }
+    case .delete: onDelete(key)
+    case .edit: startEditing(key)
+    case .menu: openMenu(for: row, at: nil)
     }
-    return nil
   }
 
   /// Gives the keyboard focus to the first row shown; answers whether there was one.
-  func focusFirstRow() -> Bool {
-    guard model.shownCount > 0 else { return false }
-    focusRow(at: 0)
-    return true
-  }
+  func focusFirstRow() -> Bool { keyboard.focusFirstRow() }
 
   /// Gives the keyboard focus to the last row shown; answers whether there was one.
-  func focusLastRow() -> Bool {
-    let count = model.shownCount
-    guard count > 0 else { return false }
-    focusRow(at: count - 1)
-    return true
-  }
-
-  /// Gives the keyboard focus to the row at `position` of what is shown (or the last one).
-  private func focusRow(at position: Int) {
-    let count = model.shownCount
-    guard count > 0, let key = model.key(at: min(position, count - 1)) else { return }
-    focus(key)
-  }
-
-  /// Scrolls `key` into view and gives its row the keyboard focus (once the list has made its widget).
-  private func focus(_ key: RowKey, tries: Int = 3) {
-    guard let position = position(of: key) else { return }
-    scroll(to: position)
-    if let item = rowFactory.row(showing: key)?.listItem {
-      item.grabFocus()
-    } else if tries > 0 {
-      Task { self.focus(key, tries: tries - 1) }
-    }
-  }
-
-  private func keyPressed(_ keyval: UInt32, _ controller: OpaquePointer) -> Bool {
-    guard !editor.isEditing, let row = focusedRow(), let key = row.key else { return false }
-    let modifiers = gtk_event_controller_get_current_event_state(controller)
-    let shift = modifiers.rawValue & GDK_SHIFT_MASK.rawValue != 0
-    switch Int32(keyval) {
-    case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab:
-      // A Tab stop per row, then out of the list. (GTK 4.8's list view, left to itself here, kept the focus.)
-      let forward = keyval == UInt32(GDK_KEY_Tab) && !shift
-      let count = model.shownCount
-      guard let position = position(of: key) else { return false }
-      let next = forward ? position + 1 : position - 1
-      if next >= 0 && next < count { focusRow(at: next) } else { onLeave(forward) }
-    case GDK_KEY_space:
-      guard let task = state.task(key) else { return true }
-      onToggle(task, !task.completed)
-    case GDK_KEY_Delete, GDK_KEY_KP_Delete:
-      onDelete(key)
-    case GDK_KEY_F2:
-      startEditing(key)
-    case GDK_KEY_Menu:
-      openMenu(for: row, at: nil)
-    case GDK_KEY_F10 where shift:
-      openMenu(for: row, at: nil)
-    default:
-      return false
-    }
-    return true
-  }
-
-  // MARK: Context menu
+  func focusLastRow() -> Bool { keyboard.focusLastRow() }
 
   /// Opens the row's menu, at the pointer or under the row.
   private func openMenu(for row: TaskRow, at point: (Double, Double)?) {
@@ -328,7 +251,7 @@ final class TaskListController {
   private func startEditing(_ key: RowKey) {
     guard let task = state.task(key) else { return }
     if task.text.contains(where: \.isNewline) { return onOpenDetails(task) }
-    if rowFactory.row(showing: key) == nil, let position = position(of: key) { scroll(to: position) }
+    if rowFactory.row(showing: key) == nil, let position = position(of: key) { keyboard.scroll(to: position) }
     guard let row = rowFactory.row(showing: key) else { return }
     editor.start(task, in: row)
   }

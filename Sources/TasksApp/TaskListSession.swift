@@ -6,38 +6,6 @@ import FoundationEssentials
 import GtkSupport
 import TasksCore
 
-/// What the task list's session asks of the window around it.
-@MainActor
-protocol TaskListWindow: AnyObject {
-  /// Whether the list (or its empty page) is on screen.
-  var isShowingList: Bool { get }
-  /// Shows the list page, or its empty page when the list has no row.
-  func showTasksPage()
-  /// Shows the welcome page (nobody is signed in).
-  func showWelcome()
-  /// Shows a toast; `aboutList` ones go when the list does; `retry` adds a Retry button.
-  @discardableResult
-  func showToast(_ title: String, aboutList: Bool, retry: (@MainActor () -> Void)?) -> OpaquePointer
-  /// Adds a toast built by the caller.
-  func present(_ toast: OpaquePointer)
-  /// Runs `body` with the header's spinner turning.
-  func withSpinner<T>(_ body: () async -> T) async -> T
-  /// Shows the banner saying the task service cannot be reached, with `message`; nil hides it.
-  func showOfflineBanner(_ message: String?)
-  /// Another app of the keychain group signed out: the window signs out as its own Sign Out does.
-  func signedOutElsewhere()
-  /// Keeps the application running until the answer is called (a request that must not be cut short by quitting).
-  func holdApplication() -> @MainActor () -> Void
-}
-
-extension TaskListWindow {
-  /// Shows a toast without a Retry button.
-  @discardableResult
-  func showToast(_ title: String, aboutList: Bool = false) -> OpaquePointer {
-    showToast(title, aboutList: aboutList, retry: nil)
-  }
-}
-
 /// The tasks of the signed-in account as the list shows them: the list view's data, the undo queue, the fetches with
 /// their automatic retry, and every task operation. Each operation keeps its change in the account's outbox (on
 /// disk) first, shows it at once, then sends it; offline, it waits there.
@@ -194,20 +162,8 @@ final class TaskListSession {
     }
     window.showTasksPage()
     if case .network(let network) = error {
-      let when = copy.map { LocalTime.text(of: $0.savedAt) }
-      if case .untrusted = network {
-        // Not "offline": the service answered with a certificate that cannot be trusted. Tasks still wait.
-        window.showOfflineBanner(network.message)
-      } else if !ListSync.networkAvailable {
-        window.showOfflineBanner(
-          when.map { String(template: tr("You are offline. These are your tasks as of %@."), $0) }
-            ?? tr("You are offline. Your changes are sent when the task service can be reached."))
-      } else {
-        // The network is there: it is the service that does not answer.
-        window.showOfflineBanner(
-          when.map { String(template: tr("The task service cannot be reached. These are your tasks as of %@."), $0) }
-            ?? tr("The task service cannot be reached. Your changes are sent when it can be."))
-      }
+      window.showOfflineBanner(
+        OfflineBanner.message(for: network, savedAt: copy?.savedAt, networkAvailable: ListSync.networkAvailable))
       if case .untrusted = network {} else { sync.scheduleRetry() }
     } else {
       window.showToast(error.message, aboutList: true) { Task { await self.reload() } }
