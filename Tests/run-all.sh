@@ -1,7 +1,8 @@
 #!/bin/sh
 # run-all.sh: runs every test of B2C Tasks on a fresh Debian 12 machine. Installs what is missing, builds, installs
 # the app into .build-prefix-test/, validates the data files and translations (meson test), checks an install and a
-# launcher start, then runs the Swift tests under Xvfb and a
+# launcher start, builds the Debian packages and tries them in clean Debian 12 and 13 roots, then runs the Swift
+# tests under Xvfb and a
 # private D-Bus session with an unlocked gnome-keyring. Screenshots land in .build/test-artifacts/.
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +14,12 @@ meson-wrap/tools/dev-install.sh "$repo/.build-prefix-test" debug
 meson test -C "$repo/.build-meson-debug" --print-errorlogs
 # The installed tree, and a start the way GNOME's launcher does it (gtk4-launch, D-Bus activation).
 Tests/xvfb.sh Tests/install-and-launch.sh "$repo/.build-meson-debug" "$repo/.build-prefix-test"
+# The Debian packages: built from the tracked files, checked by lintian, and tried in clean Debian 12 and 13 roots
+# made from Debian's archive (the launcher's entry, a sign-in, a task, the CLI, the service's unit, a clean purge).
+meson-wrap/tools/build-debs.sh "$repo/.build/debs"
+lintian --fail-on error,warning --no-tag-display-limit "$repo"/.build/debs/*.deb
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+$sudo Tests/Packages/try-debs.sh "$repo/.build/debs" bookworm trixie
 # Keep the benchmark scripts working (figures from a one-second debug run mean nothing; see Tests/Benchmarks).
 Tests/Benchmarks/task-api-throughput.sh --quick
 Tests/Benchmarks/startup-and-scale.sh --quick

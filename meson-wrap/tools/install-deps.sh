@@ -1,12 +1,17 @@
 #!/bin/sh
-# install-deps.sh [--tests]: installs the Debian 12 packages B2C Tasks needs to build and run (and, with --tests,
-# to run its tests: Xvfb, gnome-keyring, xdotool, AT-SPI, ImageMagick). Installs only what is missing; as root, or
-# through sudo otherwise.
+# install-deps.sh [--debs|--tests]: installs the Debian 12 packages B2C Tasks needs to build and run (with --debs,
+# to build its Debian packages too; with --tests, to run its tests, which build and try the packages: Xvfb,
+# gnome-keyring, xdotool, AT-SPI, ImageMagick, mmdebstrap). Installs only what is missing; as root, or through sudo
+# otherwise.
 set -eu
 
 packages="libgtk-4-dev libadwaita-1-dev libwebkitgtk-6.0-dev libsecret-1-dev libsoup-3.0-dev glib-networking libsqlite3-dev
   meson ninja-build gettext libglib2.0-dev-bin libglib2.0-bin libxml2-utils desktop-file-utils appstream
   gnome-keyring dbus dbus-x11 at-spi2-core adwaita-icon-theme fonts-cantarell curl gcc"
+debs="debhelper dpkg-dev libcurl4-openssl-dev libxml2-dev lintian"
+if [ "${1:-}" = "--debs" ]; then
+  packages="$packages $debs"
+fi
 if [ "${1:-}" = "--tests" ]; then
   # libgtk-4-bin: gtk4-launch, as the launcher starts apps; a CJK font for the Chinese screenshots; sqlite3 for the
   # benchmarks (seeding tasks; gcc, there for the WebKit plugin, builds their C baseline), libxtst-dev and
@@ -14,9 +19,11 @@ if [ "${1:-}" = "--tests" ]; then
   # python3-venv for the interoperability tests' OpenID Connect provider (Tests/Interop/django-oidc, from PyPI);
   # ca-certificates for update-ca-certificates (the TLS tests trust a throwaway authority for their run); strace to
   # see the modes the playground creates its secret files with; PostgreSQL and nginx for b2c-tasks-api's tests (a
-  # cluster and balancer of the tests' own on private ports, whatever Debian's services do).
+  # cluster and balancer of the tests' own on private ports, whatever Debian's services do); mmdebstrap for the
+  # clean Debian 12 and 13 systems the packages are tried in.
   packages="$packages ca-certificates strace xvfb xauth xdotool imagemagick python3-pyatspi gir1.2-atspi-2.0 python3-gi libsecret-tools wrk
-    libgtk-4-bin fonts-wqy-microhei sqlite3 libxtst-dev libxdamage-dev python3-venv postgresql nginx-light"
+    libgtk-4-bin fonts-wqy-microhei sqlite3 libxtst-dev libxdamage-dev python3-venv postgresql nginx-light
+    $debs mmdebstrap"
 fi
 
 missing=""

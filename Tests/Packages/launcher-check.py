@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Inside a clean Debian root with B2C Tasks installed from its packages: starts the app as GNOME's launcher does
+(gtk4-launch), signs in to the b2c-playground already running by typing into its page, adds a task with the quick
+entry, and checks that b2c-tasks-cli lists it (the sign-in is shared). Prints each step; exits non-zero on failure.
+
+Runs under Xvfb in a D-Bus session with an unlocked keyring (try-debs.sh sets them up), as an unprivileged user.
+"""
+import statistics
+import struct
+import subprocess
+import sys
+import time
+
+import pyatspi
+
+TASK = "bought in a clean Debian"
+
+
+def log(text):
+    print(f"launcher-check: {text}", flush=True)
+
+
+def wait(what, condition, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            value = condition()
+        except Exception as error:  # the tree changes under us while the app works
+            print(f"  ({what}: {error})", flush=True)
+            value = None
+        if value:
+            log(f"{what}: yes")
+            return value
+        time.sleep(0.25)
+    root = app()
+    if root is not None:  # what was on screen instead
+        for node, shown in nodes(root):
+            if shown and (node.name or node.getRoleName() in ("entry", "text", "document web", "label")):
+                print(f"  on screen: {node.getRoleName()} {node.name!r}", flush=True)
+    sys.exit(f"launcher-check: {what}: not within {timeout} s")
+
+
+def app():
+    for candidate in pyatspi.Registry.getDesktop(0):
+        try:
+            if candidate is not None and candidate.name == "b2c-tasks":
+                return candidate
+        except Exception:
+            continue
+    return None
+
+
+def nodes(root):
+    stack = [(root, True)]
+    while stack:
+        node, on_screen = stack.pop()
+        visible = node.getState().contains(pyatspi.STATE_VISIBLE) or node.getRole() == pyatspi.ROLE_APPLICATION
+        shown = on_screen and visible
+        yield node, shown
+        for child in node:
+            if child is not None:
+                stack.append((child, shown))
+
+
+# Role names that changed between the AT-SPI of Debian 12 and 13.
+ROLES = {"push button": {"push button", "button"}}
+
+
+def find(role, name):
+    root = app()
+    if root is None:
+        return None
+    for node, shown in nodes(root):
+        if shown and node.getRoleName() in ROLES.get(role, {role}) and node.name == name:
+            return node
+    return None
+
+
+def window():
+    """The X11 id of the app's largest visible window titled B2C Tasks (the toplevel)."""
+    ids = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^B2C Tasks$"], capture_output=True,
+                         text=True).stdout.split()
+    best = None
+    for ident in ids:
+        shell = subprocess.run(["xdotool", "getwindowgeometry", "--shell", ident], capture_output=True,
+                               text=True).stdout
+        values = dict(line.split("=", 1) for line in shell.split() if "=" in line)
+        area = int(values.get("WIDTH", 0)) * int(values.get("HEIGHT", 0))
+        if area > 1 and (best is None or area > best[1]):
+            best = (ident, area)
+    return best[0] if best else None
+
+
+def painted():
+    """Whether the web view's part of the screen shows a page (its pixels vary), read from `xwd -root`: keys typed
+    before WebKit has drawn the page can be lost."""
+    dump = subprocess.run(["xwd", "-root", "-silent"], capture_output=True).stdout
+    with open("/tmp/screen.xwd", "wb") as screen:  # for a person to look at when the check fails
+        screen.write(dump)
+    header = struct.unpack(">25I", dump[:100])
+    size, width, height = header[0], header[4], header[5]
+    bits, line, colours = header[11], header[12], header[19]
+    if bits not in (24, 32):
+        raise RuntimeError(f"xwd gave {bits} bits a pixel")
+    step = bits // 8
+    pixels = dump[size + colours * 12:]
+    values = []
+    for y in range(90, min(height, 450), 6):  # below the header bar, where the page is
+        row = y * line
+        for x in range(40, min(width, 680), 6):
+            at = row + step * x
+            values.append((pixels[at] + pixels[at + 1] + pixels[at + 2]) / 765)
+    return statistics.pstdev(values) > 0.02
+
+
+def typed(ident, *steps):
+    subprocess.run(["xdotool", "windowfocus", "--sync", ident], check=True)
+    for kind, text in steps:
+        if kind == "type":
+            subprocess.run(["xdotool", "type", "--delay", "30", text], check=True)
+        else:
+            subprocess.run(["xdotool", "key", "--clearmodifiers", text], check=True)
+
+
+def main():
+    subprocess.Popen(["gtk4-launch", "io.github.b2ctasks.B2CTasks"])
+    ident = wait("the window is on screen", window)
+    sign_in = wait("the welcome page offers Sign In", lambda: find("push button", "Sign In"))
+    sign_in.queryAction().doAction(0)
+    # The playground's page, in the window's web view, as the accessibility tree shows it.
+    wait("the sign-in page is shown", lambda: find("label", "Sign in"))
+    wait("the page is drawn", painted, timeout=90)
+    typed(ident, ("type", "ann@example.com"), ("key", "Tab"), ("type", "Tasks-Demo-1"), ("key", "Return"))
+    wait("the task list is shown, empty", lambda: find("label", "No Tasks"), timeout=90)
+    typed(ident, ("key", "ctrl+n"), ("type", TASK), ("key", "Return"))
+    wait("the new task is in the list", lambda: find("check box", TASK))
+    listed = wait("b2c-tasks-cli lists it (the sign-in is shared)", lambda: TASK in subprocess.run(
+        ["b2c-tasks-cli", "list"], capture_output=True, text=True).stdout)
+    return 0 if listed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
