@@ -231,35 +231,6 @@ public struct Button: WidgetView {
   public static func new(iconName: String) -> Button { Button(gtk_button_new_from_icon_name(iconName)) }
 }
 
-/// An `AdwToast`, held by a reference of the caller's (`Toast` does not own it).
-public struct Toast: GPointer {
-  public let toast: OpaquePointer
-  public var gpointer: gpointer { UnsafeMutableRawPointer(toast) }
-  public init(_ instance: some GPointer) { toast = instance.opaque(adw_toast_get_type()) }
-
-  /// A new toast titled `title`, shown as written (a floating reference, as `adw_toast_new`).
-  @MainActor
-  public static func new(_ title: String) -> Toast { Toast(PlainText.toast(title)) }
-
-  /// The label of its button (nil: no button).
-  @MainActor
-  public var buttonLabel: String? {
-    get { adw_toast_get_button_label(toast).map { String(cString: $0) } }
-    nonmutating set { adw_toast_set_button_label(toast, newValue) }
-  }
-
-  /// Seconds it stays (0: until dismissed).
-  @MainActor
-  public var timeout: UInt32 {
-    get { adw_toast_get_timeout(toast) }
-    nonmutating set { adw_toast_set_timeout(toast, newValue) }
-  }
-
-  /// Takes it off screen.
-  @MainActor
-  public func dismiss() { adw_toast_dismiss(toast) }
-}
-
 /// Anything editable as one line: a `GtkEntry`, a `GtkSearchEntry`, a `GtkText`.
 public struct Editable: WidgetView {
   public let widget: UnsafeMutablePointer<GtkWidget>
@@ -384,13 +355,6 @@ public struct Window: WidgetView {
   /// Whether the window has the focus of the desktop.
   @MainActor
   public var isActive: Bool { gtk_window_is_active(window) != 0 }
-
-  /// The title.
-  @MainActor
-  public var title: String {
-    get { gtk_window_get_title(window).map { String(cString: $0) } ?? "" }
-    nonmutating set { gtk_window_set_title(window, newValue) }
-  }
 
   /// Gives the keyboard focus to the first thing in `page` that takes it, else to the window itself.
   @MainActor

@@ -35,7 +35,7 @@ protocol AccountWindow: TaskListWindow {
   func stateChanged(_ state: Session.State)
   /// Shows the window and brings it to the front.
   func present()
-  /// The window, as the parent of the browser chooser.
+  /// The window, as the parent of dialogs and the browser chooser.
   var parentWindow: UnsafeMutablePointer<GtkWindow> { get }
   /// Whether the user ticked "Keep me signed in".
   var keepsSignedIn: Bool { get }

@@ -33,8 +33,8 @@ final class AddTaskWindow {
     isDetails = editing != nil
     if let editing {
       gtk_window_set_title(window.window, tr("Edit Task"))
-      gtk_label_set_text_with_mnemonic(builder.opaqueObject("add_label", gtk_label_get_type()), tr("_Save"))
-      gtk_label_set_text(builder.opaqueObject("hint_label", gtk_label_get_type()), tr("Ctrl+Enter saves the task."))
+      builder.widget("add_label", as: Label.init).setMnemonicText(tr("_Save"))
+      builder.widget("hint_label", as: Label.init).text = tr("Ctrl+Enter saves the task.")
       gtk_text_buffer_set_text(buffer, editing, -1)
     }
     gtk_window_set_transient_for(window.window, parent)

@@ -38,9 +38,6 @@ final class MainWindow {
   private var waitingToPresent = false
   private(set) var page: WindowPage = .loading
 
-  /// The window as a `GtkWindow`, for transient children.
-  var gtkWindow: UnsafeMutablePointer<GtkWindow> { window.window }
-
   init(
     application: UnsafeMutablePointer<AdwApplication>, installation: Installation,
     startup: Result<StartupLoad, SettingsError>

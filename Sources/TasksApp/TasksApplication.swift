@@ -128,7 +128,7 @@ final class TasksApplication {
     withCStringArray(["Microsoft's Azure AD B2C iOS sample (the app this one is reborn from)"]) { names in
       adw_about_window_add_credit_section(window, tr("Based on"), UnsafeMutablePointer(mutating: names))
     }
-    if let parent = mainWindow?.gtkWindow {
+    if let parent = mainWindow?.parentWindow {
       gtk_window_set_transient_for(about.window, parent)
     }
     gtk_window_present(about.window)

@@ -9,13 +9,15 @@ playground=$!
 Xvfb :7 -screen 0 1280x800x24 -nolisten tcp >/tmp/xvfb.log 2>&1 &
 xvfb=$!
 trap 'kill $playground $xvfb 2>/dev/null || true' EXIT
+ready() {
+  curl -sf http://127.0.0.1:5995/b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/v2.0/.well-known/openid-configuration \
+    >/dev/null && xdotool getdisplaygeometry >/dev/null 2>&1
+}
 for i in $(seq 1 120); do
-  if curl -sf http://127.0.0.1:5995/b2ctasks.onmicrosoft.com/B2C_1_SignUpOrSignIn/v2.0/.well-known/openid-configuration \
-    >/dev/null && xdotool getdisplaygeometry >/dev/null 2>&1; then
-    break
-  fi
+  ready && break
   sleep 0.5
 done
+ready || { echo "in-session: the playground or Xvfb did not start within 60 s" >&2; exit 1; }
 dbus-run-session -- sh -c '
   eval "$(printf test-password | gnome-keyring-daemon --unlock --components=secrets)"
   export GNOME_KEYRING_CONTROL
