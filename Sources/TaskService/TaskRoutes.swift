@@ -104,7 +104,7 @@ public struct TaskRoutes: Sendable {
       return error.response
     }
     if let raw = fields.text, let problem = Self.textProblem(raw) { return problem }
-    guard let text = fields.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+    guard let text = fields.text.map(Self.trimmedText), !text.isEmpty else {
       return Self.invalid("The Text field is required.")
     }
     let key = request.headers[.init("Idempotency-Key")!]
@@ -121,7 +121,7 @@ public struct TaskRoutes: Sendable {
       return error.response
     }
     if let raw = fields.text, let problem = Self.textProblem(raw) { return problem }
-    let text = fields.text?.trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = fields.text.map(Self.trimmedText)
     if let text, text.isEmpty { return Self.invalid("The Text field must not be empty.") }
     if fields.completedWasInvalid { return Self.invalid("The Completed field must be true or false.") }
     guard text != nil || fields.completed != nil else { return Self.invalid("Give Text or Completed.") }
@@ -133,16 +133,33 @@ public struct TaskRoutes: Sendable {
 
   // MARK: Helpers
 
-  /// Why a task text as sent (before trimming) is refused: too long, or with control characters other than tab and
-  /// line breaks (a NUL cannot even be stored in PostgreSQL's text; the others draw as boxes in any list).
+  /// Why a task text as sent (before trimming) is refused: too long, or with control characters (Unicode's Cc, C0
+  /// and C1) other than tab and line breaks: a NUL cannot even be stored in PostgreSQL's text, and the others draw as
+  /// boxes in any list. openapi.yaml's Text pattern says the same.
   static func textProblem(_ text: String) -> Response? {
     if text.unicodeScalars.count > maxTextLength {
       return invalid("The Text field must be at most \(maxTextLength) characters long.")
     }
     let control = text.unicodeScalars.contains { scalar in
-      (scalar.value < 0x20 && !["\t", "\n", "\r"].contains(scalar)) || scalar.value == 0x7F
+      scalar.properties.generalCategory == .control && !["\t", "\n", "\r"].contains(scalar)
     }
     return control ? invalid("The Text field must not contain control characters.") : nil
+  }
+
+  /// The text without white space at either end, white space being exactly what openapi.yaml's Text pattern names:
+  /// tab, line feed, carriage return and Unicode's space, line and paragraph separators (Zs, Zl, Zp). Not
+  /// Foundation's set, which also takes U+0085 and follows its own Unicode version.
+  static func trimmedText(_ text: String) -> String {
+    func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+      switch scalar.properties.generalCategory {
+      case .spaceSeparator, .lineSeparator, .paragraphSeparator: true
+      default: scalar == "\t" || scalar == "\n" || scalar == "\r"
+      }
+    }
+    let scalars = text.unicodeScalars
+    guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(scalars[first...last])
   }
 
   /// Runs `body` for the token's owner, or answers 401 as the original did.

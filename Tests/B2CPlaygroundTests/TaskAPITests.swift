@@ -160,6 +160,8 @@ struct TaskAPITests {
       // Control characters (a NUL cannot be stored in PostgreSQL at all) are refused; tabs and line breaks are text.
       #expect(try await ann.add("nul\u{0}inside").status == 400)
       #expect(try await ann.add("bell\u{7}").status == 400)
+      #expect(try await ann.add("next\u{85}line").status == 400, "C1 controls are controls too")
+      #expect(try await ann.add("\u{3000}\u{2028}\u{A0}").status == 400, "Unicode's spaces are trimmed away")
       #expect(
         try await ann.call("POST", body: Data(#"{"Text":"a\u0000b"}"#.utf8), contentType: "application/json").status
           == 400)
