@@ -104,6 +104,61 @@ extension WidgetView {
 
   /// Adds an event controller; the widget owns it from then on.
   public func add(_ controller: OpaquePointer) { gtk_widget_add_controller(widget, controller) }
+
+  /// Runs `handler` with the point (in the widget) where mouse button `button` (1 left, 3 right) is pressed on it.
+  public func onPress(button: UInt32, _ handler: @escaping @MainActor (_ x: Double, _ y: Double) -> Void) {
+    let click = gtk_gesture_click_new()!
+    gtk_gesture_single_set_button(click, button)
+    Signal.connectClick(click, "pressed", handler)
+    add(click)
+  }
+
+  /// Runs `handler` with each key pressed while the widget or a child has the focus and the modifiers held (Shift,
+  /// Ctrl…); it answers whether it handled the key (which then goes no further). `first`: before the focused child
+  /// sees the key (GTK's capture phase), rather than after.
+  public func onKeyPressed(
+    first: Bool = false, _ handler: @escaping @MainActor (_ keyval: UInt32, _ modifiers: GdkModifierType) -> Bool
+  ) {
+    let keys = gtk_event_controller_key_new()!
+    Signal.connectKeyPressed(keys) { keyval in handler(keyval, gtk_event_controller_get_current_event_state(keys)) }
+    if first { gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE) }
+    add(keys)
+  }
+
+  /// Runs `handler` when the keyboard focus comes into the widget (`entering`) or leaves it.
+  public func onFocus(entering: Bool, _ handler: @escaping @MainActor () -> Void) {
+    let focus = gtk_event_controller_focus_new()!
+    Signal.connect(focus, entering ? "enter" : "leave", handler)
+    add(focus)
+  }
+
+  /// The child that has or holds the focus, if any.
+  public var focusChild: Widget? { gtk_widget_get_focus_child(widget).map(Widget.init) }
+
+  /// Runs the action `name` ("group.action") with a number as its parameter, as a keyboard shortcut would.
+  public func activateAction(_ name: String, _ number: UInt32) {
+    gtk_widget_activate_action_variant(widget, name, g_variant_new_uint32(number))
+  }
+
+  /// Puts `text` on the clipboard.
+  public func copyToClipboard(_ text: String) { gdk_clipboard_set_text(gtk_widget_get_clipboard(widget), text) }
+
+  /// The first child, if any.
+  public var firstChild: Widget? { gtk_widget_get_first_child(widget).map(Widget.init) }
+
+  /// The next sibling, if any.
+  public var nextSibling: Widget? { gtk_widget_get_next_sibling(widget).map(Widget.init) }
+
+  /// The widget's width as laid out (0 before it is).
+  public var width: Int32 { gtk_widget_get_width(widget) }
+
+  /// The widget with the keyboard focus in this widget's window, if any.
+  public var focusInWindow: Widget? { gtk_widget_get_root(widget).flatMap { gtk_root_get_focus($0) }.map(Widget.init) }
+
+  /// Makes the actions of `group` reachable from this widget and its children as `name.action`.
+  public func insertActions(_ group: UnsafeMutablePointer<GSimpleActionGroup>, as name: String) {
+    gtk_widget_insert_action_group(widget, name, OpaquePointer(group))
+  }
 }
 
 /// Any widget.
@@ -229,6 +284,12 @@ public struct Button: WidgetView {
   /// A new button showing the icon `iconName`.
   @MainActor
   public static func new(iconName: String) -> Button { Button(gtk_button_new_from_icon_name(iconName)) }
+
+  /// The name of the icon it shows, if it shows one.
+  @MainActor
+  public var iconName: String? {
+    gtk_button_get_icon_name(widget.cast(to: gtk_button_get_type(), as: GtkButton.self)).map { String(cString: $0) }
+  }
 }
 
 /// Anything editable as one line: a `GtkEntry`, a `GtkSearchEntry`, a `GtkText`.
@@ -370,6 +431,100 @@ public struct Window: WidgetView {
   /// Closes the window as its close button does.
   @MainActor
   public func close() { gtk_window_close(window) }
+
+  /// Destroys the window (GTK drops its own reference).
+  @MainActor
+  public func destroy() { gtk_window_destroy(window) }
+
+  /// The title.
+  @MainActor
+  public var title: String {
+    get { gtk_window_get_title(window).map { String(cString: $0) } ?? "" }
+    nonmutating set { gtk_window_set_title(window, newValue) }
+  }
+
+  /// Keeps the window above `parent` and centred on it (a dialog's parent).
+  @MainActor
+  public func setTransient(for parent: Window?) { gtk_window_set_transient_for(window, parent?.window) }
+
+  /// Sets the width the window opens at (its height stays natural).
+  @MainActor
+  public func setDefaultWidth(_ width: Int32) { gtk_window_set_default_size(window, width, -1) }
+}
+
+/// A `GtkListView`.
+public struct ListView: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  private var view: OpaquePointer { OpaquePointer(widget) }
+  public init(_ instance: some GPointer) { widget = instance.cast(to: gtk_list_view_get_type()) }
+
+  /// Shows `model` (a selection model; the view takes a reference) with rows from `factory`.
+  @MainActor
+  public func show(_ model: OpaquePointer, rows factory: OpaquePointer) {
+    gtk_list_view_set_model(view, model)
+    gtk_list_view_set_factory(view, factory)
+  }
+}
+
+/// A `GtkTextView`: several lines of text.
+public struct TextView: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  public init(_ instance: some GPointer) { widget = instance.cast(to: gtk_text_view_get_type()) }
+
+  @MainActor
+  private var buffer: UnsafeMutablePointer<GtkTextBuffer> {
+    gtk_text_view_get_buffer(widget.cast(to: gtk_text_view_get_type(), as: GtkTextView.self))!
+  }
+
+  /// The whole text.
+  @MainActor
+  public var text: String {
+    get {
+      var start = GtkTextIter()
+      var end = GtkTextIter()
+      gtk_text_buffer_get_bounds(buffer, &start, &end)
+      guard let chars = gtk_text_buffer_get_text(buffer, &start, &end, 0) else { return "" }
+      defer { g_free(chars) }
+      return String(cString: chars)
+    }
+    nonmutating set { gtk_text_buffer_set_text(buffer, newValue, -1) }
+  }
+
+  /// The buffer, for its signals.
+  @MainActor
+  public var textBuffer: UnsafeMutablePointer<GtkTextBuffer> { buffer }
+}
+
+/// A `GtkPopoverMenu` made from a menu model, shown from a widget and unparented when it closes.
+public struct PopoverMenu: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  private var popover: UnsafeMutablePointer<GtkPopover> { widget.cast(to: gtk_popover_get_type(), as: GtkPopover.self) }
+  public init(_ instance: some GPointer) { widget = instance.cast(to: gtk_popover_menu_get_type()) }
+
+  /// A menu of `model`'s items, attached to `parent`.
+  @MainActor
+  public static func new(_ model: UnsafeMutablePointer<GMenuModel>, on parent: some WidgetView) -> PopoverMenu {
+    let menu = PopoverMenu(gtk_popover_menu_new_from_model(model)!)
+    gtk_widget_set_parent(menu.widget, parent.widget)
+    return menu
+  }
+
+  /// Points the menu, without an arrow, at a point of its parent (a right-click), its start edge there.
+  @MainActor
+  public func point(atX x: Double, y: Double) {
+    var rect = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
+    gtk_popover_set_pointing_to(popover, &rect)
+    gtk_popover_set_has_arrow(popover, 0)
+    gtk_widget_set_halign(widget, GTK_ALIGN_START)
+  }
+
+  /// Opens the menu.
+  @MainActor
+  public func popup() { gtk_popover_popup(popover) }
+
+  /// Detaches the closed menu from its parent, which frees it.
+  @MainActor
+  public func unparent() { gtk_widget_unparent(widget) }
 }
 
 extension Builder {
@@ -385,4 +540,55 @@ extension Builder {
 extension Bool {
   /// The value as GLib's `gboolean`.
   public var gboolean: gboolean { self ? 1 : 0 }
+}
+
+/// An `AdwToast`: a message at the bottom of a window, optionally with one button.
+public struct Toast: GPointer, Equatable {
+  private let toast: OpaquePointer
+  public var gpointer: gpointer { toast.gpointer }
+  public init(_ instance: some GPointer) {
+    precondition(instance.isA(adw_toast_get_type()), "AdwToast expected")
+    toast = OpaquePointer(instance.gpointer)
+  }
+
+  /// A toast titled `title` (shown as written), with a button labelled `button`; `urgent` ones push others aside.
+  @MainActor
+  public static func new(_ title: String, button: String? = nil, urgent: Bool = false) -> Toast {
+    let toast = Toast(PlainText.toast(title))
+    if let button { adw_toast_set_button_label(toast.toast, button) }
+    if urgent { adw_toast_set_priority(toast.toast, ADW_TOAST_PRIORITY_HIGH) }
+    return toast
+  }
+
+  /// Takes the toast away ("dismissed" follows).
+  @MainActor
+  public func dismiss() { adw_toast_dismiss(toast) }
+
+  /// Runs `handler` when the button is clicked.
+  @MainActor
+  public func onButtonClicked(_ handler: @escaping @MainActor () -> Void) {
+    Signal.connect(toast, "button-clicked", handler)
+  }
+
+  /// Runs `handler` when the toast goes, whichever way.
+  @MainActor
+  public func onDismissed(_ handler: @escaping @MainActor () -> Void) { Signal.connect(toast, "dismissed", handler) }
+
+  /// Keeps the toast alive past its overlay (balanced by `release`).
+  public func retain() { g_object_ref(gpointer) }
+
+  /// Drops a reference taken by `retain`.
+  public func release() { g_object_unref(gpointer) }
+}
+
+/// An `AdwToastOverlay`.
+public struct ToastOverlay: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  public init(_ instance: some GPointer) { widget = instance.cast(to: adw_toast_overlay_get_type()) }
+
+  /// Shows `toast` (after those before it).
+  @MainActor
+  public func add(_ toast: Toast) {
+    adw_toast_overlay_add_toast(OpaquePointer(widget), OpaquePointer(toast.gpointer))
+  }
 }

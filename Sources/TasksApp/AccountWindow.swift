@@ -2,6 +2,7 @@
 // window's pages. Main actor.
 
 import CGtk
+import GtkSupport
 import TasksCore
 
 /// The pages of the window's content stack, by their names in the `.ui` file (an empty list is the list's page with a
@@ -54,9 +55,9 @@ protocol TaskListWindow: AnyObject {
   func showWelcome()
   /// Shows a toast; `aboutList` ones go when the list does; `retry` adds a Retry button.
   @discardableResult
-  func showToast(_ title: String, aboutList: Bool, retry: (@MainActor () -> Void)?) -> OpaquePointer
+  func showToast(_ title: String, aboutList: Bool, retry: (@MainActor () -> Void)?) -> Toast
   /// Adds a toast built by the caller.
-  func present(_ toast: OpaquePointer)
+  func present(_ toast: Toast)
   /// Runs `body` with the header's spinner turning.
   func withSpinner<T>(_ body: () async -> T) async -> T
   /// Shows the banner saying the task service cannot be reached, with `message`; nil hides it.
@@ -70,7 +71,7 @@ protocol TaskListWindow: AnyObject {
 extension TaskListWindow {
   /// Shows a toast without a Retry button.
   @discardableResult
-  func showToast(_ title: String, aboutList: Bool = false) -> OpaquePointer {
+  func showToast(_ title: String, aboutList: Bool = false) -> Toast {
     showToast(title, aboutList: aboutList, retry: nil)
   }
 }

@@ -45,7 +45,7 @@ final class MainWindow {
     window = builder.widget("window", as: Window.init)
     contentStack = builder.widget("content_stack", as: Stack.init)
     listButtons = ["add_task_button", "refresh_button", "search_button"].map(builder.widget)
-    toasts = ToastShelf(overlay: builder.opaqueObject("toast_overlay", adw_toast_overlay_get_type()))
+    toasts = ToastShelf(overlay: builder.widget("toast_overlay", as: ToastOverlay.init))
     accountHeader = AccountMenuHeader(
       menuButton: builder.opaqueObject("primary_menu_button", gtk_menu_button_get_type()))
     windowTitle = WindowTitle(
@@ -184,11 +184,11 @@ extension MainWindow: AccountWindow {
   func showOfflineBanner(_ message: String?) { offlineBanner.show(message) }
 
   @discardableResult
-  func showToast(_ title: String, aboutList: Bool, retry: (@MainActor () -> Void)?) -> OpaquePointer {
+  func showToast(_ title: String, aboutList: Bool, retry: (@MainActor () -> Void)?) -> Toast {
     toasts.show(title, aboutList: aboutList, retry: retry)
   }
 
-  func present(_ toast: OpaquePointer) { toasts.present(toast) }
+  func present(_ toast: Toast) { toasts.present(toast) }
 
   func withSpinner<T>(_ body: () async -> T) async -> T { await spinner.whileRunning(body) }
 

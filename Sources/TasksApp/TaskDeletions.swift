@@ -38,18 +38,16 @@ final class TaskDeletions {
     let title =
       keys.count == 1
       ? tr("Task deleted") : String(template: trn("%d task deleted", "%d tasks deleted", keys.count), keys.count)
-    let toast = PlainText.toast(title)
-    adw_toast_set_button_label(toast, tr("Undo"))
-    adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH)
+    let toast = Toast.new(title, button: tr("Undo"), urgent: true)
     // One Undo at a time: an earlier deletion happens now.
     if let earlier = undoQueue.begin(PendingDeletion(keys: keys, toast: toast)) {
-      adw_toast_dismiss(earlier.toast)
+      earlier.toast.dismiss()
       commit(earlier)
     }
-    Signal.connect(toast, "button-clicked") { [unowned self] in
+    toast.onButtonClicked { [unowned self] in
       if let deletion = self.undoQueue.endDeletion(shownBy: toast) { self.undo(deletion) }
     }
-    Signal.connect(toast, "dismissed") { [unowned self] in
+    toast.onDismissed { [unowned self] in
       if let deletion = self.undoQueue.endDeletion(shownBy: toast) { self.commit(deletion) }
     }
     window.present(toast)
@@ -59,7 +57,7 @@ final class TaskDeletions {
   func undo(_ deletion: PendingDeletion) {
     list.restore(deletion.keys, focusing: true)
     window.showTasksPage()
-    adw_toast_dismiss(deletion.toast)
+    deletion.toast.dismiss()
   }
 
   /// Carries out a deletion whose toast is still showing (quitting, signing out, deleting another); answers the
@@ -68,7 +66,7 @@ final class TaskDeletions {
   @discardableResult
   func finishPending() -> Task<Void, Never>? {
     guard let deletion = undoQueue.endDeletion() else { return nil }
-    adw_toast_dismiss(deletion.toast)
+    deletion.toast.dismiss()
     return commit(deletion)
   }
 

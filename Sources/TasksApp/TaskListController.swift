@@ -17,7 +17,7 @@ import TasksCore
 @MainActor
 final class TaskListController {
   // Template widgets (the builder keeps them).
-  private let listView: OpaquePointer
+  private let listView: ListView
   private let emptyPage: TaskListEmptyPage
   // Owned.
   private let model = TaskListModel()
@@ -71,12 +71,11 @@ final class TaskListController {
   var completedKeys: [RowKey] { state.completedKeys }
 
   init(builder: Builder) {
-    listView = builder.opaqueObject("task_list", gtk_list_view_get_type())
+    listView = builder.widget("task_list", as: ListView.init)
     emptyPage = TaskListEmptyPage(builder: builder)
-    menu = TaskRowMenu(on: listView.widget)
-    keyboard = TaskListKeyboard(listView: Widget(listView), model: model, rows: rowFactory)
-    gtk_list_view_set_model(listView, model.selection)
-    gtk_list_view_set_factory(listView, rowFactory.factory)
+    menu = TaskRowMenu(on: listView.asWidget)
+    keyboard = TaskListKeyboard(listView: listView.asWidget, model: model, rows: rowFactory)
+    listView.show(model.selection, rows: rowFactory.factory)
     model.setFilter { [weak self] key in self?.state.isShown(key) ?? true }
     model.onChange { [weak self] in self?.showEmptyState() }
     rowFactory.content = { [unowned self] key in
@@ -238,7 +237,7 @@ final class TaskListController {
     case .markDone, .markNotDone: if let task = state.task(key) { onToggle(task, command == .markDone) }
     case .copy:
       guard let text = state.text(key) else { return }
-      gdk_clipboard_set_text(gtk_widget_get_clipboard(listView.widget), text)
+      listView.copyToClipboard(text)
       onMessage(tr("Text copied"))
     case .delete: onDelete(key)
     }

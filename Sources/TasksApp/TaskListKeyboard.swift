@@ -31,20 +31,16 @@ final class TaskListKeyboard {
     self.listView = listView
     self.model = model
     self.rows = rows
-    let keys = gtk_event_controller_key_new()!
-    Signal.connectKeyPressed(keys) { [unowned self] keyval in self.keyPressed(keyval, keys) }
     // Before the row sees them: its own binding takes Space (to select, which this list does not do).
-    gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
-    listView.add(keys)
+    listView.onKeyPressed(first: true) { [unowned self] keyval, modifiers in self.keyPressed(keyval, modifiers) }
   }
 
   /// The row whose list item has the keyboard focus (or holds the focused editor).
   func focusedRow() -> TaskRow? {
-    guard let root = gtk_widget_get_root(listView.widget), var widget = gtk_root_get_focus(root) else { return nil }
-    while widget != listView.widget {
-      if let row = rows.row(at: widget) { return row }
-      guard let parent = gtk_widget_get_parent(widget) else { return nil }
-      widget = parent
+    var widget = listView.focusInWindow
+    while let current = widget, current.widget != listView.widget {
+      if let row = rows.row(at: current) { return row }
+      widget = current.parent
     }
     return nil
   }
@@ -85,12 +81,11 @@ final class TaskListKeyboard {
 
   /// Scrolls the row at `position` of what is shown into view.
   func scroll(to position: Int) {
-    gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
+    listView.activateAction("list.scroll-to-item", UInt32(position))
   }
 
-  private func keyPressed(_ keyval: UInt32, _ controller: OpaquePointer) -> Bool {
+  private func keyPressed(_ keyval: UInt32, _ modifiers: GdkModifierType) -> Bool {
     guard !isPaused(), let row = focusedRow(), let key = row.key else { return false }
-    let modifiers = gtk_event_controller_get_current_event_state(controller)
     let shift = modifiers.rawValue & GDK_SHIFT_MASK.rawValue != 0
     switch Int32(keyval) {
     case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab:

@@ -10,51 +10,44 @@ import TasksCore
 /// (`TaskListState`'s edits), and filtered by a Swift closure while a filter is needed.
 @MainActor
 final class TaskListModel {
-  private let keys: OpaquePointer
-  private let filtered: OpaquePointer
+  private let keys = StringList()
+  private let filtered: FilterListModel
   private var filter: CustomFilter?
-  private var filterInUse = false
-  /// The model a list view shows.
+  /// The model a list view shows (the view takes a reference of its own).
   let selection: OpaquePointer
 
   init() {
-    keys = gtk_string_list_new(nil)
-    g_object_ref(keys.gpointer)  // the filter model takes a reference of its own
-    filtered = gtk_filter_list_model_new(OpaquePointer(keys.gpointer), nil)
-    g_object_ref(filtered.gpointer)  // and the selection model of the filter model
-    selection = gtk_no_selection_new(OpaquePointer(filtered.gpointer))
+    filtered = FilterListModel(keys)
+    selection = filtered.noSelection()
   }
+
+  isolated deinit { g_object_unref(selection.gpointer) }
 
   /// The filter asks `isShown` about each row while it is in use.
   func setFilter(_ isShown: @escaping @MainActor (RowKey) -> Bool) {
     filter = CustomFilter { item in
-      guard let key = RowKey(modelString: String(cString: gtk_string_object_get_string(OpaquePointer(item))))
-      else { return true }
+      guard let key = RowKey(modelString: StringList.string(of: item)) else { return true }
       return isShown(key)
     }
   }
 
   /// Runs `handler` after every change of the rows shown.
   func onChange(_ handler: @escaping @MainActor () -> Void) {
-    Signal.connectItemsChanged(filtered) { _, _, _ in handler() }
+    Signal.connectItemsChanged(filtered.model) { _, _, _ in handler() }
   }
 
   /// Makes the edits to the keys.
   func apply(_ edits: [ListEdit]) {
-    for edit in edits {
-      withCStringArray(edit.insert.map(\.modelString)) { array in
-        gtk_string_list_splice(keys, UInt32(edit.at), UInt32(edit.remove), array)
-      }
-    }
+    for edit in edits { keys.splice(at: edit.at, remove: edit.remove, insert: edit.insert.map(\.modelString)) }
   }
 
   /// Tells the filter what changed (`needed`: whether any filter is needed now; with none, the filter leaves the
   /// chain and costs no call per row). Long lists (`count`) are filtered a slice at a time, so typing in the search
   /// stays smooth.
   func filterChanged(_ change: FilterChange, needed: Bool, count: Int) {
-    gtk_filter_list_model_set_incremental(filtered, count > 5000 ? 1 : 0)
+    filtered.isIncremental = count > 5000
     guard let filter else { return }
-    if needed && filterInUse {
+    if needed && filtered.filter != nil {
       let gtkChange =
         switch change {
         case .moreStrict: GTK_FILTER_CHANGE_MORE_STRICT
@@ -63,28 +56,23 @@ final class TaskListModel {
         }
       filter.changed(gtkChange)
     } else if needed {
-      gtk_filter_list_model_set_filter(filtered, filter.filter)
-      filterInUse = true
-    } else if filterInUse {
-      gtk_filter_list_model_set_filter(filtered, nil)
-      filterInUse = false
+      filtered.filter = filter
+    } else if filtered.filter != nil {
+      filtered.filter = nil
     }
   }
 
   /// How many rows are shown.
-  var shownCount: Int { Int(g_list_model_get_n_items(OpaquePointer(filtered.gpointer))) }
+  var shownCount: Int { filtered.count }
 
   /// The row at `position` of what is shown.
   func key(at position: Int) -> RowKey? {
-    guard position >= 0, let object = g_list_model_get_item(OpaquePointer(filtered.gpointer), UInt32(position))
-    else { return nil }
-    defer { g_object_unref(object) }
-    return RowKey(modelString: String(cString: gtk_string_object_get_string(OpaquePointer(object))))
+    filtered.item(at: position) { RowKey(modelString: StringList.string(of: $0)) } ?? nil
   }
 
   /// Where `key` is among the rows shown (`all`: every row in order, for when no filter is in use).
   func position(of key: RowKey, in all: [RowKey]) -> Int? {
-    if !filterInUse { return all.firstIndex(of: key) }
+    if filtered.filter == nil { return all.firstIndex(of: key) }
     return (0..<shownCount).first { self.key(at: $0) == key }
   }
 }

@@ -65,13 +65,13 @@ final class TaskListPage {
       taskWindow.present()
       return
     }
-    open(AddTaskWindow(parent: window.window) { [unowned self] text in self.tasks.add(text) })
+    open(AddTaskWindow(parent: window) { [unowned self] text in self.tasks.add(text) })
   }
 
   /// Opens the task's details: its whole text in the task window's multi-line editor; Save changes it.
   func openDetails(_ task: TaskItem) {
     open(
-      AddTaskWindow(parent: window.window, editing: task.text) { [unowned self] text in
+      AddTaskWindow(parent: window, editing: task.text) { [unowned self] text in
         if text != task.text { self.tasks.setText(task, text) }
       })
   }
@@ -107,22 +107,16 @@ final class TaskListPage {
     }
     // Tab goes on to the rows. (GTK 4.8's list view, entered from the entry above it, refused the focus: Tab left
     // the focus where it was.)
-    let keys = gtk_event_controller_key_new()!
-    Signal.connectKeyPressed(keys) { [unowned self] keyval in
-      guard keyval == UInt32(GDK_KEY_Tab), gtk_event_controller_get_current_event_state(keys).rawValue == 0 else {
-        return false
-      }
+    quickEntry.onKeyPressed { [unowned self] keyval, modifiers in
+      guard keyval == UInt32(GDK_KEY_Tab), modifiers.rawValue == 0 else { return false }
       return self.tasks.list.focusFirstRow()
     }
-    quickEntry.add(keys)
     // Shift+Tab from the header's first button goes round to the list's last row. (GTK 4.8's list view, entered
     // backwards, took no focus: it went nowhere.)
-    let back = gtk_event_controller_key_new()!
-    Signal.connectKeyPressed(back) { [unowned self] keyval in
+    addTaskButton.onKeyPressed { [unowned self] keyval, _ in
       guard keyval == UInt32(GDK_KEY_ISO_Left_Tab) else { return false }
       return self.tasks.list.focusLastRow()
     }
-    addTaskButton.add(back)
   }
 
   // MARK: Search

@@ -126,12 +126,10 @@ final class TaskRow {
   private func watchFocus() {
     guard let listItem, listItem.widget != watchedItem?.widget else { return }
     watchedItem = listItem
-    let focus = gtk_event_controller_focus_new()!
-    Signal.connect(focus, "enter") { [weak self] in
+    listItem.onFocus(entering: true) { [weak self] in
       guard let self, self.nameWaits, !self.retired else { return }
       self.name()
     }
-    listItem.add(focus)
   }
 
   /// Gives the row's widgets the names of what it shows, where they differ. Each name set is a message on the

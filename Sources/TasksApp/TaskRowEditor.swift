@@ -31,19 +31,15 @@ final class TaskRowEditor {
     row.texts.isVisible = false
     editing = (row, entry, task.id)
     Signal.connect(entry, "activate") { [unowned self] in self.finish(saving: true) }
-    let keys = gtk_event_controller_key_new()!
-    Signal.connectKeyPressed(keys) { [unowned self] keyval in
+    entry.onKeyPressed { [unowned self] keyval, _ in
       guard keyval == UInt32(GDK_KEY_Escape) else { return false }
       self.finish(saving: false)
       return true
     }
-    entry.add(keys)
-    let focus = gtk_event_controller_focus_new()!
-    Signal.connect(focus, "leave") { [unowned self] in
+    entry.onFocus(entering: false) { [unowned self] in
       // After the focus has moved: ending the edit removes the entry.
       Task { if self.editing?.entry.widget == entry.widget { self.finish(saving: true) } }
     }
-    entry.add(focus)
     entry.grabFocus()
     entry.selectAll()
   }
@@ -53,7 +49,7 @@ final class TaskRowEditor {
     guard let (row, entry, id) = editing else { return }
     editing = nil
     let text = entry.text.trimmed()
-    let hadFocus = entry.hasFocus || gtk_widget_get_focus_child(entry.widget) != nil
+    let hadFocus = entry.hasFocus || entry.focusChild != nil
     row.texts.isVisible = true
     row.box.remove(entry)
     if hadFocus, let item = row.listItem { item.grabFocus() }

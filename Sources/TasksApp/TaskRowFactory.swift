@@ -10,7 +10,9 @@ import TasksCore
 /// row shows which key.
 @MainActor
 final class TaskRowFactory {
-  let factory: OpaquePointer
+  private var itemFactory: ListItemFactory!
+  /// The factory, for the list view.
+  var factory: OpaquePointer { itemFactory.factory }
   private var rows: [UnsafeMutableRawPointer: TaskRow] = [:]
   private var boundRows: [RowKey: TaskRow] = [:]
   /// Whether a row is being filled (its check button's "toggled" is then not the user's).
@@ -27,22 +29,18 @@ final class TaskRowFactory {
   var onUnbind: (TaskRow) -> Void = { _ in }
 
   init() {
-    factory = gtk_signal_list_item_factory_new()
-    Signal.connect(factory, "setup") { [unowned self] item in self.setUp(OpaquePointer(item)) }
-    Signal.connect(factory, "bind") { [unowned self] item in self.bind(OpaquePointer(item)) }
-    Signal.connect(factory, "unbind") { [unowned self] item in self.unbind(OpaquePointer(item)) }
     // GTK 4.8 does not recycle row widgets: a jump far down a long list destroys them and sets up new ones.
-    Signal.connect(factory, "teardown") { [unowned self] item in self.tearDown(OpaquePointer(item)) }
+    itemFactory = ListItemFactory(
+      setUp: { [unowned self] in self.setUp($0) }, bind: { [unowned self] in self.bind($0) },
+      unbind: { [unowned self] in self.unbind($0) }, tearDown: { [unowned self] in self.tearDown($0) })
   }
 
   /// The row showing `key`, if one is on screen.
   func row(showing key: RowKey) -> TaskRow? { boundRows[key] }
 
   /// The row whose widget is `widget` or `widget`'s first child.
-  func row(at widget: UnsafeMutablePointer<GtkWidget>) -> TaskRow? {
-    if let row = rows[UnsafeMutableRawPointer(widget)] { return row }
-    if let child = gtk_widget_get_first_child(widget) { return rows[UnsafeMutableRawPointer(child)] }
-    return nil
+  func row(at widget: Widget) -> TaskRow? {
+    rows[widget.gpointer] ?? widget.firstChild.flatMap { rows[$0.gpointer] }
   }
 
   /// Draws again the rows on screen (`keys`: only those).
@@ -55,10 +53,9 @@ final class TaskRowFactory {
     for (key, row) in boundRows { fill(row, key) }
   }
 
-  private func setUp(_ item: OpaquePointer?) {
-    guard let item else { return }
+  private func setUp(_ item: ListItem) {
     let row = TaskRow()
-    gtk_list_item_set_child(item, row.box.widget)
+    item.child = row.box.asWidget
     rows[row.box.gpointer] = row
     Signal.connect(row.check, "toggled") { [unowned self, unowned row] in
       guard !self.binding, let key = row.key else { return }
@@ -67,34 +64,28 @@ final class TaskRowFactory {
     Signal.connect(row.delete, "clicked") { [unowned self, unowned row] in
       if let key = row.key { self.onDeleteClicked(key) }
     }
-    let click = gtk_gesture_click_new()!
-    gtk_gesture_single_set_button(click, 3)
-    Signal.connectClick(click, "pressed") { [unowned self, unowned row] x, y in self.onContextClick(row, x, y) }
-    row.box.add(click)
+    row.box.onPress(button: 3) { [unowned self, unowned row] x, y in self.onContextClick(row, x, y) }
   }
 
-  private func bind(_ item: OpaquePointer?) {
-    guard let item, let child = gtk_list_item_get_child(item), let row = rows[UnsafeMutableRawPointer(child)],
-      let object = gtk_list_item_get_item(item),
-      let key = RowKey(modelString: String(cString: gtk_string_object_get_string(OpaquePointer(object))))
+  private func bind(_ item: ListItem) {
+    guard let row = item.child.flatMap({ rows[$0.gpointer] }),
+      let key = item.item({ RowKey(modelString: StringList.string(of: $0)) }) ?? nil
     else { return }
     row.key = key
     boundRows[key] = row
     fill(row, key)
   }
 
-  private func unbind(_ item: OpaquePointer?) {
-    guard let item, let child = gtk_list_item_get_child(item), let row = rows[UnsafeMutableRawPointer(child)],
-      let key = row.key
-    else { return }
+  private func unbind(_ item: ListItem) {
+    guard let row = item.child.flatMap({ rows[$0.gpointer] }), let key = row.key else { return }
     onUnbind(row)
     if boundRows[key] === row { boundRows[key] = nil }
     row.key = nil
   }
 
-  private func tearDown(_ item: OpaquePointer?) {
-    guard let item, let child = gtk_list_item_get_child(item) else { return }
-    rows.removeValue(forKey: UnsafeMutableRawPointer(child))?.retire()
+  private func tearDown(_ item: ListItem) {
+    guard let child = item.child else { return }
+    rows.removeValue(forKey: child.gpointer)?.retire()
   }
 
   private func fill(_ row: TaskRow, _ key: RowKey) {

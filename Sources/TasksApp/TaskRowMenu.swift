@@ -24,14 +24,14 @@ final class TaskRowMenu {
   var onCommand: (RowMenuCommand, RowKey) -> Void = { _, _ in }
 
   /// Puts the "row" actions on `list` (the menus it parents find them there).
-  init(on list: UnsafeMutablePointer<GtkWidget>) {
+  init(on list: Widget) {
     let group = g_simple_action_group_new()!
     for command in RowMenuCommand.allCases {
       actions[command] = Actions.add(command.rawValue, to: group) { [unowned self] in
         if let key = self.key { self.onCommand(command, key) }
       }
     }
-    gtk_widget_insert_action_group(list, "row", OpaquePointer(group))
+    list.insertActions(group, as: "row")
     g_object_unref(group.gpointer)
   }
 
@@ -45,25 +45,17 @@ final class TaskRowMenu {
     ]
     for (command, action) in actions { Actions.setEnabled(action, enabled[command] ?? false) }
     let model = builder.object("row_menu", g_menu_model_get_type(), as: GMenuModel.self)
-    let popover = gtk_popover_menu_new_from_model(model)!
-    let asPopover = popover.cast(to: gtk_popover_get_type(), as: GtkPopover.self)
-    gtk_widget_set_parent(popover, row.box.widget)
-    if let (x, y) = point {
-      var rect = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
-      gtk_popover_set_pointing_to(asPopover, &rect)
-      gtk_popover_set_has_arrow(asPopover, 0)
-      gtk_widget_set_halign(popover, GTK_ALIGN_START)
-    }
+    let popover = PopoverMenu.new(model, on: row.box)
+    if let (x, y) = point { popover.point(atX: x, y: y) }
     Signal.connect(popover, "closed") { [weak row] in
       // After the chosen item's action has run. The focus, left in the closing menu, goes back to the row (unless
       // the action put it somewhere, the editor say).
       Task {
-        gtk_widget_unparent(popover)
-        guard let item = row?.listItem, let root = gtk_widget_get_root(item.widget) else { return }
-        let focus = gtk_root_get_focus(root).map(Widget.init)
-        if focus?.isMapped != true { item.grabFocus() }
+        popover.unparent()
+        guard let item = row?.listItem, item.isInWindow else { return }
+        if item.focusInWindow?.isMapped != true { item.grabFocus() }
       }
     }
-    gtk_popover_popup(asPopover)
+    popover.popup()
   }
 }

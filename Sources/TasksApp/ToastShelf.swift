@@ -10,28 +10,25 @@ import TasksCore
 /// gets one.
 @MainActor
 final class ToastShelf {
-  private let overlay: OpaquePointer
+  private let overlay: ToastOverlay
   /// The toasts about the list on screen.
-  private var listToasts: [OpaquePointer] = []
+  private var listToasts: [Toast] = []
 
-  init(overlay: OpaquePointer) {
+  init(overlay: ToastOverlay) {
     self.overlay = overlay
   }
 
   /// Shows a short message; with `retry`, a Retry button that runs it.
   @discardableResult
-  func show(_ title: String, aboutList: Bool = false, retry: (@MainActor () -> Void)? = nil) -> OpaquePointer {
-    let toast = PlainText.toast(title)
-    if let retry {
-      adw_toast_set_button_label(toast, tr("Retry"))
-      Signal.connect(toast, "button-clicked") { retry() }
-    }
+  func show(_ title: String, aboutList: Bool = false, retry: (@MainActor () -> Void)? = nil) -> Toast {
+    let toast = Toast.new(title, button: retry == nil ? nil : tr("Retry"))
+    if let retry { toast.onButtonClicked(retry) }
     if aboutList {
       listToasts.append(toast)
-      g_object_ref(toast.gpointer)
-      Signal.connect(toast, "dismissed") { [unowned self] in
+      toast.retain()
+      toast.onDismissed { [unowned self] in
         self.listToasts.removeAll { $0 == toast }
-        g_object_unref(toast.gpointer)
+        toast.release()
       }
     }
     present(toast)
@@ -39,36 +36,31 @@ final class ToastShelf {
   }
 
   /// Adds `toast` (built by the caller).
-  func present(_ toast: OpaquePointer) {
-    adw_toast_overlay_add_toast(overlay, toast)
+  func present(_ toast: Toast) {
+    overlay.add(toast)
     nameCloseButtons()
     // A toast waiting behind another is drawn when that one goes.
-    Signal.connect(toast, "dismissed") { [unowned self] in Task { self.nameCloseButtons() } }
+    toast.onDismissed { [unowned self] in Task { self.nameCloseButtons() } }
   }
 
   /// Dismisses the toasts about the list (another page replaces it).
   func dismissListToasts() {
-    for toast in listToasts { adw_toast_dismiss(toast) }
+    for toast in listToasts { toast.dismiss() }
   }
 
   /// Names the close buttons of the toasts on screen ("Dismiss"), found by their icon as the library's own
   /// template sets it; a screen reader said "GtkImage".
   private func nameCloseButtons() {
-    func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
-      if g_type_check_instance_is_a(widget.gpointer.assumingMemoryBound(to: GTypeInstance.self), gtk_button_get_type())
-        != 0
-      {
-        let button = widget.cast(to: gtk_button_get_type(), as: GtkButton.self)
-        if let icon = gtk_button_get_icon_name(button), String(cString: icon) == "window-close-symbolic" {
-          b2c_accessible_set_label(widget, tr("Dismiss"))
-        }
+    func visit(_ widget: Widget) {
+      if widget.isA(gtk_button_get_type()), Button(widget).iconName == "window-close-symbolic" {
+        b2c_accessible_set_label(widget.widget, tr("Dismiss"))
       }
-      var child = gtk_widget_get_first_child(widget)
+      var child = widget.firstChild
       while let current = child {
         visit(current)
-        child = gtk_widget_get_next_sibling(current)
+        child = current.nextSibling
       }
     }
-    visit(overlay.widget)
+    visit(overlay.asWidget)
   }
 }

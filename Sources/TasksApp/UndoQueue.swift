@@ -1,12 +1,13 @@
 // UndoQueue: what Ctrl+Z and a toast's Undo take back. Main actor.
 
 import FoundationEssentials
+import GtkSupport
 import TasksCore
 
 /// Rows deleted in the list (one, or every completed task) whose deletion waits for their Undo toast to go away.
 struct PendingDeletion {
   var keys: [RowKey]
-  var toast: OpaquePointer
+  var toast: Toast
 }
 
 /// What can be taken back: the deletion whose Undo toast shows (one at a time: a new one carries out the one before)
@@ -35,7 +36,7 @@ final class UndoQueue {
 
   /// Ends the deletion shown by `toast` (any, when nil) and answers it: its toast went (carry it out) or it is
   /// undone. Nil when it was already ended.
-  func endDeletion(shownBy toast: OpaquePointer? = nil) -> PendingDeletion? {
+  func endDeletion(shownBy toast: Toast? = nil) -> PendingDeletion? {
     guard let current = deletion, toast == nil || current.toast == toast else { return nil }
     deletion = nil
     return current
