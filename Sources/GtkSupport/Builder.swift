@@ -37,3 +37,15 @@ public final class Builder {
     g_object_unref(builder.gpointer)
   }
 }
+
+/// Files in the registered GResource bundles.
+public enum Resources {
+  /// The text of the resource at `path`; nil when there is none.
+  public static func text(_ path: String) -> String? {
+    guard let bytes = g_resources_lookup_data(path, G_RESOURCE_LOOKUP_FLAGS_NONE, nil) else { return nil }
+    defer { g_bytes_unref(bytes) }
+    var size: gsize = 0
+    guard let data = g_bytes_get_data(bytes, &size) else { return "" }
+    return String(decoding: UnsafeRawBufferPointer(start: data, count: Int(size)), as: UTF8.self)
+  }
+}

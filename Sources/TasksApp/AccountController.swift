@@ -142,7 +142,8 @@ final class AccountController {
 
   /// Signs out every app of the keychain group, forgets B2C's cookies and the offline copy; the outbox stays on
   /// disk for when this user signs in again.
-  func signOut() {
+  @discardableResult
+  func signOut() -> Task<Void, Never> {
     Task {
       await tasks.finishPendingWork()?.value  // the delete goes out while the session can still send it
       let cache = currentFiles?.cache

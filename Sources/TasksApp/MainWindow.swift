@@ -37,6 +37,8 @@ final class MainWindow {
   private var accountName = ""
   private var waitingToPresent = false
   private(set) var page: WindowPage = .loading
+  /// Told each page shown, and nil when the window closes (the broker's sign-in waits on it).
+  var onPageShown: ((WindowPage?) -> Void)?
 
   init(
     application: UnsafeMutablePointer<AdwApplication>, installation: Installation,
@@ -69,6 +71,7 @@ final class MainWindow {
     Signal.connectReturningBool(window, "close-request") { [unowned self] in
       self.saveState()
       self.parts?.tasks.finishPendingWork()
+      self.onPageShown?(nil)
       return false  // let the window close
     }
     offlineBanner.reveal(false)
@@ -127,6 +130,7 @@ final class MainWindow {
     // Header buttons that can do nothing on this page are hidden, not greyed (GNOME HIG).
     for button in listButtons { button.isVisible = page.isList }
     if !page.isList { offlineBanner.reveal(false) }
+    onPageShown?(page)
   }
 
   /// Puts the keyboard focus into `page` when it is nowhere, or on a widget that is no longer on screen (the web
@@ -193,6 +197,12 @@ extension MainWindow: AccountWindow {
   func withSpinner<T>(_ body: () async -> T) async -> T { await spinner.whileRunning(body) }
 
   func signedOutElsewhere() { parts?.account.signedOutElsewhere() }
+
+  /// Signs out as Sign Out in the menu does (for the broker); answers when it is done.
+  func signOut() async { await parts?.account.signOut().value }
+
+  /// The window as a dialog's parent.
+  var asParent: Window { window }
 
   func holdApplication() -> @MainActor () -> Void {
     guard let application = gtk_window_get_application(window.window) else { return {} }

@@ -59,8 +59,8 @@ final class StartupLoad: Sendable {
   let list: Task<ListFetch?, Never>
   private let listArrived = Flag()
 
-  init(settings: AppSettings) {
-    let session = Session(settings: settings, store: KeyringSessionStore(), http: .soup())
+  /// Starts loading `session`'s account and list.
+  init(session: Session) {
     self.session = session
     let restored = Task.detached { () -> Result<Restored?, SessionError> in
       do throws(SessionError) {

@@ -5,16 +5,31 @@ import FoundationEssentials
 import Glibc
 import GtkSupport
 import TasksCore
+import TasksKeyring
+import TasksSoup
 
 /// The B2C Tasks application: single instance (a second launch presents the running window), `--settings FILE`,
-/// app-wide actions (`app.quit` on Ctrl+Q, `app.about`) and the main window.
+/// app-wide actions (`app.quit` on Ctrl+Q, `app.about`, `app.preferences`), the main window and the sign-in broker
+/// (`BrokerBus`). Started by D-Bus for the broker (`--gapplication-service`), it shows no window and stays a while
+/// after the last call.
 @MainActor
 final class TasksApplication {
   private let installation: Installation
   private let app: UnsafeMutablePointer<AdwApplication>
   private var settingsPath: String?
-  private var startupLoad: Result<StartupLoad, SettingsError>?
+  /// The settings, or why they cannot be used.
+  private var settings: Result<AppSettings, SettingsError>?
+  /// The session of the settings, shared by the window and the broker.
+  private var session: Session?
   private var mainWindow: MainWindow?
+  private var closedWindows: [MainWindow] = []
+  private let consents = ConsentStore()
+  private var broker: BrokerBus?
+  private var preferences: PreferencesWindow?
+  /// Sign-ins the broker waits for.
+  private var brokerSignIns: [BrokerSignIn] = []
+  /// How long the broker, started as a service, stays after its last call.
+  private static let serviceLinger: UInt32 = 300_000
 
   init(installation: Installation) {
     self.installation = installation
@@ -80,14 +95,26 @@ final class TasksApplication {
       }
     }
     Actions.add("about", to: app) { [unowned self] in self.showAbout() }
+    Actions.add("preferences", to: app) { [unowned self] in self.showPreferences() }
     Actions.setAccelerators(app, for: "app.quit", ["<Primary>q"])
-    // The keyring and the task service are asked now, on other threads, while GTK builds and paints the window.
+    Actions.setAccelerators(app, for: "app.preferences", ["<Primary>comma"])
     let locator = SettingsLocator()
-    startupLoad = Result { () throws(SettingsError) in
-      StartupLoad(settings: try locator.load(locator.source(commandLinePath: settingsPath)))
-    }
-    if case .failure(let error) = startupLoad {
+    settings = Result { () throws(SettingsError) in try locator.load(locator.source(commandLinePath: settingsPath)) }
+    switch settings {
+    case .success(let settings):
+      let session = Session(settings: settings, store: KeyringSessionStore(), http: .soup())
+      self.session = session
+      startBroker(session)
+    case .failure(let error):
       Self.complain("\(error)")
+    case nil:
+      break
+    }
+    if g_application_get_flags(app.application).rawValue & G_APPLICATION_IS_SERVICE.rawValue != 0 {
+      // Started for the broker: no window; the broker stays a while after its last call.
+      g_application_set_inactivity_timeout(app.application, Self.serviceLinger)
+      g_application_hold(app.application)
+      g_application_release(app.application)
     }
   }
 
@@ -102,9 +129,19 @@ final class TasksApplication {
       mainWindow.present()
       return
     }
-    guard let startupLoad else { return }
-    let window = MainWindow(application: app, installation: installation, startup: startupLoad)
+    guard let settings else { return }
+    // The keyring and the task service are asked now, on other threads, while GTK builds and paints the window.
+    let startup = settings.map { _ in StartupLoad(session: session!) }
+    let window = MainWindow(application: app, installation: installation, startup: startup)
     mainWindow = window
+    window.onPageShown = { [unowned self] page in
+      if page == nil, let closed = self.mainWindow {
+        // A closed window's parts may still finish work (a pending deletion): it is kept, and a new one opens next.
+        self.closedWindows.append(closed)
+        self.mainWindow = nil
+      }
+      self.brokerSignIns.removeAll { $0.page(page) }
+    }
     window.presentWhenReady(within: .milliseconds(500))
   }
 
@@ -128,9 +165,62 @@ final class TasksApplication {
     withCStringArray(["Microsoft's Azure AD B2C iOS sample (the app this one is reborn from)"]) { names in
       adw_about_window_add_credit_section(window, tr("Based on"), UnsafeMutablePointer(mutating: names))
     }
-    if let parent = mainWindow?.parentWindow {
+    if let parent = mainWindow?.parentWindow {  // (the About window takes a raw parent)
       gtk_window_set_transient_for(about.window, parent)
     }
     gtk_window_present(about.window)
+  }
+
+  private func showPreferences() {
+    let window = PreferencesWindow(parent: mainWindow?.asParent, consents: consents)
+    preferences = window
+    window.present()
+  }
+}
+
+// MARK: The broker
+
+extension TasksApplication: BrokerHost {
+  private func startBroker(_ session: Session) {
+    guard let connection = g_application_get_dbus_connection(app.application) else { return }
+    let core = Broker(session: session, consents: consents) { [weak self] caller, account in
+      await self?.askConsent(caller, account) ?? .none
+    }
+    broker = BrokerBus(connection: connection, broker: core, host: self)
+  }
+
+  private func askConsent(_ caller: BrokerCaller, _ account: BrokerAccount) async -> Broker.Answer {
+    let answer = await ConsentDialog.ask(
+      caller, icon: broker?.callers.icon(for: caller.identity), account: account, parent: mainWindow?.asParent,
+      application: app)
+    Task { await preferences?.reload() }  // after the answer is recorded
+    return answer
+  }
+
+  func holdApplication() -> @MainActor () -> Void {
+    g_application_hold(app.application)
+    return { [app] in g_application_release(app.application) }
+  }
+
+  func signInForBroker() async throws(BrokerError) -> Account {
+    guard let session else { throw .failed(tr("B2C Tasks' settings cannot be used; open B2C Tasks to see why.")) }
+    do { if let account = try await session.restore() { return account } } catch { throw BrokerError(error) }
+    activate()
+    let wait = BrokerSignIn()
+    brokerSignIns.append(wait)
+    guard let account = await wait.wait(for: session) else { throw .cancelled }
+    return account
+  }
+
+  func signOutForBroker() async throws(SessionError) {
+    if let mainWindow {
+      await mainWindow.signOut()
+      return
+    }
+    guard let session else { return }
+    let account = await session.account
+    _ = try await session.signOut()
+    // What the window's Sign Out forgets too: the offline copy of the list.
+    if let account { await AccountFiles(account: account, in: session.key).cache.remove() }
   }
 }

@@ -25,14 +25,7 @@ struct SessionWriteTests {
     static func start() async throws -> Scene {
       let harness = try await SessionHarness.start(keyring: true) { $0.lifetimes.accessToken = 120 }
       let gate = try await TokenGate.start(upstream: harness.base)
-      let tenant = "b2ctasks.onmicrosoft.com"
-      let query = "?p=B2C_1_SignUpOrSignIn"
-      let plist = SettingsFile([
-        "clientID": harness.settings.clientID,
-        "authURL": "\(harness.base.absoluteString)/\(tenant)/oauth2/v2.0/authorize\(query)",
-        "tokenURL": "\(gate.base.absoluteString)/\(tenant)/oauth2/v2.0/token\(query)",
-        "redirectURI": "urn:ietf:wg:oauth:2.0:oob", "keychain": harness.group, "taskAPI": harness.base.absoluteString,
-      ])
+      let plist = harness.settingsFile(through: gate)
       let file = harness.data.appending(path: "gated.plist")
       try plist.data.write(to: file)
       let settings = try AppSettings.parse(plist.data, file: file.path)

@@ -11,18 +11,24 @@ extension Session {
   /// session belongs to anyone else — another app of the group signed in as someone else, and a refresh found that
   /// in the keyring — no bearer is given, and `.accountChanged` names the account the session switched to.
   public func bearer(forceRefresh: Bool = false, for objectID: String? = nil) async throws(SessionError) -> String {
+    try await token(settings.bearerToken, forceRefresh: forceRefresh, for: objectID).token
+  }
+
+  /// A token of `kind` with when it expires, refreshed as `bearer` refreshes; bound to `objectID` as it is. (The
+  /// broker lends these; the refresh token never leaves the session.)
+  public func token(_ kind: AppSettings.BearerToken, forceRefresh: Bool = false, for objectID: String? = nil)
+    async throws(SessionError) -> (token: String, expiresOn: Date)
+  {
     if tokens == nil { try await restore() }
     guard let current = tokens else { throw .notSignedIn }
     try Self.require(current, belongsTo: objectID)
-    if !forceRefresh, let bearer = current.bearer(settings.bearerToken),
-      bearer.expiresOn.timeIntervalSinceNow > refreshMargin
-    {
-      return bearer.token
+    if !forceRefresh, let bearer = current.bearer(kind), bearer.expiresOn.timeIntervalSinceNow > refreshMargin {
+      return bearer
     }
-    let refreshed = try await refresh(rejecting: forceRefresh ? current.bearer(settings.bearerToken)?.token : nil)
+    let refreshed = try await refresh(rejecting: forceRefresh ? current.bearer(kind)?.token : nil)
     try Self.require(refreshed, belongsTo: objectID)
-    guard let bearer = refreshed.bearer(settings.bearerToken) else { throw .badResponse("no bearer token") }
-    return bearer.token
+    guard let bearer = refreshed.bearer(kind) else { throw .badResponse("no \(kind.rawValue)") }
+    return bearer
   }
 
   private static func require(_ tokens: TokenSet, belongsTo objectID: String?) throws(SessionError) {

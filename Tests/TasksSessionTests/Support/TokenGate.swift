@@ -36,6 +36,7 @@ final class TokenGate: Sendable {
     router.post("**") { request, _ in
       let body = try await request.body.collect(upTo: 1 << 20)
       if String(buffer: body).contains("grant_type=refresh_token") {
+        await gate.count()
         held.yield()
         await gate.pass()
       }
@@ -57,6 +58,9 @@ final class TokenGate: Sendable {
   /// Lets the held requests (and every later one) through.
   func open() async { await gate.open() }
 
+  /// How many refresh requests came (held or passed).
+  var refreshes: Int { get async { await gate.refreshes } }
+
   /// Stops the proxy.
   func stop() async {
     await gate.open()
@@ -64,7 +68,10 @@ final class TokenGate: Sendable {
   }
 
   private actor Gate {
+    private(set) var refreshes = 0
     private var isOpen = false
+
+    func count() { refreshes += 1 }
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     func pass() async {
@@ -77,5 +84,20 @@ final class TokenGate: Sendable {
       waiting.forEach { $0.resume() }
       waiting = []
     }
+  }
+}
+
+extension SessionHarness {
+  /// Settings for this harness in the sample's shape (authURL and tokenURL of the sign-in policy), the token URL
+  /// through `gate`.
+  func settingsFile(through gate: TokenGate) -> SettingsFile {
+    let tenant = "b2ctasks.onmicrosoft.com"
+    let query = "?p=B2C_1_SignUpOrSignIn"
+    return SettingsFile([
+      "clientID": settings.clientID,
+      "authURL": "\(base.absoluteString)/\(tenant)/oauth2/v2.0/authorize\(query)",
+      "tokenURL": "\(gate.base.absoluteString)/\(tenant)/oauth2/v2.0/token\(query)",
+      "redirectURI": "urn:ietf:wg:oauth:2.0:oob", "keychain": group, "taskAPI": base.absoluteString,
+    ])
   }
 }

@@ -1,0 +1,80 @@
+// ConsentDialog: "may this app use your sign-in?", asked once per app and account for the broker. Main actor.
+
+import CGtk
+import FoundationEssentials
+import GtkSupport
+import TasksCore
+
+/// Asks the user whether an app may use an account's sign-in: the app's name and icon (from its desktop entry), how
+/// it was recognised (its sandbox's app ID, or its program), the account, and Deny or Allow. Deny is the default;
+/// closing the dialog (Escape) answers nothing, so the app may ask again.
+@MainActor
+enum ConsentDialog {
+  /// Shows the question over `parent` (or on its own) and answers when the user does.
+  static func ask(
+    _ caller: BrokerCaller, icon: OpaquePointer?, account: BrokerAccount, parent: Window?,
+    application: UnsafeMutablePointer<AdwApplication>
+  ) async -> Broker.Answer {
+    let heading = String(template: tr("Allow “%@” to Use Your Sign-In?"), caller.name)
+    let body = String(
+      template: tr(
+        "%1$@ asks to act as %2$@. It could then use your tasks and anything else you reach with this sign-in, until you withdraw it in Preferences."
+      ), caller.name, account.label)
+    let widget = adw_message_dialog_new(parent?.window, heading, body)!
+    let dialog = widget.cast(to: adw_message_dialog_get_type(), as: AdwMessageDialog.self)
+    adw_message_dialog_add_response(dialog, "deny", tr("_Deny"))
+    adw_message_dialog_add_response(dialog, "allow", tr("_Allow"))
+    adw_message_dialog_set_response_appearance(dialog, "allow", ADW_RESPONSE_SUGGESTED)
+    adw_message_dialog_set_default_response(dialog, "deny")
+    adw_message_dialog_set_extra_child(dialog, details(caller.identity, icon: icon).widget)
+    gtk_window_set_application(widget.window, application.cast(to: gtk_application_get_type()))
+    let window = Window(widget)
+    nameResponseButtons(in: window.asWidget)
+    window.present()
+    return await withCheckedContinuation { continuation in
+      Signal.connect(dialog, "response") { response in
+        let answer = response.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) }
+        continuation.resume(returning: answer == "allow" ? .allow : answer == "deny" ? .deny : .none)
+      }
+    }
+  }
+
+  /// Names Deny and Allow for assistive technologies as they read: libadwaita 1.2's response buttons carry their
+  /// label's raw text as an accessible label besides the label itself ("_Allow Allow"); without it, the label names
+  /// the button.
+  private static func nameResponseButtons(in widget: Widget) {
+    if widget.isA(gtk_button_get_type()) {
+      gtk_accessible_reset_property(OpaquePointer(widget.widget), GTK_ACCESSIBLE_PROPERTY_LABEL)
+    }
+    var child = widget.firstChild
+    while let current = child {
+      nameResponseButtons(in: current)
+      child = current.nextSibling
+    }
+  }
+
+  /// The app's icon and how it was recognised, under the question.
+  private static func details(_ identity: CallerIdentity, icon: OpaquePointer?) -> Box {
+    let box = Box.new(horizontal: false, spacing: 12)
+    let image = icon.map { gtk_image_new_from_gicon($0)! } ?? gtk_image_new_from_icon_name("application-x-executable")!
+    gtk_image_set_pixel_size(OpaquePointer(image), 64)
+    b2c_accessible_set_label(image, tr("App icon"))
+    box.append(Widget(image))
+    let label = Label.new(recognised(identity))
+    label.wraps = true
+    label.setCSSClass("dim-label", true)
+    label.setCSSClass("caption", true)
+    box.append(label)
+    return box
+  }
+
+  /// "Sandboxed app org.example.Notes", "Program /usr/bin/foo", "Script /home/ann/notes.py, run by /usr/bin/python3".
+  static func recognised(_ identity: CallerIdentity) -> String {
+    switch (identity.appID, identity.executable, identity.script) {
+    case (let appID?, _, _): String(template: tr("Sandboxed app %@"), appID)
+    case (nil, let program?, let script?): String(template: tr("Script %1$@, run by %2$@"), script, program)
+    case (nil, let program?, nil): String(template: tr("Program %@"), program)
+    case (nil, nil, _): identity.key
+    }
+  }
+}

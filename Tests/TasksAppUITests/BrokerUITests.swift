@@ -1,0 +1,208 @@
+// UI tests of the sign-in broker as other desktop apps meet it: a Python app (PyGObject) asks B2C Tasks for a token
+// over D-Bus, the user answers the consent dialog by clicking (AT-SPI), the token works at the task API; Deny, and
+// withdrawing in Preferences, refuse; an app in a bwrap sandbox is named by its /.flatpak-info; sign-out in the
+// window is announced; SignIn opens the window's sign-in.
+
+import Foundation
+import TasksTestSupport
+import Testing
+
+/// An app of the desktop calling the broker: `broker_client.py` run by Python, from `script` (a copy of it under
+/// another name is another app), optionally inside a bwrap sandbox that says it is the Flatpak `sandboxAppID`.
+struct BrokerClient {
+  static let source = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "broker_client.py")
+  let script: URL
+  var sandboxAppID: String?
+  var environment: [String: String?] = [:]
+
+  /// The client under its own name, or a copy named `name` (another app to the broker).
+  init(named name: String? = nil, in folder: URL? = nil) throws {
+    guard let name, let folder else {
+      script = Self.source
+      return
+    }
+    script = folder.appending(path: name)
+    try? FileManager.default.removeItem(at: script)
+    try FileManager.default.copyItem(at: Self.source, to: script)
+  }
+
+  /// Starts `arguments` (see broker_client.py).
+  func start(_ arguments: [String]) throws -> ChildProcess {
+    guard let sandboxAppID else {
+      return try ChildProcess(Tools.python, [script.path] + arguments, environment: environment)
+    }
+    // The sandbox a Flatpak app lives in, as far as the broker can tell: its own root with /.flatpak-info, the
+    // system read-only, the session bus's socket (under /tmp) reachable.
+    let info = FileManager.default.temporaryDirectory.appending(path: "flatpak-info-\(UUID().uuidString)")
+    try Data("[Application]\nname=\(sandboxAppID)\nruntime=runtime/org.gnome.Platform/x86_64/47\n".utf8).write(to: info)
+    let bus = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] ?? ""
+    var sandbox = [
+      "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+      "--symlink", "usr/bin", "/bin", "--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev",
+      "--bind", "/tmp", "/tmp", "--ro-bind", script.deletingLastPathComponent().path,
+      script.deletingLastPathComponent().path,
+      "--ro-bind", info.path, "/.flatpak-info", "--unshare-pid", "--die-with-parent",
+    ]
+    if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] { sandbox += ["--bind", runtime, runtime] }
+    var environment = self.environment
+    environment["DBUS_SESSION_BUS_ADDRESS"] = bus
+    return try ChildProcess(
+      URL(filePath: "/usr/bin/bwrap"), sandbox + ["/usr/bin/python3", script.path] + arguments, environment: environment
+    )
+  }
+
+  /// Runs `arguments` to the end and answers its JSON line and exit status.
+  func run(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> ([String: Any], Int32?) {
+    let process = try start(arguments)
+    let status = await process.waitForExit(timeout: timeout)
+    return (try Self.answer(process), status)
+  }
+
+  /// The last JSON line the client printed.
+  static func answer(_ process: ChildProcess) throws -> [String: Any] {
+    let line = process.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
+    let object = try? JSONSerialization.jsonObject(with: Data(line.utf8))
+    return try #require(object as? [String: Any], "client said: \(process.standardOutput) \(process.standardError)")
+  }
+}
+
+extension AppUI {
+  @Suite("Lending the sign-in to other apps")
+  struct BrokerUITests {
+    /// The account id the broker lists for the signed-in user.
+    private func accountID(_ client: BrokerClient) async throws -> String {
+      let (answer, status) = try await client.run(["accounts"])
+      #expect(status == 0)
+      let accounts = try #require(answer["accounts"] as? [[String: Any]])
+      #expect(accounts.count == 1 && accounts.first?["email"] as? String == "ann@example.com")
+      #expect(accounts.first?["provider"] as? String == "b2c")
+      return try #require(accounts.first?["id"] as? String)
+    }
+
+    @Test(
+      "Allow in the dialog: a Python app's token works at the task API, and no dialog again; Deny refuses; so does withdrawing in Preferences"
+    )
+    func allowDenyWithdraw() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "No Tasks")
+      var client = try BrokerClient()
+      client.environment["TASK_API"] = "http://127.0.0.1:\(playground.port)"
+      let id = try await accountID(client)
+
+      let asking = try client.start(["token", id])
+      try await app.waitFor(role: "label", name: "Allow “broker_client.py” to Use Your Sign-In?")
+      try await app.waitFor(role: "label", name: "Script \(client.script.path), run by \(try Self.python())")
+      _ = try await app.screenshot("consent-dialog")
+      try await app.press(button: "Allow")
+      #expect(await asking.waitForExit(timeout: .seconds(60)) == 0)
+      let allowed = try BrokerClient.answer(asking)
+      #expect(allowed["status"] as? Int == 200, "the task API took the token: \(allowed)")
+      #expect((allowed["expires"] as? Int ?? 0) > Int(Date().timeIntervalSince1970) + 300)
+
+      let (again, status) = try await client.run(["token", id])
+      #expect(status == 0 && again["status"] as? Int == 200, "\(again)")
+      let tree = try await app.accessibleTree { _ in true }
+      #expect(!tree.contains { $0.name == "Allow" && $0.isShowing }, "no dialog the second time")
+
+      let other = try BrokerClient(named: "other_app.py", in: app.home)
+      let denying = try other.start(["token", id])
+      try await app.waitFor(role: "label", name: "Allow “other_app.py” to Use Your Sign-In?")
+      try await app.press(button: "Deny")
+      #expect(await denying.waitForExit(timeout: .seconds(60)) == 2)
+      #expect(try BrokerClient.answer(denying)["error"] as? String == "io.github.b2ctasks.Broker1.Error.Denied")
+      let (deniedAgain, _) = try await other.run(["token", id])
+      #expect(deniedAgain["error"] as? String == "io.github.b2ctasks.Broker1.Error.Denied", "remembered, no dialog")
+
+      // Preferences (Ctrl+,): both apps listed; switching the first off withdraws it.
+      try await app.key("ctrl+comma", window: window)
+      try await app.waitFor(role: "label", name: "Apps Using Your Sign-In")
+      try await app.waitFor(role: "check box", name: "Allow other_app.py")
+      _ = try await app.screenshot("preferences-apps")
+      try await app.press(role: "check box", name: "Allow broker_client.py")
+      _ = try await eventually(timeout: .seconds(30)) {
+        let text =
+          (try? String(
+            contentsOf: app.home.appending(path: "config/io.github.b2ctasks.B2CTasks/broker-grants.json"),
+            encoding: .utf8)) ?? ""
+        return text.contains(#""allowed" : false"#) && !text.contains(#""allowed" : true"#)
+      }
+      let (withdrawn, _) = try await client.run(["token", id])
+      #expect(withdrawn["error"] as? String == "io.github.b2ctasks.Broker1.Error.Denied", "\(withdrawn)")
+      #expect((withdrawn["message"] as? String ?? "").contains("preferences"))
+      await app.stop()
+    }
+
+    @Test("an app in a sandbox whose /.flatpak-info says org.example.Notes is asked about as Notes, and remembered so")
+    func sandboxed() async throws {
+      let playground = try await PlaygroundForUI()
+      // The sandboxed app's desktop entry, where Flatpak exports it (there before the app starts, as on a desktop).
+      let home = try TestDesktop.temporaryFolder("ui")
+      let applications = home.appending(path: "data/applications")
+      try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+      try Data(
+        "[Desktop Entry]\nType=Application\nName=Notes\nExec=/usr/bin/env flatpak run org.example.Notes\nIcon=accessories-text-editor\nX-Flatpak=org.example.Notes\n"
+          .utf8
+      ).write(to: applications.appending(path: "org.example.Notes.desktop"))
+      let app = try AppDriver(settings: playground.settings, home: home)
+      try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "No Tasks")
+      let id = try await accountID(try BrokerClient())
+      var notes = try BrokerClient(named: "notes_app.py", in: app.home)
+      notes.sandboxAppID = "org.example.Notes"
+      let asking = try notes.start(["token", id])
+      try await app.waitFor(role: "label", name: "Allow “Notes” to Use Your Sign-In?")
+      try await app.waitFor(role: "label", name: "Sandboxed app org.example.Notes")
+      _ = try await app.screenshot("consent-dialog-sandboxed")
+      try await app.press(button: "Allow")
+      #expect(await asking.waitForExit(timeout: .seconds(60)) == 0, "\(asking.standardError)")
+      let (again, status) = try await notes.run(["token", id])
+      #expect(status == 0 && again["length"] as? Int ?? 0 > 0, "remembered as that app: \(again)")
+      let grants = try String(
+        contentsOf: app.home.appending(path: "config/io.github.b2ctasks.B2CTasks/broker-grants.json"), encoding: .utf8)
+      #expect(grants.contains("flatpak:org.example.Notes") && grants.contains(#""appName" : "Notes""#))
+      #expect(!grants.contains("notes_app.py"), "named by its sandbox, not its script")
+      await app.stop()
+    }
+
+    @Test(
+      "Sign Out in the window: AccountsChanged, then NotSignedIn; SignIn shows the window's sign-in and answers the account"
+    )
+    func signOutAndSignIn() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "No Tasks")
+      let client = try BrokerClient()
+      let id = try await accountID(client)
+      let watching = try client.start(["watch"])
+      defer { watching.kill() }
+      _ = await eventually(timeout: .seconds(30)) { watching.standardOutput.contains("watching") }
+      try await app.chooseFromMenu("Sign Out", window: window)
+      let announced = await eventually(timeout: .seconds(30)) { watching.standardOutput.contains("AccountsChanged") }
+      #expect(announced, "the signal came: \(watching.standardOutput)")
+      let (after, _) = try await client.run(["token", id])
+      #expect(after["error"] as? String == "io.github.b2ctasks.Broker1.Error.NotSignedIn", "\(after)")
+      let (none, _) = try await client.run(["accounts"])
+      #expect((none["accounts"] as? [Any])?.isEmpty == true)
+
+      let signingIn = try client.start(["sign-in"])
+      try await app.waitFor(role: "push button", name: "Sign In")
+      try await app.signInByTyping("bob@example.com", "Tasks-Demo-2")
+      #expect(await signingIn.waitForExit(timeout: .seconds(90)) == 0)
+      let account = try BrokerClient.answer(signingIn)["account"] as? String
+      let (listed, _) = try await client.run(["accounts"])
+      let accounts = try #require(listed["accounts"] as? [[String: Any]])
+      #expect(accounts.first?["email"] as? String == "bob@example.com" && accounts.first?["id"] as? String == account)
+      await app.stop()
+    }
+
+    /// The Python the tests run (`/proc/PID/exe` of a script's process is the interpreter's real path).
+    static func python() throws -> String {
+      try FileManager.default.destinationOfSymbolicLink(atPath: "/usr/bin/python3").hasPrefix("/")
+        ? FileManager.default.destinationOfSymbolicLink(atPath: "/usr/bin/python3")
+        : "/usr/bin/" + FileManager.default.destinationOfSymbolicLink(atPath: "/usr/bin/python3")
+    }
+  }
+}
