@@ -3,7 +3,6 @@
 #define B2C_CGTK_SHIM_H
 
 #include <adwaita.h>
-#include <gio/gdesktopappinfo.h>
 #include <glib-unix.h>
 #include <gtk/gtk.h>
 #include <libintl.h>

@@ -45,12 +45,6 @@ final class BrokerCallers {
   /// A sandboxed app's entry is `APP-ID.desktop`; another app's is the one whose program is its executable (for an
   /// interpreter, whose command line names its script).
   private static func desktopEntry(for identity: CallerIdentity) -> (name: String, icon: OpaquePointer?)? {
-    if let appID = identity.appID {
-      guard let info = g_desktop_app_info_new(appID + ".desktop") else { return nil }
-      defer { g_object_unref(info.gpointer) }
-      return describe(info)
-    }
-    guard let executable = identity.executable else { return nil }
     let all = g_app_info_get_all()
     defer { g_list_free_full(all) { g_object_unref($0) } }
     var item = all
@@ -58,10 +52,13 @@ final class BrokerCallers {
       defer { item = node.pointee.next }
       guard let data = node.pointee.data else { continue }
       let info = OpaquePointer(data)
-      if let script = identity.script {
+      if let appID = identity.appID {
+        guard let id = g_app_info_get_id(info), String(cString: id) == appID + ".desktop" else { continue }
+      } else if let script = identity.script {
         guard let line = g_app_info_get_commandline(info), String(cString: line).contains(script) else { continue }
       } else {
-        guard let program = g_app_info_get_executable(info), resolve(String(cString: program)) == executable
+        guard let program = g_app_info_get_executable(info),
+          resolve(String(cString: program)) == identity.executable
         else { continue }
       }
       return describe(info)

@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 """Inside a clean Debian root with B2C Tasks installed from its packages: starts the app as GNOME's launcher does
 (gtk4-launch), signs in to the b2c-playground already running by typing into its page, adds a task with the quick
-entry, and checks that b2c-tasks-cli lists it (the sign-in is shared). Prints each step; exits non-zero on failure.
+entry, and checks that b2c-tasks-cli lists it (the sign-in is shared); quits the app and asks the sign-in broker,
+which D-Bus starts from the package's service file, for the accounts. Prints each step; exits non-zero on failure.
 
 Runs under Xvfb in a D-Bus session with an unlocked keyring (try-debs.sh sets them up), as an unprivileged user.
 """
+import os
 import statistics
 import struct
 import subprocess
@@ -12,6 +14,7 @@ import sys
 import time
 
 import pyatspi
+from gi.repository import Gio
 
 TASK = "bought in a clean Debian"
 
@@ -136,7 +139,28 @@ def main():
     wait("the new task is in the list", lambda: find("check box", TASK))
     listed = wait("b2c-tasks-cli lists it (the sign-in is shared)", lambda: TASK in subprocess.run(
         ["b2c-tasks-cli", "list"], capture_output=True, text=True).stdout)
-    return 0 if listed else 1
+    # The sign-in broker, started by D-Bus from the package's service file once the app has quit.
+    typed(ident, ("key", "ctrl+q"))
+    wait("the app has quit", lambda: not running("b2c-tasks"))
+    broker = Gio.DBusProxy.new_for_bus_sync(
+        Gio.BusType.SESSION, Gio.DBusProxyFlags.DO_NOT_AUTO_START_AT_CONSTRUCTION, None,
+        "io.github.b2ctasks.Broker", "/io/github/b2ctasks/Broker", "io.github.b2ctasks.Broker1")
+    accounts = broker.call_sync("GetAccounts", None, Gio.DBusCallFlags.NONE, 60000, None).unpack()[0]
+    log(f"the broker, D-Bus activated, lists {[account.get('email') for account in accounts]}")
+    brokered = [account.get("email") for account in accounts] == ["ann@example.com"] and running("b2c-tasks")
+    return 0 if listed and brokered else 1
+
+
+def running(name):
+    """Whether a process of that name runs (procps is not in the clean root)."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/comm") as comm:
+                if comm.read().strip() == name:
+                    return True
+        except OSError:
+            continue
+    return False
 
 
 if __name__ == "__main__":
