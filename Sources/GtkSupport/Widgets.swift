@@ -143,6 +143,16 @@ extension WidgetView {
   /// Puts `text` on the clipboard.
   public func copyToClipboard(_ text: String) { gdk_clipboard_set_text(gtk_widget_get_clipboard(widget), text) }
 
+  /// Runs `body` on the widget and every widget inside it, parents before children.
+  public func forEachWidget(_ body: (Widget) -> Void) {
+    body(asWidget)
+    var child = firstChild
+    while let current = child {
+      current.forEachWidget(body)
+      child = current.nextSibling
+    }
+  }
+
   /// The first child, if any.
   public var firstChild: Widget? { gtk_widget_get_first_child(widget).map(Widget.init) }
 

@@ -43,13 +43,10 @@ enum ConsentDialog {
   /// label's raw text as an accessible label besides the label itself ("_Allow Allow"); without it, the label names
   /// the button.
   private static func nameResponseButtons(in widget: Widget) {
-    if widget.isA(gtk_button_get_type()) {
-      gtk_accessible_reset_property(OpaquePointer(widget.widget), GTK_ACCESSIBLE_PROPERTY_LABEL)
-    }
-    var child = widget.firstChild
-    while let current = child {
-      nameResponseButtons(in: current)
-      child = current.nextSibling
+    widget.forEachWidget { widget in
+      if widget.isA(gtk_button_get_type()) {
+        gtk_accessible_reset_property(OpaquePointer(widget.widget), GTK_ACCESSIBLE_PROPERTY_LABEL)
+      }
     }
   }
 

@@ -24,7 +24,14 @@ final class PreferencesWindow {
     noApps = builder.widget("no_apps_row")
     self.consents = consents
     window.setTransient(for: parent)
+    Self.hideSearchEntries(in: window.asWidget)
     Task { await reload() }
+  }
+
+  /// Hides the search entry libadwaita 1.2 builds into every preferences window even with search disabled: unnamed,
+  /// it stays in the accessibility tree as a control that does nothing.
+  private static func hideSearchEntries(in widget: Widget) {
+    widget.forEachWidget { if $0.isA(gtk_search_entry_get_type()) { $0.isVisible = false } }
   }
 
   /// Shows the window.

@@ -51,16 +51,10 @@ final class ToastShelf {
   /// Names the close buttons of the toasts on screen ("Dismiss"), found by their icon as the library's own
   /// template sets it; a screen reader said "GtkImage".
   private func nameCloseButtons() {
-    func visit(_ widget: Widget) {
+    overlay.forEachWidget { widget in
       if widget.isA(gtk_button_get_type()), Button(widget).iconName == "window-close-symbolic" {
         b2c_accessible_set_label(widget.widget, tr("Dismiss"))
       }
-      var child = widget.firstChild
-      while let current = child {
-        visit(current)
-        child = current.nextSibling
-      }
     }
-    visit(overlay.asWidget)
   }
 }

@@ -70,7 +70,7 @@ extension AppUI {
   @Suite("Lending the sign-in to other apps")
   struct BrokerUITests {
     /// The account id the broker lists for the signed-in user.
-    private func accountID(_ client: BrokerClient) async throws -> String {
+    static func accountID(_ client: BrokerClient) async throws -> String {
       let (answer, status) = try await client.run(["accounts"])
       #expect(status == 0)
       let accounts = try #require(answer["accounts"] as? [[String: Any]])
@@ -89,7 +89,7 @@ extension AppUI {
       try await app.waitFor(role: "label", name: "No Tasks")
       var client = try BrokerClient()
       client.environment["TASK_API"] = "http://127.0.0.1:\(playground.port)"
-      let id = try await accountID(client)
+      let id = try await Self.accountID(client)
 
       let asking = try client.start(["token", id])
       try await app.waitFor(role: "label", name: "Allow “broker_client.py” to Use Your Sign-In?")
@@ -148,7 +148,7 @@ extension AppUI {
       let app = try AppDriver(settings: playground.settings, home: home)
       try await app.signInByTyping()
       try await app.waitFor(role: "label", name: "No Tasks")
-      let id = try await accountID(try BrokerClient())
+      let id = try await Self.accountID(try BrokerClient())
       var notes = try BrokerClient(named: "notes_app.py", in: app.home)
       notes.sandboxAppID = "org.example.Notes"
       let asking = try notes.start(["token", id])
@@ -167,7 +167,7 @@ extension AppUI {
     }
 
     @Test(
-      "Sign Out in the window: AccountsChanged, then NotSignedIn; SignIn shows the window's sign-in and answers the account"
+      "README's Python example gets a token after Allow; Sign Out in the window: AccountsChanged, then NotSignedIn; SignIn shows the window's sign-in and answers the account"
     )
     func signOutAndSignIn() async throws {
       let playground = try await PlaygroundForUI()
@@ -175,7 +175,20 @@ extension AppUI {
       let window = try await app.signInByTyping()
       try await app.waitFor(role: "label", name: "No Tasks")
       let client = try BrokerClient()
-      let id = try await accountID(client)
+      let id = try await Self.accountID(client)
+
+      // The example in README.md, as written there.
+      let readme = try String(
+        contentsOf: BrokerClient.source.appending(path: "../../../README.md").standardized, encoding: .utf8)
+      let example = try #require(
+        readme.components(separatedBy: "```python\n").dropFirst().first?.components(separatedBy: "```").first)
+      let exampleFile = app.home.appending(path: "readme_example.py")
+      try Data(example.utf8).write(to: exampleFile)
+      let running = try ChildProcess(Tools.python, [exampleFile.path])
+      try await app.waitFor(role: "label", name: "Allow “readme_example.py” to Use Your Sign-In?")
+      try await app.press(button: "Allow")
+      #expect(await running.waitForExit(timeout: .seconds(60)) == 0, "\(running.standardError)")
+      #expect(running.standardOutput.hasPrefix("Authorization: Bearer <"), "\(running.standardOutput)")
       let watching = try client.start(["watch"])
       defer { watching.kill() }
       _ = await eventually(timeout: .seconds(30)) { watching.standardOutput.contains("watching") }

@@ -1,5 +1,6 @@
-// UI tests in German and Chinese: every screen translated (read through AT-SPI, saved as screenshots), B2C's pages
-// in the desktop's language, and on every screen no control without an accessible name.
+// UI tests in German and Chinese: every screen translated (read through AT-SPI, saved as screenshots; the broker's
+// question and the preferences too), B2C's pages in the desktop's language, and on every screen no control without
+// an accessible name.
 
 import Foundation
 import TasksTestSupport
@@ -16,17 +17,23 @@ struct LanguageExpectations: Sendable, CustomTestStringConvertible {
   var newTaskEntry: String
   var add: String
   var keepSignedIn: String
+  var consentHeading: String
+  var allow: String
+  var appsUsingSignIn: String
 
   var testDescription: String { language }
 
   static let german = LanguageExpectations(
     language: "de", welcome: "Melden Sie sich an, um Ihre Aufgaben zu sehen", signIn: "Anmelden",
     b2cPageTitle: "Anmelden", noTasks: "Keine Aufgaben", addTaskWindow: "Aufgabe hinzufügen",
-    newTaskEntry: "Was ist zu tun?", add: "Hinzufügen", keepSignedIn: "Angemeldet bleiben")
+    newTaskEntry: "Was ist zu tun?", add: "Hinzufügen", keepSignedIn: "Angemeldet bleiben",
+    consentHeading: "„broker_client.py“ Ihre Anmeldung verwenden lassen?", allow: "Erlauben",
+    appsUsingSignIn: "Apps, die Ihre Anmeldung verwenden")
   // Chinese mnemonics are written "(_S)": GTK shows and names them "(S)".
   static let chinese = LanguageExpectations(
     language: "zh_CN", welcome: "登录以查看您的任务", signIn: "登录(S)", b2cPageTitle: "登录", noTasks: "没有任务",
-    addTaskWindow: "添加任务", newTaskEntry: "需要做什么？", add: "添加(A)", keepSignedIn: "保持登录状态(K)")
+    addTaskWindow: "添加任务", newTaskEntry: "需要做什么？", add: "添加(A)", keepSignedIn: "保持登录状态(K)",
+    consentHeading: "允许“broker_client.py”使用您的登录吗？", allow: "允许(A)", appsUsingSignIn: "使用您登录的应用")
 }
 
 extension AppDriver {
@@ -81,6 +88,17 @@ extension AppUI {
       try await app.press(button: expected.add)
       try await app.waitFor(role: "check box", name: "Milch kaufen / 买牛奶")
       try await app.checkScreen("\(expected.language)-task-list")
+
+      // Another app asks for the sign-in: the question, then the preferences that list it.
+      let client = try BrokerClient()
+      let asking = try client.start(["token", try await BrokerUITests.accountID(client)])
+      try await app.waitFor(role: "label", name: expected.consentHeading)
+      try await app.checkScreen("\(expected.language)-consent")
+      try await app.press(button: expected.allow)
+      #expect(await asking.waitForExit(timeout: .seconds(60)) == 0)
+      try await app.key("ctrl+comma", window: window)
+      try await app.waitFor(role: "label", name: expected.appsUsingSignIn)
+      try await app.checkScreen("\(expected.language)-preferences")
       await app.stop()
     }
 
