@@ -189,6 +189,7 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
       ]),
     .testTarget(
-      name: "TasksAppUITests", dependencies: ["TasksTestSupport"], exclude: ["atspi_driver.py", "download_provider.py"]),
+      name: "TasksAppUITests", dependencies: ["TasksTestSupport"],
+      exclude: ["atspi_driver.py", "broker_client.py", "download_provider.py"]),
   ]
 )
