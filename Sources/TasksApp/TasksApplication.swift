@@ -125,6 +125,9 @@ final class TasksApplication {
   }
 
   private func activate() {
+    // A window makes it an app again (the launcher starts it through D-Bus as a service too): it quits with its
+    // last window, as GNOME's apps do, not five minutes later.
+    g_application_set_inactivity_timeout(app.application, 0)
     if let mainWindow {
       mainWindow.present()
       return

@@ -103,6 +103,9 @@ extension AppUI {
 
       let (again, status) = try await client.run(["token", id])
       #expect(status == 0 && again["status"] as? Int == 200, "\(again)")
+      let (weird, _) = try await client.run(["token", id, "refresh_token"])
+      #expect(
+        weird["error"] as? String == "org.freedesktop.DBus.Error.InvalidArgs", "never the refresh token: \(weird)")
       let tree = try await app.accessibleTree { _ in true }
       #expect(!tree.contains { $0.name == "Allow" && $0.isShowing }, "no dialog the second time")
 
