@@ -142,29 +142,30 @@ struct BrokerTests {
   func oneRefresh() async throws {
     try await SessionHarness.with(keyring: true) { harness in
       let gate = try await TokenGate.start(upstream: harness.base)
-      defer { Task { await gate.stop() } }
-      let file = harness.settingsFile(through: gate)
-      let settings = try AppSettings.parse(file.data, file: "gated.plist")
-      let session = Session(settings: settings, store: KeyringSessionStore(), http: .shared)
-      let asker = Asker(.allow)
-      let (broker, _) = try await broker(harness, asker, session: session)
-      let account = try await harness.signIn(session)
-      let id = broker.id(of: account)
-      _ = try await broker.token(for: id, scopes: [], kind: nil, caller: Self.notes)
-      _ = try await broker.token(for: id, scopes: [], kind: nil, caller: Self.tool)
-      // Time passes (as an hour would): the stored access token now expires within the five minutes.
-      var stored = try #require(try await KeyringSessionStore().load(session.key))
-      stored.accessTokenExpiresOn = Date().addingTimeInterval(60)
-      try await KeyringSessionStore().save(stored, under: session.key)
-      async let first = broker.token(for: id, scopes: [], kind: nil, caller: Self.notes)
-      async let second = broker.token(for: id, scopes: [], kind: nil, caller: Self.tool)
-      var held = gate.heldRequests.makeAsyncIterator()
-      _ = await held.next()
-      await gate.open()
-      let (one, two) = try await (first, second)
-      #expect(await gate.refreshes == 1)
-      #expect(one.token == two.token && one.token != stored.accessToken)
-      #expect(one.expiresOn.timeIntervalSinceNow > 300)
+      try await withTeardown({ await gate.stop() }) {
+        let file = harness.settingsFile(through: gate)
+        let settings = try AppSettings.parse(file.data, file: "gated.plist")
+        let session = Session(settings: settings, store: KeyringSessionStore(), http: .shared)
+        let asker = Asker(.allow)
+        let (broker, _) = try await broker(harness, asker, session: session)
+        let account = try await harness.signIn(session)
+        let id = broker.id(of: account)
+        _ = try await broker.token(for: id, scopes: [], kind: nil, caller: Self.notes)
+        _ = try await broker.token(for: id, scopes: [], kind: nil, caller: Self.tool)
+        // Time passes (as an hour would): the stored access token now expires within the five minutes.
+        var stored = try #require(try await KeyringSessionStore().load(session.key))
+        stored.accessTokenExpiresOn = Date().addingTimeInterval(60)
+        try await KeyringSessionStore().save(stored, under: session.key)
+        async let first = broker.token(for: id, scopes: [], kind: nil, caller: Self.notes)
+        async let second = broker.token(for: id, scopes: [], kind: nil, caller: Self.tool)
+        var held = gate.heldRequests.makeAsyncIterator()
+        _ = await held.next()
+        await gate.open()
+        let (one, two) = try await (first, second)
+        #expect(await gate.refreshes == 1)
+        #expect(one.token == two.token && one.token != stored.accessToken)
+        #expect(one.expiresOn.timeIntervalSinceNow > 300)
+      }
     }
   }
 
