@@ -36,4 +36,6 @@ trap 'kill $broker $playground 2>/dev/null || true; "$repo/Tests/remove-tree.sh"
 /usr/bin/python3 "$measure" measure "$calls" "bench.$$"
 # Idle: the calls are over and the broker waits for the next (its five-minute linger).
 /usr/bin/python3 "$measure" settle
-echo "broker idle: $(awk '/^VmRSS/ { print $2 }' "/proc/$broker/status") KiB resident"
+awk '/^(VmRSS|RssAnon|RssFile|RssShmem)/ { rss[$1] = $2 }
+  END { printf "broker idle: %d KiB resident (anonymous %d, files %d, shared %d)\n",
+    rss["VmRSS:"], rss["RssAnon:"], rss["RssFile:"], rss["RssShmem:"] }' "/proc/$broker/status"
