@@ -18,6 +18,7 @@ root="$work/dest$installed_prefix"
 expected="bin/b2c-tasks bin/b2c-tasks-cli bin/b2c-playground bin/b2c-tasks-api lib/b2c-tasks/libTasksWebView.so
   share/b2c-tasks/b2c-tasks.gresource share/applications/$app_id.desktop share/metainfo/$app_id.metainfo.xml
   share/glib-2.0/schemas/$app_id.gschema.xml share/dbus-1/services/$app_id.service
+  share/dbus-1/services/io.github.b2ctasks.Broker.service share/dbus-1/interfaces/io.github.b2ctasks.Broker1.xml
   share/icons/hicolor/scalable/apps/$app_id.svg share/icons/hicolor/symbolic/apps/$app_id-symbolic.svg"
 for size in 16 32 48 64 128; do expected="$expected share/icons/hicolor/${size}x$size/apps/$app_id.png"; done
 for language in $(grep -v '^#' "$(dirname "$0")/../meson-wrap/po/LINGUAS"); do
@@ -51,4 +52,15 @@ dbus-run-session -- sh -eu -c '
     || { echo "install-and-launch: the window is not from the D-Bus-activated service" >&2; exit 1; }
   echo "install-and-launch: gtk4-launch started $(tr "\0" " " </proc/$pid/cmdline)and its window is up"
   gapplication action '"$app_id"' quit
+  # Quit ends it (a window makes the service an app again: no linger).
+  tries=0
+  while [ -d /proc/$pid ]; do
+    tries=$((tries + 1)); [ $tries -lt 150 ] || { echo "install-and-launch: still running 30 s after Quit" >&2; exit 1; }
+    sleep 0.2
+  done
+  # The sign-in broker: D-Bus starts the app for it, without a window, and it answers (nobody is signed in).
+  accounts=$(gdbus call --session --timeout 60 --dest io.github.b2ctasks.Broker --object-path /io/github/b2ctasks/Broker \
+    --method io.github.b2ctasks.Broker1.GetAccounts)
+  [ "$accounts" = "(@aa{sv} [],)" ] || { echo "install-and-launch: the broker answered $accounts" >&2; exit 1; }
+  echo "install-and-launch: the D-Bus-activated broker answers GetAccounts: $accounts"
 '

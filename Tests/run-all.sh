@@ -12,7 +12,8 @@ meson-wrap/tools/install-deps.sh --tests
 swift build --build-tests
 meson-wrap/tools/dev-install.sh "$repo/.build-prefix-test" debug
 meson test -C "$repo/.build-meson-debug" --print-errorlogs
-# The installed tree, and a start the way GNOME's launcher does it (gtk4-launch, D-Bus activation).
+# The installed tree, a start the way GNOME's launcher does it (gtk4-launch, D-Bus activation) and Quit, and the
+# sign-in broker started by D-Bus.
 Tests/xvfb.sh Tests/install-and-launch.sh "$repo/.build-meson-debug" "$repo/.build-prefix-test"
 # The Debian packages: built from the tracked files, checked by lintian, and tried in clean Debian 12 and 13 roots
 # made from Debian's archive (the launcher's entry, a sign-in, a task, the CLI, the service's unit, a clean purge).
@@ -24,6 +25,7 @@ $sudo Tests/Packages/try-debs.sh "$repo/.build/debs" bookworm trixie
 Tests/Benchmarks/task-api-throughput.sh --quick
 Tests/Benchmarks/startup-and-scale.sh --quick
 Tests/Benchmarks/sign-in.sh --quick
+Tests/Benchmarks/broker.sh --quick
 
 # A private home for the keyring, settings and caches, so tests never touch the user's own.
 sandbox=$(mktemp -d /tmp/b2c-tasks-tests.XXXXXX)
