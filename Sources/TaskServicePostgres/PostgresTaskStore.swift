@@ -4,6 +4,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 import TaskService
 
 /// Tasks in PostgreSQL. Stateless: everything an instance knows is in the database, so instances are interchangeable;
@@ -226,15 +227,12 @@ public final class PostgresTaskStore: TaskStore {
     within limit: Duration = .seconds(15), _ work: @escaping @Sendable () async throws -> Value
   ) async throws -> Value {
     do {
-      return try await withThrowingTaskGroup(of: Value?.self) { group in
-        group.addTask { try await work() }
-        group.addTask {
-          try await Task.sleep(for: limit)
-          return nil
-        }
-        defer { group.cancelAll() }
-        guard let value = try await group.next() ?? nil else { throw TaskStoreUnavailable() }
-        return value
+      // Answers at the limit even when `work` does not end on cancellation (a task group would wait for it: a
+      // query waiting for a connection from the pool kept a request open past its client's patience).
+      let race = Race<Value>()
+      defer { race.cancelTimer() }
+      return try await withCheckedThrowingContinuation { continuation in
+        race.start(continuation, limit: limit, work: work)
       }
     } catch let error as PSQLError where Self.isOutage(error) {
       logger.warning("PostgreSQL cannot be reached", metadata: ["code": "\(error.code)"])
@@ -303,4 +301,42 @@ struct OwnersTasks: PostgresPreparedStatement {
       id: try cells[0].decode(Int64.self), owner: owner, text: try cells[1].decode(String.self),
       completed: try cells[2].decode(Bool.self), dateModified: try cells[3].decode(Date.self))
   }
+}
+
+/// The answer of `available`: the work's, or unavailable at the limit, whichever comes first (once); the work is
+/// cancelled at the limit, the timer when the answer is given.
+private final class Race<Value: Sendable>: Sendable {
+  private let state = Mutex<(answered: Bool, timer: Task<Void, Never>?)>((false, nil))
+  private let continuation = Mutex<CheckedContinuation<Value, any Error>?>(nil)
+
+  func start(
+    _ continuation: CheckedContinuation<Value, any Error>, limit: Duration,
+    work: @escaping @Sendable () async throws -> Value
+  ) {
+    self.continuation.withLock { $0 = continuation }
+    let worker = Task {
+      let result: Result<Value, any Error>
+      do { result = .success(try await work()) } catch { result = .failure(error) }
+      _ = self.answer(result)
+    }
+    let timer = Task {
+      try? await Task.sleep(for: limit)
+      guard !Task.isCancelled else { return }
+      if self.answer(.failure(TaskStoreUnavailable())) { worker.cancel() }
+    }
+    state.withLock { $0.timer = timer }
+  }
+
+  /// Gives `result` unless an answer was given; says whether this was the answer.
+  private func answer(_ result: Result<Value, any Error>) -> Bool {
+    let first = state.withLock { state in
+      defer { state.answered = true }
+      return !state.answered
+    }
+    guard first, let continuation = continuation.withLock({ $0.take() }) else { return false }
+    continuation.resume(with: result)
+    return true
+  }
+
+  func cancelTimer() { state.withLock { $0.timer?.cancel() } }
 }

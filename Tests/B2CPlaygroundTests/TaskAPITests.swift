@@ -28,7 +28,13 @@ struct TaskClient {
     var headers = headers
     if let token { headers["Authorization"] = "Bearer \(token)" }
     if let contentType { headers["Content-Type"] = contentType }
-    return try await browser.send(request, headers: headers)
+    do {
+      return try await browser.send(request, headers: headers)
+    } catch {
+      // Which request failed (a timeout alone does not say), for a failure seen only on a loaded machine.
+      Issue.record("\(method) \(request.url?.absoluteString ?? "") failed: \(error)")
+      throw error
+    }
   }
 
   func list() async throws -> [[String: Any]] {
