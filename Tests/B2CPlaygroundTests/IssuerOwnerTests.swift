@@ -62,56 +62,55 @@ struct IssuerOwnerTests {
     try? FileManager.default.removeItem(at: first.data)
     let a = try await PlaygroundHarness.start { $0.dataDirectory = keep }
     let (b, bData) = try await Self.twin(of: keep)
-    defer {
-      Task {
-        await a.stop(); await b.stop()
-        try? FileManager.default.removeItem(at: keep)
-        try? FileManager.default.removeItem(at: bData)
+    try await withTeardown({
+      await a.stop(); await b.stop()
+      try? FileManager.default.removeItem(at: keep)
+      try? FileManager.default.removeItem(at: bData)
+    }) {
+      let data = try TestDesktop.temporaryFolder("tasks-api-issuers")
+      defer { try? FileManager.default.removeItem(at: data) }
+      let database =
+        host == .postgres
+        ? try await PostgresServer.shared().createDatabase() : data.appending(path: "tasks.sqlite").path
+      let api = try await TaskAPIProcess.start(
+        database: database, issuerMetadata: a.policyMetadata,
+        arguments: ["--issuer-metadata", b.policyMetadata.absoluteString])
+      try await withTeardown({ await api.stop() }) {
+
+        let annA = try #require(
+          try await SignInDriver(a).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+        let annB = try #require(
+          try await SignInDriver(b).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+        let claimsA = try await TokenInspector(a).claims(annA)
+        let claimsB = try await TokenInspector(b).claims(annB)
+        try #require(claimsA["oid"] as? String == claimsB["oid"] as? String, "the twin's user has the same subject")
+        try #require(claimsA["iss"] as? String != claimsB["iss"] as? String, "at another issuer")
+
+        let browser = Browser()
+        let added = try await browser.send(
+          Self.request(api.base, "api/tasks", "POST", token: annA, json: ["Text": "A's secret"], key: "key-1"))
+        #expect(added.status == 204)
+        let location = try #require(added.location)
+        #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
+        // B's user sees nothing of A's…
+        #expect(try await Self.texts(api.base, token: annB) == [])
+        // …changes and deletes nothing of A's…
+        let patch = try await browser.send(
+          Self.request(api.base, String(location.dropFirst()), "PATCH", token: annB, json: ["Text": "taken over"]))
+        #expect(patch.status == 404)
+        _ = try await browser.send(Self.request(api.base, String(location.dropFirst()), "DELETE", token: annB))
+        #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
+        // …and A's idempotency key is B's user's own key: a new task, not A's.
+        let replay = try await browser.send(
+          Self.request(api.base, "api/tasks", "POST", token: annB, json: ["Text": "B's own"], key: "key-1"))
+        #expect(replay.status == 204 && replay.location != location, "\(String(describing: replay.location))")
+        #expect(try await Self.texts(api.base, token: annB) == ["B's own"])
+        #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
+        // The API still shows a task's owner as the user's id, as the original did.
+        let list = try await browser.send(Self.request(api.base, "api/tasks", token: annA))
+        let owner = (try JSONSerialization.jsonObject(with: list.body) as? [[String: Any]])?.first?["Owner"] as? String
+        #expect(owner == claimsA["oid"] as? String)
       }
-    }
-    let data = try TestDesktop.temporaryFolder("tasks-api-issuers")
-    defer { try? FileManager.default.removeItem(at: data) }
-    let database =
-      host == .postgres
-      ? try await PostgresServer.shared().createDatabase() : data.appending(path: "tasks.sqlite").path
-    let api = try await TaskAPIProcess.start(
-      database: database, issuerMetadata: a.policyMetadata,
-      arguments: ["--issuer-metadata", b.policyMetadata.absoluteString])
-    try await withTeardown({ await api.stop() }) {
-
-      let annA = try #require(
-        try await SignInDriver(a).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
-      let annB = try #require(
-        try await SignInDriver(b).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
-      let claimsA = try await TokenInspector(a).claims(annA)
-      let claimsB = try await TokenInspector(b).claims(annB)
-      try #require(claimsA["oid"] as? String == claimsB["oid"] as? String, "the twin's user has the same subject")
-      try #require(claimsA["iss"] as? String != claimsB["iss"] as? String, "at another issuer")
-
-      let browser = Browser()
-      let added = try await browser.send(
-        Self.request(api.base, "api/tasks", "POST", token: annA, json: ["Text": "A's secret"], key: "key-1"))
-      #expect(added.status == 204)
-      let location = try #require(added.location)
-      #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
-      // B's user sees nothing of A's…
-      #expect(try await Self.texts(api.base, token: annB) == [])
-      // …changes and deletes nothing of A's…
-      let patch = try await browser.send(
-        Self.request(api.base, String(location.dropFirst()), "PATCH", token: annB, json: ["Text": "taken over"]))
-      #expect(patch.status == 404)
-      _ = try await browser.send(Self.request(api.base, String(location.dropFirst()), "DELETE", token: annB))
-      #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
-      // …and A's idempotency key is B's user's own key: a new task, not A's.
-      let replay = try await browser.send(
-        Self.request(api.base, "api/tasks", "POST", token: annB, json: ["Text": "B's own"], key: "key-1"))
-      #expect(replay.status == 204 && replay.location != location, "\(String(describing: replay.location))")
-      #expect(try await Self.texts(api.base, token: annB) == ["B's own"])
-      #expect(try await Self.texts(api.base, token: annA) == ["A's secret"])
-      // The API still shows a task's owner as the user's id, as the original did.
-      let list = try await browser.send(Self.request(api.base, "api/tasks", token: annA))
-      let owner = (try JSONSerialization.jsonObject(with: list.body) as? [[String: Any]])?.first?["Owner"] as? String
-      #expect(owner == claimsA["oid"] as? String)
     }
   }
 

@@ -86,42 +86,40 @@ struct RobustnessTests {
   @Test("fronting another tenant: its tokens are accepted through its metadata; the playground's own are not")
   func externalTenant() async throws {
     let (tenant, front) = try await frontedTenant()
-    defer {
-      Task {
-        await tenant.stop(); await front.stop()
-      }
+    try await withTeardown({
+      await tenant.stop(); await front.stop()
+    }) {
+      let foreignToken = try #require(try await SignInDriver(tenant).tokens()["access_token"] as? String)
+      let ownToken = try #require(try await SignInDriver(front).tokens()["access_token"] as? String)
+      let accepted = try await Browser().get(
+        front.base.appending(path: "api/tasks"), headers: ["Authorization": "Bearer \(foreignToken)"])
+      #expect(accepted.status == 200)
+      let refused = try await Browser().get(
+        front.base.appending(path: "api/tasks"), headers: ["Authorization": "Bearer \(ownToken)"])
+      #expect(refused.status == 401)
     }
-    let foreignToken = try #require(try await SignInDriver(tenant).tokens()["access_token"] as? String)
-    let ownToken = try #require(try await SignInDriver(front).tokens()["access_token"] as? String)
-    let accepted = try await Browser().get(
-      front.base.appending(path: "api/tasks"), headers: ["Authorization": "Bearer \(foreignToken)"])
-    #expect(accepted.status == 200)
-    let refused = try await Browser().get(
-      front.base.appending(path: "api/tasks"), headers: ["Authorization": "Bearer \(ownToken)"])
-    #expect(refused.status == 401)
   }
 
   @Test("fronting another tenant: a junk token naming PS256 with a real kid is refused, and valid ones still pass")
   func externalTenantAlgorithmPinned() async throws {
     let (tenant, front) = try await frontedTenant()
-    defer {
-      Task {
-        await tenant.stop(); await front.stop()
+    try await withTeardown({
+      await tenant.stop(); await front.stop()
+    }) {
+      let token = try #require(try await SignInDriver(tenant).tokens()["access_token"] as? String)
+      let parts = token.split(separator: ".").map(String.init)
+      var header = try TokenInspector.decodePart(Substring(parts[0]))
+      header["alg"] = "PS256"
+      let encoded = try JSONSerialization.data(withJSONObject: header).base64EncodedString()
+        .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-")
+        .replacingOccurrences(of: "/", with: "_")
+      let junk = [encoded, parts[1], parts[2]].joined(separator: ".")
+      func status(_ bearer: String) async throws -> Int {
+        try await Browser().get(front.base.appending(path: "api/tasks"), headers: ["Authorization": "Bearer \(bearer)"])
+          .status
       }
+      #expect(try await status(junk) == 401)
+      #expect(try await status(token) == 200, "the junk token did not change how the tenant's key verifies")
     }
-    let token = try #require(try await SignInDriver(tenant).tokens()["access_token"] as? String)
-    let parts = token.split(separator: ".").map(String.init)
-    var header = try TokenInspector.decodePart(Substring(parts[0]))
-    header["alg"] = "PS256"
-    let encoded = try JSONSerialization.data(withJSONObject: header).base64EncodedString()
-      .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-")
-      .replacingOccurrences(of: "/", with: "_")
-    let junk = [encoded, parts[1], parts[2]].joined(separator: ".")
-    func status(_ bearer: String) async throws -> Int {
-      try await Browser().get(front.base.appending(path: "api/tasks"), headers: ["Authorization": "Bearer \(bearer)"])
-        .status
-    }
-    #expect(try await status(junk) == 401)
-    #expect(try await status(token) == 200, "the junk token did not change how the tenant's key verifies")
   }
 }

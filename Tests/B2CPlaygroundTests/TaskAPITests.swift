@@ -32,9 +32,15 @@ struct TaskClient {
       return try await browser.send(request, headers: headers)
     } catch {
       // Which request failed (a timeout alone does not say), for a failure seen only on a loaded machine.
-      Issue.record("\(method) \(request.url?.absoluteString ?? "") failed: \(error)")
-      throw error
+      throw RequestFailure(request: "\(method) \(request.url?.absoluteString ?? "")", underlying: "\(error)")
     }
+  }
+
+  /// A request that got no answer, named.
+  struct RequestFailure: Error, CustomStringConvertible {
+    let request: String
+    let underlying: String
+    var description: String { "\(request) failed: \(underlying)" }
   }
 
   func list() async throws -> [[String: Any]] {

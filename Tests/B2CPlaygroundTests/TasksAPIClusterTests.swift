@@ -93,46 +93,45 @@ struct TasksAPIClusterTests {
     let pair = try await BalancedPair.start()
     let (harness, first) = (pair.harness, pair.first)
     let progress = Progress()
-    defer {
-      Task {
-        await pair.stop()
-        await progress.restarted.withLock { $0 }?.stop()
-      }
-    }
-    let client = TaskClient(api: pair.balancer.base, token: try await annToken(harness))
+    try await withTeardown({
+      await pair.stop()
+      await progress.restarted.withLock { $0 }?.stop()
+    }) {
+      let client = TaskClient(api: pair.balancer.base, token: try await annToken(harness))
 
-    // The client: each add keeps its Idempotency-Key and is retried until it is acknowledged, as the app's outbox
-    // does; it goes on until told to stop.
-    let adding = Task {
-      var index = 0
-      while !progress.enough.withLock({ $0 }) && index < 5000 {
-        index += 1
-        let key = "restart-\(index)-\(UUID().uuidString)"
-        let acknowledged = await eventually(timeout: .seconds(120), every: .milliseconds(100)) {
-          (try? await client.add("task \(index)", key: key).status) == 204
+      // The client: each add keeps its Idempotency-Key and is retried until it is acknowledged, as the app's outbox
+      // does; it goes on until told to stop.
+      let adding = Task {
+        var index = 0
+        while !progress.enough.withLock({ $0 }) && index < 5000 {
+          index += 1
+          let key = "restart-\(index)-\(UUID().uuidString)"
+          let acknowledged = await eventually(timeout: .seconds(120), every: .milliseconds(100)) {
+            (try? await client.add("task \(index)", key: key).status) == 204
+          }
+          try #require(acknowledged, "task \(index) was never acknowledged")
+          progress.sent.withLock { $0 = index }
         }
-        try #require(acknowledged, "task \(index) was never acknowledged")
-        progress.sent.withLock { $0 = index }
+        return index
       }
-      return index
+      // The restart: kill -9 the first instance mid-stream, then start it again on the same port; the client stops once
+      // the restarted instance has taken adds too.
+      let started = await eventually(timeout: .seconds(120)) { progress.sent.withLock { $0 } >= 5 }
+      try #require(started, "the client did not get going")
+      first.process.kill()
+      #expect(await first.process.waitForExit(timeout: .seconds(30)) != nil)
+      let again = try await TaskAPIProcess.start(
+        database: pair.database, issuerMetadata: harness.policyMetadata, port: first.port)
+      progress.restarted.withLock { $0 = again }
+      let rejoined = await eventually(timeout: .seconds(120)) {
+        let log = again.process.standardOutput + again.process.standardError
+        return log.split(separator: "\n").filter { $0.contains("method=POST") }.count >= 3
+      }
+      progress.enough.withLock { $0 = true }
+      let count = try await adding.value
+      #expect(rejoined, "the restarted instance took no adds (nginx never went back to it)")
+      #expect(try await texts(client) == (1...count).map { "task \($0)" })
     }
-    // The restart: kill -9 the first instance mid-stream, then start it again on the same port; the client stops once
-    // the restarted instance has taken adds too.
-    let started = await eventually(timeout: .seconds(120)) { progress.sent.withLock { $0 } >= 5 }
-    try #require(started, "the client did not get going")
-    first.process.kill()
-    #expect(await first.process.waitForExit(timeout: .seconds(30)) != nil)
-    let again = try await TaskAPIProcess.start(
-      database: pair.database, issuerMetadata: harness.policyMetadata, port: first.port)
-    progress.restarted.withLock { $0 = again }
-    let rejoined = await eventually(timeout: .seconds(120)) {
-      let log = again.process.standardOutput + again.process.standardError
-      return log.split(separator: "\n").filter { $0.contains("method=POST") }.count >= 3
-    }
-    progress.enough.withLock { $0 = true }
-    let count = try await adding.value
-    #expect(rejoined, "the restarted instance took no adds (nginx never went back to it)")
-    #expect(try await texts(client) == (1...count).map { "task \($0)" })
   }
 
   /// The playground, two instances on one new PostgreSQL database, and nginx in front of them.
@@ -175,32 +174,31 @@ struct TasksAPIClusterTests {
       let server = try await PostgresServer()
       let database = try await server.createDatabase()
       let api = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
-      defer {
-        Task {
-          await api.stop(); await server.remove()
-        }
+      try await withTeardown({
+        await api.stop(); await server.remove()
+      }) {
+        let client = TaskClient(api: api.base, token: try await annToken(harness))
+        #expect(try await client.add("before the outage").status == 204)
+        #expect(try await texts(client) == ["before the outage"], "the list-version reads' connection opens")
+        let browser = Browser()
+        let ready = api.base.appending(path: "ready")
+        #expect(try await browser.get(ready).status == 200)
+
+        await server.stop()
+        let down = await eventually(timeout: .seconds(60)) { (try? await browser.get(ready).status) == 503 }
+        #expect(down, "/ready did not notice the database was gone")
+        #expect(try await browser.get(api.base.appending(path: "health")).status == 200)
+        let refused = try await client.add("during the outage")
+        #expect(refused.status == 503, "an add while the database is down answered \(refused.status)")
+        let listed = try await client.call("GET")
+        #expect(listed.status == 503, "a list while the database is down answered \(listed.status)")
+
+        try await server.start()
+        let back = await eventually(timeout: .seconds(60)) { (try? await browser.get(ready).status) == 200 }
+        #expect(back, "/ready did not notice the database was back")
+        #expect(try await client.add("after the outage").status == 204)
+        #expect(try await texts(client) == ["before the outage", "after the outage"])
       }
-      let client = TaskClient(api: api.base, token: try await annToken(harness))
-      #expect(try await client.add("before the outage").status == 204)
-      #expect(try await texts(client) == ["before the outage"], "the list-version reads' connection opens")
-      let browser = Browser()
-      let ready = api.base.appending(path: "ready")
-      #expect(try await browser.get(ready).status == 200)
-
-      await server.stop()
-      let down = await eventually(timeout: .seconds(60)) { (try? await browser.get(ready).status) == 503 }
-      #expect(down, "/ready did not notice the database was gone")
-      #expect(try await browser.get(api.base.appending(path: "health")).status == 200)
-      let refused = try await client.add("during the outage")
-      #expect(refused.status == 503, "an add while the database is down answered \(refused.status)")
-      let listed = try await client.call("GET")
-      #expect(listed.status == 503, "a list while the database is down answered \(listed.status)")
-
-      try await server.start()
-      let back = await eventually(timeout: .seconds(60)) { (try? await browser.get(ready).status) == 200 }
-      #expect(back, "/ready did not notice the database was back")
-      #expect(try await client.add("after the outage").status == 204)
-      #expect(try await texts(client) == ["before the outage", "after the outage"])
     }
   }
 }

@@ -46,27 +46,26 @@ struct TasksAPIProgramTests {
   func healthAndLog() async throws {
     let harness = try await PlaygroundHarness.start()
     let api = try await TaskAPIHost.service.start(for: harness)
-    defer {
-      Task {
-        await api.stop(); await harness.stop()
+    try await withTeardown({
+      await api.stop(); await harness.stop()
+    }) {
+      let browser = Browser()
+      let health = try await browser.get(api.base.appending(path: "health"))
+      #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self) == "ok")
+      let ready = try await browser.get(api.base.appending(path: "ready"))
+      #expect(ready.status == 200)
+      let token = try #require(
+        try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+      var request = URLRequest(url: api.base.appending(path: "api/tasks"))
+      request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+      #expect(try await browser.send(request).status == 200)
+      let process = try #require(api.process?.process)
+      let logged = await eventually(timeout: .seconds(30)) {
+        (process.standardOutput + process.standardError).contains("path=/api/tasks")
       }
+      #expect(logged, "no request line: \(process.standardOutput) \(process.standardError)")
+      #expect(!process.standardOutput.contains(token) && !process.standardError.contains(token))
     }
-    let browser = Browser()
-    let health = try await browser.get(api.base.appending(path: "health"))
-    #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self) == "ok")
-    let ready = try await browser.get(api.base.appending(path: "ready"))
-    #expect(ready.status == 200)
-    let token = try #require(
-      try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
-    var request = URLRequest(url: api.base.appending(path: "api/tasks"))
-    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-    #expect(try await browser.send(request).status == 200)
-    let process = try #require(api.process?.process)
-    let logged = await eventually(timeout: .seconds(30)) {
-      (process.standardOutput + process.standardError).contains("path=/api/tasks")
-    }
-    #expect(logged, "no request line: \(process.standardOutput) \(process.standardError)")
-    #expect(!process.standardOutput.contains(token) && !process.standardError.contains(token))
   }
 
   @Test("a token it verified is remembered only until it expires: then the same token is refused")
@@ -119,22 +118,21 @@ struct TasksAPIProgramTests {
         $0.dataDirectory = first.data
         $0.port = port
       }
-      defer {
-        Task {
-          await second.stop()
-          try? FileManager.default.removeItem(at: first.data)
+      try await withTeardown({
+        await second.stop()
+        try? FileManager.default.removeItem(at: first.data)
+      }) {
+        var last = 200
+        let refused = await eventually(timeout: .seconds(60), every: .seconds(1)) {
+          last = (try? await browser.send(request).status) ?? 0
+          return last == 401
         }
+        #expect(refused, "the token of the withdrawn key was still accepted (last answer \(last))")
+        let fresh = try #require(
+          try await SignInDriver(second).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+        request.setValue("Bearer \(fresh)", forHTTPHeaderField: "Authorization")
+        #expect(try await browser.send(request).status == 200, "the new key's tokens are taken")
       }
-      var last = 200
-      let refused = await eventually(timeout: .seconds(60), every: .seconds(1)) {
-        last = (try? await browser.send(request).status) ?? 0
-        return last == 401
-      }
-      #expect(refused, "the token of the withdrawn key was still accepted (last answer \(last))")
-      let fresh = try #require(
-        try await SignInDriver(second).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
-      request.setValue("Bearer \(fresh)", forHTTPHeaderField: "Authorization")
-      #expect(try await browser.send(request).status == 200, "the new key's tokens are taken")
     }
   }
 
