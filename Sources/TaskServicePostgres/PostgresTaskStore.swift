@@ -306,8 +306,9 @@ struct OwnersTasks: PostgresPreparedStatement {
 /// The answer of `available`: the work's, or unavailable at the limit, whichever comes first (once); the work is
 /// cancelled at the limit, the timer when the answer is given.
 private final class Race<Value: Sendable>: Sendable {
-  private let state = Mutex<(answered: Bool, timer: Task<Void, Never>?)>((false, nil))
+  /// The caller waiting, until the first answer takes it.
   private let continuation = Mutex<CheckedContinuation<Value, any Error>?>(nil)
+  private let timer = Mutex<Task<Void, Never>?>(nil)
 
   func start(
     _ continuation: CheckedContinuation<Value, any Error>, limit: Duration,
@@ -324,19 +325,15 @@ private final class Race<Value: Sendable>: Sendable {
       guard !Task.isCancelled else { return }
       if self.answer(.failure(TaskStoreUnavailable())) { worker.cancel() }
     }
-    state.withLock { $0.timer = timer }
+    self.timer.withLock { $0 = timer }
   }
 
   /// Gives `result` unless an answer was given; says whether this was the answer.
   private func answer(_ result: Result<Value, any Error>) -> Bool {
-    let first = state.withLock { state in
-      defer { state.answered = true }
-      return !state.answered
-    }
-    guard first, let continuation = continuation.withLock({ $0.take() }) else { return false }
+    guard let continuation = continuation.withLock({ $0.take() }) else { return false }
     continuation.resume(with: result)
     return true
   }
 
-  func cancelTimer() { state.withLock { $0.timer?.cancel() } }
+  func cancelTimer() { timer.withLock { $0?.cancel() } }
 }

@@ -47,6 +47,12 @@ final class PreferencesWindow {
       b2c_debug("preferences: \(error.message)")
     }
     noApps.isVisible = grants.isEmpty
+    if let problem = await consents.problem {
+      // The answers were lost (a damaged file, kept aside): said where the list would be.
+      let row = noApps.widget.cast(to: adw_preferences_row_get_type(), as: AdwPreferencesRow.self)
+      adw_preferences_row_set_use_markup(row, 0)
+      adw_preferences_row_set_title(row, problem.message)
+    }
     for grant in grants {
       let row = Widget(adw_action_row_new()!)
       let asRow = row.widget.cast(to: adw_preferences_row_get_type(), as: AdwPreferencesRow.self)

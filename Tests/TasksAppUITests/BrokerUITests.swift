@@ -93,7 +93,7 @@ extension AppUI {
 
       let asking = try client.start(["token", id])
       try await app.waitFor(role: "label", name: "Allow “broker_client.py” to Use Your Sign-In?")
-      try await app.waitFor(role: "label", name: "Script \(client.script.path), run by \(try Self.python())")
+      try await app.waitFor(role: "label", name: "Script \(client.script.path), run by \(Self.python())")
       _ = try await app.screenshot("consent-dialog")
       try await app.press(button: "Allow")
       #expect(await asking.waitForExit(timeout: .seconds(60)) == 0)
@@ -215,10 +215,6 @@ extension AppUI {
     }
 
     /// The Python the tests run (`/proc/PID/exe` of a script's process is the interpreter's real path).
-    static func python() throws -> String {
-      try FileManager.default.destinationOfSymbolicLink(atPath: "/usr/bin/python3").hasPrefix("/")
-        ? FileManager.default.destinationOfSymbolicLink(atPath: "/usr/bin/python3")
-        : "/usr/bin/" + FileManager.default.destinationOfSymbolicLink(atPath: "/usr/bin/python3")
-    }
+    static func python() -> String { Tools.python.resolvingSymlinksInPath().path }
   }
 }

@@ -54,6 +54,8 @@ public actor ConsentStore {
   /// The file.
   public nonisolated let file: URL
   private var grants: [Grant]?
+  /// Why the file could not be read, when it could not (it was kept aside): for the preferences to say.
+  public private(set) var problem: ConsentStoreError?
 
   /// The store of the user's answers (`file`: another file, for tests).
   public init(file: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -81,6 +83,7 @@ public actor ConsentStore {
       _ = try? FileManager.default.removeItem(atPath: file.path + ".unreadable")
       _ = try? FileManager.default.moveItem(atPath: file.path, toPath: file.path + ".unreadable")
       grants = []
+      problem = error
       throw error
     }
   }

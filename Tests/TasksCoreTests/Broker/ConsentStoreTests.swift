@@ -51,6 +51,7 @@ struct ConsentStoreTests {
       await #expect(throws: ConsentStoreError.self) { try await store.all() }
       #expect(await store.decision(app: "flatpak:org.example.Notes", account: "a") == nil)
       #expect(FileManager.default.fileExists(atPath: store.file.path + ".unreadable"), "kept for a person to see")
+      #expect(await store.problem != nil, "the preferences can say what happened")
       try await store.record(grant("flatpak:org.example.Notes", "a", allowed: true))
       #expect(await store.decision(app: "flatpak:org.example.Notes", account: "a") == true)
     }
