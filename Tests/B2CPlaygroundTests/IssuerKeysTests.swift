@@ -9,9 +9,10 @@ import Testing
 @Suite("Task API: reading an issuer's keys")
 struct IssuerKeysTests {
   /// A server that answers `/slow-fail` after a moment with 500, `/redirect` with a redirect to `/metadata`,
-  /// `/metadata` with a document and `/keys` with an empty key set; it prints each request's path.
+  /// `/metadata` with a document, `/plain-keys` with one naming keys on plain http at 127.0.0.2 (where it listens too),
+  /// and `/keys` with an empty key set; it prints each request's path.
   private static let script = """
-    import http.server, json, sys, time
+    import http.server, json, sys, threading, time
     class Handler(http.server.BaseHTTPRequestHandler):
         def log_message(self, *args): pass
         def do_GET(self):
@@ -22,6 +23,14 @@ struct IssuerKeysTests {
             elif self.path == "/redirect":
                 self.send_response(302); self.send_header("Location", "/metadata")
                 self.send_header("Content-Length", "0"); self.end_headers()
+            elif self.path == "/plain-keys":
+                # Keys on plain http at 127.0.0.2: loopback to the kernel, but not an address the rule lets keys come
+                # from over http (127.0.0.1, localhost, ::1), and so the stand-in for any plain-http host.
+                origin = "http://127.0.0.1:%d" % self.server.server_address[1]
+                keys = "http://127.0.0.2:%d/keys" % other.server_address[1]
+                body = json.dumps({"issuer": origin, "jwks_uri": keys}).encode()
+                self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers()
+                self.wfile.write(body)
             elif self.path == "/keys":
                 self.send_response(200); self.send_header("Content-Length", "11"); self.end_headers()
                 self.wfile.write(b'{"keys":[]}')
@@ -31,6 +40,8 @@ struct IssuerKeysTests {
                 self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers()
                 self.wfile.write(body)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    other = http.server.ThreadingHTTPServer(("127.0.0.2", 0), Handler)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
     print("listening on %d" % server.server_address[1], flush=True)
     server.serve_forever()
     """
@@ -76,6 +87,25 @@ struct IssuerKeysTests {
     #expect(!issuer.standardOutput.contains("/metadata\n"), "the redirect was followed")
     // The same document, asked for directly, is read (the server works).
     #expect(try await IssuerKeys(metadataURL: try #require(URL(string: "\(origin)/metadata"))).name() == origin)
+  }
+
+  @Test("L2: keys named on plain http at an address the rule does not name are never fetched")
+  func noKeysOverPlainHTTP() async throws {
+    let (issuer, origin) = try await startIssuer()
+    defer { issuer.kill() }
+    let keys = IssuerKeys(metadataURL: try #require(URL(string: "\(origin)/plain-keys")))
+    await #expect(throws: (any Error).self) { _ = try await keys.name() }
+    #expect(issuer.standardOutput.contains("/plain-keys\n"))
+    #expect(!issuer.standardOutput.contains("/keys\n"), "the keys were fetched over plain http")
+    // The keys' address answers (a fetch would have reached it): asked for directly, it gives the key set.
+    let document = try await ChildProcess.run(
+      URL(filePath: "/usr/bin/curl"), ["-s", "--noproxy", "*", "\(origin)/plain-keys"], timeout: .seconds(30))
+    let named = try JSONSerialization.jsonObject(with: Data(document.output.utf8)) as? [String: Any]
+    let jwksURI = try #require(named?["jwks_uri"] as? String)
+    #expect(jwksURI.hasPrefix("http://127.0.0.2:"))
+    let direct = try await ChildProcess.run(
+      URL(filePath: "/usr/bin/curl"), ["-s", "--noproxy", "*", jwksURI], timeout: .seconds(30))
+    #expect(direct.output == #"{"keys":[]}"#)
   }
 
   @Test("L2: keys are read only from https, or http on loopback")
