@@ -95,11 +95,8 @@ final class AppDriver {
   {
     var nodes: [AccessibleNode] = []
     let found = try await eventually(timeout: timeout, every: .milliseconds(200)) {
-      let dump = try await ChildProcess.run(Tools.python, [Tools.atspiDriver, "dump", "\(process.pid)"])
-      guard dump.status == 0 else { return false }
-      nodes = dump.output.split(separator: "\n").compactMap {
-        try? JSONDecoder().decode(AccessibleNode.self, from: Data($0.utf8))
-      }
+      guard let dumped = try await dumpTree() else { return false }
+      nodes = dumped
       return condition(nodes)
     }
     try #require(
@@ -109,6 +106,15 @@ final class AppDriver {
       app said: \(process.standardError.suffix(3000))
       """)
     return nodes
+  }
+
+  /// The app's accessible objects now (nil while the app is not on the accessibility bus).
+  func dumpTree() async throws -> [AccessibleNode]? {
+    let dump = try await ChildProcess.run(Tools.python, [Tools.atspiDriver, "dump", "\(process.pid)"])
+    guard dump.status == 0 else { return nil }
+    return dump.output.split(separator: "\n").compactMap {
+      try? JSONDecoder().decode(AccessibleNode.self, from: Data($0.utf8))
+    }
   }
 
   /// Waits for an accessible object with `role` and `name` to be on screen.
