@@ -22,18 +22,9 @@ extension AppDriver {
     }
   }
 
-  /// Opens the primary menu with F10 and picks `item`. When no menu shows within ten seconds, F10 is pressed again,
-  /// as a person would (never while a menu shows, which F10 would close). Seen once on a loaded machine, right after
-  /// the consent dialog closed: F10 had put the focus on the menu button, and no menu was open.
+  /// Opens the primary menu with F10 and picks `item`.
   func chooseFromMenu(_ item: String, window: String) async throws {
-    for _ in 0..<3 {
-      try await key("F10", window: window)
-      let opened = try await eventually(timeout: .seconds(10), every: .milliseconds(250)) {
-        try await self.dumpTree()?.contains { $0.role == "menu item" && $0.isShowing } ?? false
-      }
-      if opened { break }
-      print("chooseFromMenu(\(item)): no menu ten seconds after F10; pressing F10 again")
-    }
+    try await key("F10", window: window)
     try await waitFor(role: "menu item", name: item)
     try await press(role: "menu item", name: item)
   }
