@@ -187,8 +187,8 @@ extension AppUI {
         readme.components(separatedBy: "```python\n").dropFirst().first?.components(separatedBy: "```").first)
       let exampleFile = app.home.appending(path: "readme_example.py")
       try Data(example.utf8).write(to: exampleFile)
-      // -X faulthandler: on SIGABRT the example prints where it waits (see below).
-      let running = try ChildProcess(Tools.python, ["-X", "faulthandler", exampleFile.path])
+      // PYTHONFAULTHANDLER: on SIGABRT the example prints where it waits (see below).
+      let running = try ChildProcess(Tools.python, [exampleFile.path], environment: ["PYTHONFAULTHANDLER": "1"])
       do {
         try await app.waitFor(role: "label", name: "Allow “readme_example.py” to Use Your Sign-In?")
       } catch {

@@ -128,25 +128,49 @@ extension CallerIdentity {
     "java", "php", "tclsh", "wish", "guile",
   ]
 
+  /// The options of an interpreter that take the next argument as their value: that argument is not the script
+  /// (`python3 -X /home/ann/notes.py evil.py` runs evil.py).
+  static let optionsWithValue: [String: Set<String>] = [
+    "python": ["-X", "-W", "--check-hash-based-pycs"],
+    "bash": ["-o", "+o", "-O", "+O", "--rcfile", "--init-file"], "sh": ["-o", "+o"], "dash": ["-o", "+o"],
+    "zsh": ["-o", "+o"],
+    "node": ["-r", "--require", "--import", "--loader", "--experimental-loader", "--input-type", "--title", "-C"],
+    "nodejs": ["-r", "--require", "--import", "--loader", "--experimental-loader", "--input-type", "--title", "-C"],
+    "ruby": ["-I", "-r", "-C", "-E"], "gjs": ["-I", "--include-path", "--coverage-prefix", "--coverage-output"],
+    "gjs-console": ["-I", "--include-path", "--coverage-prefix", "--coverage-output"], "lua": ["-l"],
+    "php": ["-c", "-d", "-z"], "java": ["-cp", "-classpath", "--class-path", "-p", "--module-path", "--add-modules"],
+  ]
+
+  /// The options that give code on the command line (no script), per interpreter; `-c` for the others.
+  static let codeOptions: [String: Set<String>] = [
+    "perl": ["-e", "-E"], "ruby": ["-e"], "node": ["-e", "--eval", "-p", "--print"],
+    "nodejs": ["-e", "--eval", "-p", "--print"], "lua": ["-e"], "php": ["-r"],
+  ]
+
   /// The script an interpreter `executable` runs according to its command line (`arguments`, the interpreter's name
-  /// first), made absolute against its working `directory`; `-m module` for Python's modules. Nil for a program
-  /// that is not an interpreter, or when no script is named (code given with `-c`, or read from standard input).
+  /// first), made absolute against its working `directory`; `-m module` for Python's modules, the jar of `java
+  /// -jar`. Nil for a program that is not an interpreter, or when no script is named (code given on the command
+  /// line, or read from standard input).
   public static func script(arguments: [String], executable: String, directory: String) -> String? {
     let name = executable.split(separator: "/").last.map(String.init) ?? executable
     let family = name.trimmed { $0.isNumber || $0 == "." }
-    guard interpreters.contains(family) || interpreters.contains(name) else { return nil }
+    let known = interpreters.contains(family) ? family : name
+    guard interpreters.contains(known) else { return nil }
+    let withValue = optionsWithValue[known] ?? []
+    let code = codeOptions[known] ?? ["-c"]
     var rest = arguments.dropFirst().filter { !$0.isEmpty }[...]
     while let argument = rest.first {
       rest = rest.dropFirst()
       if argument == "-m", let module = rest.first { return "-m \(module)" }
-      // Code on the command line, no script: -c (Python, shells), -e (Perl, Ruby, Node).
-      if argument == "-c" || argument == "--eval"
-        || (argument == "-e" && ["perl", "ruby", "node", "nodejs"].contains(family))
-      {
-        return nil
+      if code.contains(argument) { return nil }
+      if argument == "--" || (argument == "-jar" && known == "java") {
+        return rest.first.map { absolute($0, in: directory) }
       }
-      if argument == "--" { return rest.first.map { absolute($0, in: directory) } }
-      if argument.hasPrefix("-") { continue }
+      if withValue.contains(argument) {
+        rest = rest.dropFirst()
+        continue
+      }
+      if argument.hasPrefix("-") || (argument.hasPrefix("+") && withValue.contains("+o")) { continue }
       return absolute(argument, in: directory)
     }
     return nil
