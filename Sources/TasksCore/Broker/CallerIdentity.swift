@@ -135,17 +135,18 @@ extension CallerIdentity {
     "bash": ["-o", "+o", "-O", "+O", "--rcfile", "--init-file"], "sh": ["-o", "+o"], "dash": ["-o", "+o"],
     "zsh": ["-o", "+o"],
     "node": ["-r", "--require", "--import", "--loader", "--experimental-loader", "--input-type", "--title", "-C"],
-    "nodejs": ["-r", "--require", "--import", "--loader", "--experimental-loader", "--input-type", "--title", "-C"],
     "ruby": ["-I", "-r", "-C", "-E"], "gjs": ["-I", "--include-path", "--coverage-prefix", "--coverage-output"],
-    "gjs-console": ["-I", "--include-path", "--coverage-prefix", "--coverage-output"], "lua": ["-l"],
-    "php": ["-c", "-d", "-z"], "java": ["-cp", "-classpath", "--class-path", "-p", "--module-path", "--add-modules"],
+    "lua": ["-l"], "php": ["-c", "-d", "-z"],
+    "java": ["-cp", "-classpath", "--class-path", "-p", "--module-path", "--add-modules"],
   ]
 
   /// The options that give code on the command line (no script), per interpreter; `-c` for the others.
   static let codeOptions: [String: Set<String>] = [
-    "perl": ["-e", "-E"], "ruby": ["-e"], "node": ["-e", "--eval", "-p", "--print"],
-    "nodejs": ["-e", "--eval", "-p", "--print"], "lua": ["-e"], "php": ["-r"],
+    "perl": ["-e", "-E"], "ruby": ["-e"], "node": ["-e", "--eval", "-p", "--print"], "lua": ["-e"], "php": ["-r"],
   ]
+
+  /// Other names of one interpreter, as the tables above know it.
+  private static let aliases = ["nodejs": "node", "gjs-console": "gjs"]
 
   /// The script an interpreter `executable` runs according to its command line (`arguments`, the interpreter's name
   /// first), made absolute against its working `directory`; `-m module` for Python's modules, the jar of `java
@@ -156,20 +157,22 @@ extension CallerIdentity {
     let family = name.trimmed { $0.isNumber || $0 == "." }
     let known = interpreters.contains(family) ? family : name
     guard interpreters.contains(known) else { return nil }
-    let withValue = optionsWithValue[known] ?? []
-    let code = codeOptions[known] ?? ["-c"]
+    let options = aliases[known] ?? known
+    let withValue = optionsWithValue[options] ?? []
+    let code = codeOptions[options] ?? ["-c"]
     var rest = arguments.dropFirst().filter { !$0.isEmpty }[...]
     while let argument = rest.first {
       rest = rest.dropFirst()
       if argument == "-m", let module = rest.first { return "-m \(module)" }
       if code.contains(argument) { return nil }
-      if argument == "--" || (argument == "-jar" && known == "java") {
+      if argument == "--" || (argument == "-jar" && options == "java") {
         return rest.first.map { absolute($0, in: directory) }
       }
       if withValue.contains(argument) {
         rest = rest.dropFirst()
         continue
       }
+      // A flag; the shells also take them with "+" (set +x).
       if argument.hasPrefix("-") || (argument.hasPrefix("+") && withValue.contains("+o")) { continue }
       return absolute(argument, in: directory)
     }

@@ -57,40 +57,23 @@ struct CallerIdentityTests {
         == "/p.pl")
   }
 
-  @Test("an option's value is not the script: a program cannot be taken for the script it names as a value")
-  func optionValues() {
-    let python = "/usr/bin/python3.11"
-    // Before: the script was the option's value (seen with -X faulthandler), so a program could pass for an app
-    // the user allowed by naming its script there.
-    #expect(
-      CallerIdentity.script(
-        arguments: ["python3", "-X", "/home/ann/notes.py", "/tmp/evil.py"], executable: python, directory: "/")
-        == "/tmp/evil.py")
-    #expect(
-      CallerIdentity.script(
-        arguments: ["python3", "-W", "ignore", "-Xdev", "app.py"], executable: python, directory: "/srv")
-        == "/srv/app.py")
-    #expect(
-      CallerIdentity.script(
-        arguments: ["bash", "-o", "errexit", "+o", "x", "run.sh"], executable: "/usr/bin/bash", directory: "/t")
-        == "/t/run.sh")
-    #expect(
-      CallerIdentity.script(
-        arguments: ["node", "-r", "/home/ann/notes.js", "evil.js"], executable: "/usr/bin/node", directory: "/t")
-        == "/t/evil.js")
-    #expect(
-      CallerIdentity.script(arguments: ["node", "-p", "1"], executable: "/usr/bin/node", directory: "/t") == nil)
-    #expect(
-      CallerIdentity.script(
-        arguments: ["java", "-cp", "/opt/a.jar", "-jar", "app.jar"], executable: "/usr/lib/jvm/bin/java",
-        directory: "/o")
-        == "/o/app.jar")
-    #expect(
-      CallerIdentity.script(
-        arguments: ["php", "-c", "/etc/php.ini", "app.php"], executable: "/usr/bin/php8.2", directory: "/w")
-        == "/w/app.php")
-    #expect(
-      CallerIdentity.script(arguments: ["php", "-r", "echo 1;"], executable: "/usr/bin/php8.2", directory: "/") == nil)
+  @Test(
+    "an option's value is not the script: a program cannot be taken for the script it names as a value",
+    arguments: [
+      // Before: the script was the option's value (seen with -X faulthandler), so a program could pass for an app
+      // the user allowed by naming its script there.
+      (["python3", "-X", "/home/ann/notes.py", "/tmp/evil.py"], "/usr/bin/python3.11", "/tmp/evil.py"),
+      (["python3", "-W", "ignore", "-Xdev", "app.py"], "/usr/bin/python3.11", "/srv/app.py"),
+      (["bash", "-o", "errexit", "+o", "x", "run.sh"], "/usr/bin/bash", "/srv/run.sh"),
+      (["node", "-r", "/home/ann/notes.js", "evil.js"], "/usr/bin/node", "/srv/evil.js"),
+      (["nodejs", "--import", "/home/ann/notes.js", "evil.js"], "/usr/bin/nodejs", "/srv/evil.js"),
+      (["node", "-p", "1"], "/usr/bin/node", nil),
+      (["java", "-cp", "/opt/a.jar", "-jar", "app.jar"], "/usr/lib/jvm/bin/java", "/srv/app.jar"),
+      (["php", "-c", "/etc/php.ini", "app.php"], "/usr/bin/php8.2", "/srv/app.php"),
+      (["php", "-r", "echo 1;"], "/usr/bin/php8.2", nil),
+    ] as [([String], String, String?)])
+  func optionValues(arguments: [String], executable: String, script: String?) {
+    #expect(CallerIdentity.script(arguments: arguments, executable: executable, directory: "/srv") == script)
   }
 
   @Test("keys and names: flatpak:APP-ID, exe:PATH [SCRIPT]; the name a person reads without a desktop file")
