@@ -194,10 +194,11 @@ extension AppUI {
       } catch {
         // Seen twice in fresh runs on a loaded machine, not here: no question within 30 s. Say what the example was
         // doing (its Python stack: which call waited), what the broker says now, and what the screen showed.
-        let (accounts, _) = try await client.run(["accounts"], timeout: .seconds(30))
+        // The screen and the stack first, as they were; a broker that does not answer must not lose them.
         let shot = try? await app.screenshot("broker-readme-no-question")
         kill(running.pid, SIGABRT)
         _ = await running.waitForExit(timeout: .seconds(10))
+        let accounts = (try? await client.run(["accounts"], timeout: .seconds(30))).map { "\($0.0)" } ?? "no answer"
         Issue.record(
           """
           no question for the README example; GetAccounts now: \(accounts); screenshot: \(shot?.path ?? "none")
