@@ -89,6 +89,8 @@ let package = Package(
     .target(name: "TasksURLSession", dependencies: ["TasksCore"]),
     // An in-memory SessionStore for tests of the session's flows and refresh without a desktop (never in an app).
     .target(name: "TasksCoreTesting", dependencies: ["TasksCore"]),
+    // The signed-in account without a UI: the session, the account's files, the list's operations, one sign-out.
+    .target(name: "TasksAccount", dependencies: ["TasksCore"], swiftSettings: startupLayout),
     .target(name: "GtkSupport", dependencies: ["CGtk"], swiftSettings: startupLayout),
     // The RFC 8252 loopback redirect for signing in with the system browser (CLI, and the app's "Open in browser"),
     // served by libsoup: the GNOME app links no SwiftNIO.
@@ -97,7 +99,9 @@ let package = Package(
     // MARK: Apps
     .executableTarget(
       name: "TasksApp",
-      dependencies: ["TasksCore", "TasksKeyring", "TasksSoup", "TasksLoopback", "GtkSupport", "CGtk", "CWebViewABI"],
+      dependencies: [
+        "TasksCore", "TasksAccount", "TasksKeyring", "TasksSoup", "TasksLoopback", "GtkSupport", "CGtk", "CWebViewABI",
+      ],
       exclude: ["startup.order"], swiftSettings: startupLayout, linkerSettings: startupLinking),
 
     .executableTarget(name: "TasksFuzz", dependencies: ["TasksCore", "TasksURLSession"]),
@@ -182,7 +186,8 @@ let package = Package(
     .testTarget(
       name: "TasksSessionTests",
       dependencies: [
-        "TasksCore", "TasksCoreTesting", "TasksKeyring", "TasksLoopback", "TasksURLSession", "TasksSoup",
+        "TasksCore", "TasksCoreTesting", "TasksAccount", "TasksKeyring", "TasksLoopback", "TasksURLSession",
+        "TasksSoup",
         "B2CPlayground", "TaskService", "TasksTestSupport",
         .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Logging", package: "swift-log"), .product(name: "_CryptoExtras", package: "swift-crypto"),

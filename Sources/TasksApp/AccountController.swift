@@ -1,30 +1,30 @@
-// AccountController: the window's account side: the session, each account's files, sign-in in the window or the
-// browser, sign-out, switching accounts, Edit Profile. Main actor.
+// AccountController: the window's account side: sign-in in the window or the browser, Sign Out, Switch Account, Edit
+// Profile, and the start of a window on the application's account. Main actor.
 
 import CGtk
 import FoundationEssentials
 import GtkSupport
+import TasksAccount
 import TasksCore
 import TasksLoopback
 
-/// Runs the account flows for a window: restores the session at start, signs in (in the window's web view or the
-/// system browser), signs out every app of the keychain group, switches accounts (the current session stays until
-/// the new one is signed in) and keeps each account's outbox and offline copy. It tells the window (`ui`, through
-/// `AccountWindow`) which page and toasts to show, and the list (`tasks`) what to load or forget.
+/// Runs the account flows a window shows: the start (the list restored from the keyring, or the welcome page), a
+/// sign-in (in the window's web view or the system browser), Sign Out (the account's one sign-out, `AccountSession`),
+/// switching accounts (the current session stays until the new one is signed in) and Edit Profile. The account
+/// itself, its files and its list are the application's (`account`); this tells the window (`ui`, through
+/// `AccountWindow`) which page and toasts to show.
 @MainActor
 final class AccountController {
-  let session: Session
+  let account: AccountSession
   let signIn: SignInController
   private unowned let ui: any AccountWindow
-  private let tasks: TaskListSession
-  /// The signed-in account's outbox and offline copy.
-  private var currentFiles: AccountFiles?
 
-  init(ui: any AccountWindow, session: Session, signIn: SignInController, tasks: TaskListSession) {
+  var session: Session { account.session }
+
+  init(ui: any AccountWindow, account: AccountSession, signIn: SignInController) {
     self.ui = ui
-    self.session = session
+    self.account = account
     self.signIn = signIn
-    self.tasks = tasks
     signIn.onFinished = { [unowned self] step in self.signInFinished(step) }
   }
 
@@ -39,17 +39,17 @@ final class AccountController {
   /// Shows what the start-up load brought: the list (the offline copy first if the server's is still on its way),
   /// the sign-in page for a session that has ended, or the welcome page.
   func start(_ startup: StartupLoad) async {
-    let session = startup.session
     Task {
       for await state in await session.updates() { self.ui.stateChanged(state) }
     }
     switch await startup.restored.value {
     case .success(let restored?):
-      currentFiles = restored.files
-      await tasks.showAtStart(restored, list: startup.list, listIsReady: startup.listIsReady)
+      account.adopt(restored.files)
+      await account.list.showAtStart(
+        restored.files, offlineCopy: restored.offlineCopy, list: startup.list, listIsReady: startup.listIsReady)
     case .success(nil):
-      if case .needsSignIn(let account) = await session.state {
-        sessionEnded(account)
+      if case .needsSignIn(let signedOut) = await session.state {
+        sessionEnded(signedOut)
       } else {
         ui.show(.welcome)
       }
@@ -61,10 +61,10 @@ final class AccountController {
   /// The keyring could not be read (locked and not unlocked, say): the welcome page, and a Retry that asks again.
   private func keyringFailed(_ error: SessionError) {
     ui.show(.welcome)
-    ui.showToast(error.message, aboutList: false) { [unowned self] in
+    ui.showToast(error.message) { [unowned self] in
       Task {
         do throws(SessionError) {
-          if try await self.session.restore() != nil { await self.tasks.reload() }
+          if try await self.session.restore() != nil { await self.account.list.reload() }
         } catch {
           self.keyringFailed(error)
         }
@@ -73,9 +73,9 @@ final class AccountController {
   }
 
   /// The session can no longer be refreshed: sign in again, as the same user; the outbox stays for then.
-  func sessionEnded(_ account: Account?) {
+  func sessionEnded(_ signedOut: Account?) {
     ui.showToast(tr("Your sign-in has ended. Please sign in again."))
-    startSignIn(loginHint: account?.email)
+    startSignIn(loginHint: signedOut?.email)
   }
 
   func startSignIn(editProfile: Bool = false, prompt: String? = nil, loginHint: String? = nil) {
@@ -101,18 +101,13 @@ final class AccountController {
 
   func signInFinished(_ step: SignInStep) {
     switch step {
-    case .signedIn(let account), .profileUpdated(let account):
+    case .signedIn(let signedIn), .profileUpdated(let signedIn):
       b2c_debug("sign-in: the tokens are checked and in the keyring")
-      if let previous = currentFiles, previous.objectID != account.objectID {
-        // Switched to another account: the previous one's offline copy goes, as at sign-out (its outbox stays).
-        currentFiles = nil
-        tasks.clear()
-        Task { await previous.cache.remove() }
-      }
       ui.present()
       ui.show(.loading)
       Task {
-        await tasks.reload()
+        await account.signedIn(signedIn)
+        await account.list.reload()
         if case .profileUpdated = step { ui.showToast(tr("Profile saved")) }
         if case .signedIn = step, await session.passwordChanged { ui.showToast(tr("Password changed")) }
       }
@@ -126,78 +121,44 @@ final class AccountController {
   }
 
   /// Back from a cancelled flow: to the list when someone is still signed in (Edit Profile), else to the welcome
-  /// page.
+  /// page, and a sign-in the broker waits for is given up.
   private func leaveSignIn() async {
-    if await session.account != nil { ui.showTasksPage() } else { ui.show(.welcome) }
+    if await session.account != nil {
+      account.list.showList()
+    } else {
+      ui.show(.welcome)
+      account.signInAbandoned()
+    }
   }
 
   /// Switch Account: a sign-in that asks for a password even if B2C remembers someone. The current session stays
   /// (and Cancel goes back to its list) until the new sign-in succeeds and replaces it.
   func switchAccount() {
     Task {
-      await tasks.finishPendingWork()?.value  // a pending delete goes out under the current account
+      await account.list.finishPendingWork()?.value  // a pending delete goes out under the current account
       startSignIn(prompt: "login")
     }
   }
 
-  /// Signs out every app of the keychain group, forgets B2C's cookies and the offline copy; the outbox stays on
-  /// disk for when this user signs in again.
+  /// Sign Out: the account's one sign-out (every app of the keychain group; the window shows the welcome page when it
+  /// is done); a sign-in made in the browser is ended there too.
   @discardableResult
   func signOut() -> Task<Void, Never> {
     Task {
-      await tasks.finishPendingWork()?.value  // the delete goes out while the session can still send it
-      let cache = currentFiles?.cache
-      let logout: Session.Logout?
       do throws(SessionError) {
-        logout = try await session.signOut()
+        let logout = try await account.signOut()
+        if let logout, logout.inBrowser, let reason = Browser.open(logout.url, parent: ui.parentWindow) {
+          ui.showToast(String(template: tr("No web browser could be opened (%@)."), reason))
+        }
       } catch {
         ui.showToast(error.message)
-        return
-      }
-      await forgetSignIn(cache)
-      // A sign-in made in the browser left the provider's session there: end it there too.
-      if let logout, logout.inBrowser, let reason = signIn.openInBrowser(logout.url, parent: ui.parentWindow) {
-        ui.showToast(String(template: tr("No web browser could be opened (%@)."), reason))
       }
     }
   }
 
-  /// Another app of the keychain group signed out: this window is signed out too, and forgets what its own Sign Out
-  /// forgets (the next Sign In asks for the password again); the outbox stays for this user's next sign-in.
-  func signedOutElsewhere() {
-    Task {
-      await forgetSignIn(currentFiles?.cache)
-      ui.showToast(SessionError.signedOutElsewhere.message)
-    }
-  }
-
-  /// What a sign-out forgets on this computer: the offline copy, the provider's cookies; then the welcome page.
-  private func forgetSignIn(_ cache: TaskCache?) async {
-    currentFiles = nil
-    await cache?.remove()
-    signIn.clearWebsiteData()
-    tasks.clear()
-    ui.show(.welcome)
-  }
-
-  /// The outbox and offline copy of `account` (each account has its own).
-  func files(for account: Account) -> AccountFiles {
-    if let currentFiles, currentFiles.objectID == account.objectID { return currentFiles }
-    let files = AccountFiles(account: account, in: session.key)
-    currentFiles = files
-    return files
-  }
-}
-
-/// One account's files: the outbox of tasks waiting to be sent and the offline copy of the list.
-struct AccountFiles: Sendable {
-  let objectID: String
-  let outbox: Outbox
-  let cache: TaskCache
-
-  init(account: Account, in key: SessionKey) {
-    objectID = account.objectID
-    outbox = Outbox(file: Outbox.file(for: account, in: key))
-    cache = TaskCache(account: account, in: key)
+  /// The window closes: the list goes on without it, and a sign-in the broker waits for is given up.
+  func windowClosed() {
+    account.list.detach()
+    account.signInAbandoned()
   }
 }

@@ -1,5 +1,4 @@
-// AccountWindow, TaskListWindow: what the account side and the task list ask of the window around them, and the
-// window's pages. Main actor.
+// AccountWindow: what the account side asks of the window around it, and the window's pages. Main actor.
 
 import CGtk
 import GtkSupport
@@ -24,16 +23,18 @@ enum WindowPage: String, CaseIterable {
   var isList: Bool { self == .tasks || self == .noTasks }
 }
 
-/// What `AccountController` asks of the window: the pages, toasts, the spinner (through `TaskListWindow`) and the
-/// user's sign-in preferences.
+/// What `AccountController` asks of the window: the pages, toasts and the user's sign-in preferences. (The list and
+/// the account's events reach the window through `TaskListPresenter` and `AccountSession.observe`.)
 @MainActor
-protocol AccountWindow: TaskListWindow {
+protocol AccountWindow: AnyObject {
   /// Shows `page` and hides the others.
   func show(_ page: WindowPage)
   /// Shows the sign-in failed page with what went wrong.
   func showSignInFailure(_ error: SessionError)
   /// Shows who is signed in (or that nobody is).
   func stateChanged(_ state: Session.State)
+  /// Shows a toast; `retry` adds a Retry button.
+  func showToast(_ title: String, retry: (@MainActor () -> Void)?)
   /// Shows the window and brings it to the front.
   func present()
   /// The window, as the parent of dialogs and the browser chooser.
@@ -44,34 +45,7 @@ protocol AccountWindow: TaskListWindow {
   var browserSignInTimeout: Int? { get }
 }
 
-/// What the task list's session asks of the window around it.
-@MainActor
-protocol TaskListWindow: AnyObject {
-  /// Whether the list (or its empty page) is on screen.
-  var isShowingList: Bool { get }
-  /// Shows the list page, or its empty page when the list has no row.
-  func showTasksPage()
-  /// Shows the welcome page (nobody is signed in).
-  func showWelcome()
-  /// Shows a toast; `aboutList` ones go when the list does; `retry` adds a Retry button.
-  @discardableResult
-  func showToast(_ title: String, aboutList: Bool, retry: (@MainActor () -> Void)?) -> Toast
-  /// Adds a toast built by the caller.
-  func present(_ toast: Toast)
-  /// Runs `body` with the header's spinner turning.
-  func withSpinner<T>(_ body: () async -> T) async -> T
-  /// Shows the banner saying the task service cannot be reached, with `message`; nil hides it.
-  func showOfflineBanner(_ message: String?)
-  /// Another app of the keychain group signed out: the window signs out as its own Sign Out does.
-  func signedOutElsewhere()
-  /// Keeps the application running until the answer is called (a request that must not be cut short by quitting).
-  func holdApplication() -> @MainActor () -> Void
-}
-
-extension TaskListWindow {
+extension AccountWindow {
   /// Shows a toast without a Retry button.
-  @discardableResult
-  func showToast(_ title: String, aboutList: Bool = false) -> Toast {
-    showToast(title, aboutList: aboutList, retry: nil)
-  }
+  func showToast(_ title: String) { showToast(title, retry: nil) }
 }

@@ -17,13 +17,11 @@ protocol BrokerHost: AnyObject, Sendable {
   func signOutForBroker() async throws(SessionError)
 }
 
-/// Puts `Broker` on the bus: `/io/github/b2ctasks/Broker`, interface `io.github.b2ctasks.Broker1` (described in
-/// `io.github.b2ctasks.Broker1.xml`), name `io.github.b2ctasks.Broker`.
+/// Puts `Broker` on the bus under the names of `AppIdentity.Broker` (its interface described in
+/// `io.github.b2ctasks.Broker1.xml`).
 @MainActor
 final class BrokerBus {
-  static let name = "io.github.b2ctasks.Broker"
-  static let path = "/io/github/b2ctasks/Broker"
-  static let interface = "io.github.b2ctasks.Broker1"
+  private typealias Names = AppIdentity.Broker
 
   let broker: Broker
   let callers: BrokerCallers
@@ -36,17 +34,17 @@ final class BrokerBus {
     self.broker = broker
     self.host = host
     callers = BrokerCallers(connection: connection)
-    let resource = Installation.resourceBase + "/io.github.b2ctasks.Broker1.xml"
+    let resource = Installation.resourceBase + "/" + Names.interface + ".xml"
     guard let xml = Resources.text(resource) else { return nil }
     do throws(DBusObject.Failure) {
-      object = try DBusObject(on: connection, path: Self.path, xml: xml, interface: Self.interface) {
+      object = try DBusObject(on: connection, path: Names.objectPath, xml: xml, interface: Names.interface) {
         [unowned self] call in self.handle(call)
       }
     } catch {
       b2c_debug("broker: not on the bus: \(error.message)")
       return nil
     }
-    object?.own(Self.name)
+    object?.own(Names.busName)
     Task { [broker] in await broker.followSession() }
     Task { [weak self, broker] in
       for await _ in await broker.changes() { self?.object?.emit("AccountsChanged") }

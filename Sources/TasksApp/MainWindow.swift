@@ -3,109 +3,128 @@
 import CGtk
 import FoundationEssentials
 import GtkSupport
+import TasksAccount
 import TasksCore
 
-/// The main window, built from `ui/main-window.ui`: the chrome (pages, header, banner, toasts, spinner).
+/// The main window, built from `ui/main-window.ui`: the chrome (pages, header, banner, toasts) over the application's
+/// account (`AccountSession`), which it shows and observes: it owns no account state, so closing it loses nothing.
 ///
-/// At start it asks the keyring for a session (single sign-on, no web view); with one it shows the task list (first
-/// the offline copy, then the server's), else the welcome page. Sign In shows B2C's pages in an embedded web view,
-/// loaded only then. When the settings cannot be used it says which file and key are wrong. Its size and maximised
-/// state persist in GSettings. The rooms: `AccountController` (session, sign-in, sign-out, switching, each
-/// account's files), `TaskListSession` (the account's tasks: sync, outbox, undo), `TaskListController` (the list
-/// view), `TaskListPage` (the controls around it) and `WindowActions` (every `win.` action).
+/// At start it shows what the start-up load brought: the list (first the offline copy, then the server's) or the
+/// welcome page. Sign In shows B2C's pages in an embedded web view, loaded only then. When the settings cannot be used
+/// it says which file and key are wrong. Its size and maximised state persist in GSettings. The rooms:
+/// `AccountController` (sign-in, sign-out, switching), `TaskListController` (the list view, driven by the account's
+/// `TaskListOperations`), `TaskListPage` (the controls around it) and `WindowActions` (every `win.` action).
 @MainActor
 final class MainWindow {
+  /// The rooms of a window with usable settings.
+  private struct Rooms {
+    let account: AccountController
+    let listPage: TaskListPage
+    let actions: WindowActions
+    let observation: Int
+  }
+
   // Template widgets (the builder keeps them).
   private let builder = Builder(resource: Installation.resourceBase + "/ui/main-window.ui")
   private let window: Window
   private let contentStack: Stack
-  /// The header's buttons that only the list can use.
-  private let listButtons: [Widget]
   // Owned.
+  private let header: WindowHeader
   private let toasts: ToastShelf
-  private let accountHeader: AccountMenuHeader
-  private let windowTitle: WindowTitle
-  private let spinner: HeaderSpinner
   private let offlineBanner: OfflineBanner
   private let failurePage: SignInFailurePage
   private let windowState: WindowState?
-  /// The account side, the account's tasks, the list page's controls and the actions (nil: the settings are
-  /// unusable).
-  private var parts: (account: AccountController, tasks: TaskListSession, listPage: TaskListPage)?
-  private var actions: WindowActions?
-  /// The signed-in user's name, as the header shows it under the title on the list.
-  private var accountName = ""
+  /// Nil: the settings are unusable.
+  private var rooms: Rooms?
   private var waitingToPresent = false
   private(set) var page: WindowPage = .loading
-  /// Told each page shown, and nil when the window closes (the broker's sign-in waits on it).
-  var onPageShown: ((WindowPage?) -> Void)?
+  /// Called once the window has closed.
+  private let onClose: () -> Void
 
+  /// A window over `startup`'s account (or saying why the settings cannot be used); `onClose` is called once it has
+  /// closed.
   init(
     application: UnsafeMutablePointer<AdwApplication>, installation: Installation,
-    startup: Result<StartupLoad, SettingsError>
+    startup: Result<(AccountSession, StartupLoad), SettingsError>, onClose: @escaping () -> Void
   ) {
     window = builder.widget("window", as: Window.init)
     contentStack = builder.widget("content_stack", as: Stack.init)
-    listButtons = ["add_task_button", "refresh_button", "search_button"].map(builder.widget)
+    header = WindowHeader(builder: builder)
     toasts = ToastShelf(overlay: builder.widget("toast_overlay", as: ToastOverlay.init))
-    accountHeader = AccountMenuHeader(
-      menuButton: builder.opaqueObject("primary_menu_button", gtk_menu_button_get_type()))
-    windowTitle = WindowTitle(
-      title: builder.opaqueObject("window_title", adw_window_title_get_type()),
-      securityIcon: builder.widget("page_security_icon"))
-    spinner = HeaderSpinner(builder.widget("refresh_spinner", as: Spinner.init))
     offlineBanner = OfflineBanner(builder: builder, window: window, pages: contentStack)
     failurePage = SignInFailurePage(builder.widget("sign_in_failed_page", as: StatusPage.init))
     windowState = WindowState(schemaDirectory: installation.schemaDirectory)
+    self.onClose = onClose
     WindowTooltips.set(in: builder)
     gtk_window_set_application(window.window, application.cast(to: gtk_application_get_type()))
     windowState?.restore(window.window)
-    windowState?.bind("keep-signed-in", to: builder.object("keep_signed_in_check"), property: "active")
+    windowState?.bind(.keepSignedIn, to: builder.object("keep_signed_in_check"), property: "active")
     switch startup {
     case .failure(let error):
       builder.widget("settings_error_page", as: StatusPage.init).setDescription(error.description)
       show(.settingsError)
-    case .success(let startup):
-      parts = makeParts(session: startup.session, installation: installation)
+    case .success(let (account, _)):
+      rooms = makeRooms(account: account, installation: installation)
     }
     Signal.connectReturningBool(window, "close-request") { [unowned self] in
       self.saveState()
-      self.parts?.tasks.finishPendingWork()
-      self.onPageShown?(nil)
+      if let rooms = self.rooms {
+        // The list goes on without the window (a deletion whose Undo showed is carried out now).
+        rooms.account.account.stopObserving(rooms.observation)
+        rooms.account.windowClosed()
+      }
+      self.stayUntilDestroyed()
+      self.onClose()
       return false  // let the window close
     }
     offlineBanner.reveal(false)
-    if case .success(let startup) = startup, let parts {
-      let targets = ActionTargets(
-        account: parts.account, tasks: parts.tasks, listPage: parts.listPage, failurePage: failurePage,
-        toasts: toasts, window: window)
-      actions = WindowActions(WindowActions.table(targets), to: window, windowState: windowState)
+    if case .success(let (_, startup)) = startup, let rooms {
       show(.loading)
-      Task { await parts.account.start(startup) }
+      Task { await rooms.account.start(startup) }
     }
   }
 
-  /// The sign-in (in the window's web view or the browser), the account's tasks and the list page, wired together.
-  private func makeParts(session: Session, installation: Installation) -> (
-    AccountController, TaskListSession, TaskListPage
-  ) {
+  /// The sign-in (in the window's web view or the browser), the list view and its page, the actions, wired to the
+  /// account; the window observes the account from now on.
+  private func makeRooms(account: AccountSession, installation: Installation) -> Rooms {
     let signIn = SignInController(
-      session: session, installation: installation, slot: builder.widget("web_view_slot").widget,
+      session: account.session, installation: installation, webSession: account.webSessionFolders,
+      slot: builder.widget("web_view_slot").widget,
       progressBar: builder.opaqueObject("sign_in_progress", gtk_progress_bar_get_type()))
     // As a browser shows a page: its host, secure or not, and its own title under it.
     // (WebKit can report a page after the flow has left it: only the sign-in page shows such news.)
     signIn.onPageLoaded = { [unowned self] title in
-      if self.page == .signIn { self.windowTitle.setSubtitle(title) }
+      if self.page == .signIn { self.header.showPageTitle(title) }
     }
     signIn.onPageCommitted = { [unowned self] host, secure in
-      if self.page == .signIn { self.windowTitle.showPageOrigin(host: host, secure: secure) }
+      if self.page == .signIn { self.header.showPageOrigin(host: host, secure: secure) }
     }
-    let tasks = TaskListSession(session: session, list: TaskListController(builder: builder), window: self) {
-      [unowned self] account in self.parts!.account.files(for: account)
+    let list = TaskListController(builder: builder)
+    list.onMessage = { [unowned self] message in self.toasts.show(message) }
+    let controller = AccountController(ui: self, account: account, signIn: signIn)
+    let listPage = TaskListPage(
+      builder: builder, window: window, windowState: windowState, tasks: account.list, list: list)
+    let targets = ActionTargets(
+      account: controller, tasks: account.list, listPage: listPage, failurePage: failurePage, toasts: toasts,
+      window: window)
+    let actions = WindowActions(WindowActions.table(targets), to: window, windowState: windowState)
+    account.list.attach(view: list, presenter: self)
+    let observation = account.observe { [unowned self] event in self.accountChanged(event, signIn: signIn) }
+    return Rooms(account: controller, listPage: listPage, actions: actions, observation: observation)
+  }
+
+  /// Shows what happened to the account.
+  private func accountChanged(_ event: AccountEvent, signIn: SignInController) {
+    switch event {
+    case .listChanged(let isEmpty):
+      show(isEmpty ? .noTasks : .tasks)
+    case .signedOut(let elsewhere):
+      signIn.clearLiveWebView()
+      show(.welcome)
+      if elsewhere { toasts.show(SessionError.signedOutElsewhere.message) }
+    case .signedIn, .signInAbandoned:
+      break  // the window's own sign-in shows its pages (AccountController)
     }
-    let account = AccountController(ui: self, session: session, signIn: signIn, tasks: tasks)
-    let listPage = TaskListPage(builder: builder, window: window, windowState: windowState, tasks: tasks)
-    return (account, tasks, listPage)
   }
 
   /// Shows `page` and hides the others, so that keyboard focus and assistive technologies see only what is on
@@ -113,11 +132,7 @@ final class MainWindow {
   func show(_ page: WindowPage) {
     self.page = page
     if !page.isList { toasts.dismissListToasts() }
-    if page != .signIn {
-      // The header is the app's again, whatever the sign-in page left in it (a page's title, its host).
-      windowTitle.showPageOrigin(host: nil, secure: false)
-      windowTitle.setSubtitle(page.isList ? accountName : "")
-    }
+    header.show(page)
     if page != .loading { presentIfWaiting() }
     for other in WindowPage.allCases where other.stackName != page.stackName {
       contentStack.child(named: other.stackName).isVisible = false
@@ -126,11 +141,8 @@ final class MainWindow {
     child.isVisible = true
     contentStack.visibleChild = child
     keepFocusInWindow(page: child)
-    actions?.enable(on: page)
-    // Header buttons that can do nothing on this page are hidden, not greyed (GNOME HIG).
-    for button in listButtons { button.isVisible = page.isList }
+    rooms?.actions.enable(on: page)
     if !page.isList { offlineBanner.reveal(false) }
-    onPageShown?(page)
   }
 
   /// Puts the keyboard focus into `page` when it is nowhere, or on a widget that is no longer on screen (the web
@@ -163,52 +175,35 @@ final class MainWindow {
 
   /// Closes the window (and the add-task window) as its close button does.
   func close() {
-    parts?.listPage.closeTaskWindow()
+    rooms?.listPage.closeTaskWindow()
     window.close()
+  }
+
+  /// Keeps this object until GTK has destroyed the window: until then its widgets' signals still reach the parts
+  /// they were connected to. (GObject drops a widget's handlers as it destroys it; this is released after that, on
+  /// the next turn of the main loop, outside GTK's own teardown.)
+  private func stayUntilDestroyed() {
+    Signal.connect(window, "destroy") { [self] in
+      Task { withExtendedLifetime(self) {} }
+    }
   }
 
   /// Writes the window's size and maximised state to GSettings.
   func saveState() {
     windowState?.save(window.window)
   }
-}
-
-extension MainWindow: AccountWindow {
-  var isShowingList: Bool { page.isList }
-  var parentWindow: UnsafeMutablePointer<GtkWindow> { window.window }
-  var keepsSignedIn: Bool { windowState?.bool("keep-signed-in") ?? false }
-  var browserSignInTimeout: Int? { windowState?.uint("browser-sign-in-timeout") }
-
-  func showTasksPage() {
-    show((parts?.tasks.list.count ?? 0) == 0 ? .noTasks : .tasks)
-  }
-
-  func showWelcome() { show(.welcome) }
-
-  func showOfflineBanner(_ message: String?) { offlineBanner.show(message) }
-
-  @discardableResult
-  func showToast(_ title: String, aboutList: Bool, retry: (@MainActor () -> Void)?) -> Toast {
-    toasts.show(title, aboutList: aboutList, retry: retry)
-  }
-
-  func present(_ toast: Toast) { toasts.present(toast) }
-
-  func withSpinner<T>(_ body: () async -> T) async -> T { await spinner.whileRunning(body) }
-
-  func signedOutElsewhere() { parts?.account.signedOutElsewhere() }
-
-  /// Signs out as Sign Out in the menu does (for the broker); answers when it is done.
-  func signOut() async { await parts?.account.signOut().value }
 
   /// The window as a dialog's parent.
   var asParent: Window { window }
+}
 
-  func holdApplication() -> @MainActor () -> Void {
-    guard let application = gtk_window_get_application(window.window) else { return {} }
-    let app = application.cast(to: g_application_get_type(), as: GApplication.self)
-    g_application_hold(app)
-    return { g_application_release(app) }
+extension MainWindow: AccountWindow {
+  var parentWindow: UnsafeMutablePointer<GtkWindow> { window.window }
+  var keepsSignedIn: Bool { windowState?.bool(.keepSignedIn) ?? false }
+  var browserSignInTimeout: Int? { windowState?.uint(.browserSignInTimeout) }
+
+  func showToast(_ title: String, retry: (@MainActor () -> Void)?) {
+    toasts.show(title, retry: retry)
   }
 
   /// Shows who is signed in (or that nobody is) in the header and the main menu; a session that can no longer be
@@ -216,20 +211,14 @@ extension MainWindow: AccountWindow {
   func stateChanged(_ state: Session.State) {
     switch state {
     case .signedIn(let account), .refreshing(let account):
-      accountName = account.displayName
-      accountHeader.show(account)
       // On the sign-in page (Switch Account, Edit Profile) the subtitle is the page's own title.
-      if page != .signIn { windowTitle.setSubtitle(account.displayName) }
+      header.showAccount(account, onSignInPage: page == .signIn)
     case .needsSignIn(let signedOut):
-      accountName = ""
-      accountHeader.show(nil)
-      windowTitle.setSubtitle("")
+      header.showAccount(nil, onSignInPage: page == .signIn)
       // While the list is shown: its session could not be refreshed. (At start, `start` handles it.)
-      if page.isList { parts?.account.sessionEnded(signedOut) }
+      if page.isList { rooms?.account.sessionEnded(signedOut) }
     case .signedOut:
-      accountName = ""
-      accountHeader.show(nil)
-      windowTitle.setSubtitle("")
+      header.showAccount(nil, onSignInPage: page == .signIn)
     case .signingIn:
       break  // the current user (if any) stays until a new sign-in succeeds
     }
@@ -241,3 +230,30 @@ extension MainWindow: AccountWindow {
     show(.signInFailed)
   }
 }
+
+extension MainWindow: TaskListPresenter {
+  var isShowingList: Bool { page.isList }
+
+  func showMessage(_ title: String, aboutList: Bool, retry: (@MainActor () -> Void)?) {
+    toasts.show(title, aboutList: aboutList, retry: retry)
+  }
+
+  func showUndo(
+    _ title: String, undo: @escaping @MainActor () -> Void, dismissed: @escaping @MainActor () -> Void
+  ) -> any UndoNotice {
+    let toast = Toast.new(title, button: tr("Undo"), urgent: true)
+    toast.onButtonClicked(undo)
+    toast.onDismissed(dismissed)
+    toasts.present(toast)
+    return toast
+  }
+
+  func withSpinner<T>(_ body: () async -> T) async -> T { await header.whileRunning(body) }
+
+  func showOffline(_ problem: NetworkError?, savedAt: Date?) {
+    offlineBanner.show(
+      problem.map { OfflineBanner.message(for: $0, savedAt: savedAt, networkAvailable: NetworkMonitor.isAvailable) })
+  }
+}
+
+extension Toast: UndoNotice {}

@@ -3,7 +3,9 @@
 import CGtk
 import CWebViewABI
 import FoundationEssentials
+import Glibc
 import GtkSupport
+import TasksAccount
 import TasksCore
 import TasksLoopback
 import TasksSoup
@@ -19,6 +21,8 @@ import TasksSoup
 final class SignInController {
   private let session: Session
   private let installation: Installation
+  /// Where B2C's cookies are kept with "Keep me signed in" (the account's sign-out removes them).
+  private let webSession: WebSessionFolders
   private let slot: UnsafeMutablePointer<GtkWidget>
   private let progressBar: OpaquePointer
   private var webView: UnsafeMutableRawPointer?
@@ -35,20 +39,15 @@ final class SignInController {
   /// a verified TLS connection.
   var onPageCommitted: (_ host: String, _ secure: Bool) -> Void = { _, _ in }
 
-  init(session: Session, installation: Installation, slot: UnsafeMutablePointer<GtkWidget>, progressBar: OpaquePointer)
-  {
+  init(
+    session: Session, installation: Installation, webSession: WebSessionFolders, slot: UnsafeMutablePointer<GtkWidget>,
+    progressBar: OpaquePointer
+  ) {
     self.session = session
     self.installation = installation
+    self.webSession = webSession
     self.slot = slot
     self.progressBar = progressBar
-  }
-
-  /// Where B2C's cookies are kept with "Keep me signed in": website data and cache.
-  static var persistentFolders: (data: URL, cache: URL) {
-    (
-      XDGDirectory.data.appFolder().appending(path: "web-session", directoryHint: .isDirectory),
-      XDGDirectory.cache.appFolder().appending(path: "web-session", directoryHint: .isDirectory)
-    )
   }
 
   /// Starts a sign-in (or, with `editProfile`, the profile policy) in a new web view; `persistent` ("Keep me
@@ -67,9 +66,12 @@ final class SignInController {
     } catch {
       return .failure(error)
     }
-    guard let view = makeWebView(persistent: persistent) else {
+    let view: UnsafeMutableRawPointer
+    switch makeWebView(persistent: persistent) {
+    case .success(let made): view = made
+    case .failure(let error):
       await session.cancelFlow()
-      return .failure(.badResponse("the sign-in view could not be loaded"))
+      return .failure(error)
     }
     interpreter = request.interpreter
     plugin?.load(view, request.url.absoluteString)
@@ -111,25 +113,12 @@ final class SignInController {
     }
     // The browser gets a one-time address of the listener, never the authorize request: a command line is readable
     // by every local user.
-    if let reason = openInBrowser(listener.startURL(redirectingTo: request.url), parent: parent) {
+    if let reason = Browser.open(listener.startURL(redirectingTo: request.url), parent: parent) {
+      b2c_debug("sign-in: no web browser could be started")
       await cancel()
-      return .failure(.network(.unreachable(String(template: tr("No web browser could be opened (%@)."), reason))))
+      return .failure(.browserUnavailable(reason))
     }
     return .success(())
-  }
-
-  /// Opens `url` in the user's default browser; answers why not, or nil. The URL must hold no token (it becomes
-  /// part of the browser's command line and history).
-  func openInBrowser(_ url: URL, parent: UnsafeMutablePointer<GtkWindow>) -> String? {
-    var error: UnsafeMutablePointer<GError>?
-    let context = gdk_display_get_app_launch_context(gtk_widget_get_display(parent.widget))
-    defer { if let context { g_object_unref(context.gpointer) } }
-    let launched = g_app_info_launch_default_for_uri(
-      url.absoluteString, context.map { UnsafeMutablePointer<GAppLaunchContext>($0) }, &error)
-    guard launched == 0 else { return nil }
-    let reason = error.map { String(cString: $0.pointee.message) } ?? ""
-    if let error { g_error_free(error) }
-    return reason
   }
 
   /// Stops the flow at the user's request.
@@ -141,12 +130,10 @@ final class SignInController {
     await stopListening()
   }
 
-  /// Removes B2C's cookies and storage kept for "Keep me signed in", and those of a web view still open (sign-out).
-  func clearWebsiteData() {
+  /// Removes the cookies and storage of a web view still open (signed out: the account removed the folders kept for
+  /// "Keep me signed in").
+  func clearLiveWebView() {
     if let webView { plugin?.clearData(webView) }
-    let folders = Self.persistentFolders
-    try? FileManager.default.removeItem(at: folders.data)
-    try? FileManager.default.removeItem(at: folders.cache)
   }
 
   private func stopListening() async {
@@ -183,9 +170,16 @@ final class SignInController {
     return answer
   }
 
-  private func makeWebView(persistent: Bool) -> UnsafeMutableRawPointer? {
+  /// A new web view in the page's slot, or why there is none (the plugin, its folders or WebKit failed).
+  private func makeWebView(persistent: Bool) -> Result<UnsafeMutableRawPointer, SessionError> {
     dropWebView()
-    guard case .success(let plugin) = WebViewLoader.load(installation: installation) else { return nil }
+    let plugin: WebViewPlugin
+    switch WebViewLoader.load(installation: installation) {
+    case .success(let loaded): plugin = loaded
+    case .failure(let error):
+      b2c_debug("sign-in: the web view plugin could not be loaded")
+      return .failure(.signInViewUnavailable(error.detail))
+    }
     self.plugin = plugin
     // The view holds the controller (through its hooks' context) until it is finalised.
     var hooks = B2CWebViewHooks()
@@ -216,23 +210,26 @@ final class SignInController {
         controller(context).certificateRefused(uri.map { String(cString: $0) } ?? "", flags: flags)
       }
     }
-    let folders = persistent ? Self.persistentFolders : nil
+    let folders = persistent ? webSession : nil
     if let folders {
       // Before WebKit makes them (its cookie store and cache would be readable by every local user).
       do throws(AtomicFileError) {
         try AtomicFile.makePrivateFolder(folders.data)
         try AtomicFile.makePrivateFolder(folders.cache)
       } catch {
-        return nil
+        switch error {
+        case .notWritten(let path, let number):
+          return .failure(.signInViewUnavailable("\(path): \(String(cString: strerror(number)))"))
+        }
       }
     }
     let view = plugin.new(
       &hooks, folders?.data.path(percentEncoded: false), folders?.cache.path(percentEncoded: false))
-    guard let view else { return nil }
+    guard let view else { return .failure(.signInViewUnavailable("WebKit")) }
     gtk_widget_set_vexpand(view.widget, 1)
     gtk_box_append(slot.cast(to: gtk_box_get_type(), as: GtkBox.self), view.widget)
     webView = view
-    return view
+    return .success(view)
   }
 
   private func dropWebView() {

@@ -2,44 +2,10 @@
 
 import FoundationEssentials
 import Synchronization
+import TasksAccount
 import TasksCore
 import TasksKeyring
 import TasksSoup
-
-/// One load of the list: what the outbox sent on the way, then the server's list or why it could not be had.
-struct ListFetch: Sendable {
-  var flushed: Outbox.FlushResult
-  var tasks: Result<[TaskItem], TaskAPIError>
-  /// The server's version of the list loaded (its ETag), when it sent one.
-  var version: String?
-
-  /// Sends what waits in `files`' outbox, then asks the server for the list: only if it changed, when `known` is
-  /// this account's last list with its version (a live refresh of an unchanged list then costs a 304, not the
-  /// whole list). Runs on no particular thread.
-  static func run(_ session: Session, _ files: AccountFiles, known: KnownList? = nil) async -> ListFetch {
-    // Bound to the account whose files these are: if the session switches to another account meanwhile, nothing of
-    // this one's is sent with the other's token, and the other's list is not kept as this one's copy.
-    let client = TaskAPIClient(session: session, account: files.objectID)
-    let flushed = await files.outbox.flush(client)
-    let known = known?.objectID == files.objectID ? known : nil
-    do throws(TaskAPIError) {
-      // nil (304) only when asked with `known`'s version: then it is `known`'s list.
-      guard let list = try await client.list(unlessStill: known?.list.version) ?? known?.list else {
-        throw .badResponse("304 Not Modified to a request without If-None-Match")
-      }
-      return ListFetch(flushed: flushed, tasks: .success(list.tasks), version: list.version)
-    } catch {
-      return ListFetch(flushed: flushed, tasks: .failure(error))
-    }
-  }
-}
-
-/// An account's last list from the server, with its version: what a refresh asks "has it changed?" about.
-struct KnownList: Sendable {
-  /// The account's object id (versions are the server's per user: never sent for another account).
-  let objectID: String
-  let list: TaskList
-}
 
 /// Started with the application, before the window exists: asks the keyring for the session, reads the offline
 /// copy and loads the list on other threads while the main thread builds and paints the window. A signed-in start

@@ -4,6 +4,7 @@
 import CGtk
 import FoundationEssentials
 import GtkSupport
+import TasksAccount
 import TasksCore
 
 /// Shows tasks in a `GtkListView`: `TaskListState` holds the rows and answers the edits each change makes;
@@ -15,7 +16,7 @@ import TasksCore
 /// its context menu (also on right-click). Double-click edits. Tasks being deleted (their Undo toast showing) are
 /// kept out of the list until `forget` or `restore`.
 @MainActor
-final class TaskListController {
+final class TaskListController: TaskListView {
   // Template widgets (the builder keeps them).
   private let listView: ListView
   private let emptyPage: TaskListEmptyPage

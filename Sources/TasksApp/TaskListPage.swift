@@ -4,10 +4,11 @@
 import CGtk
 import FoundationEssentials
 import GtkSupport
+import TasksAccount
 import TasksCore
 
-/// Wires the list page of `main-window.ui` to the signed-in account's tasks (`TaskListSession`): the quick entry, the
-/// search bar, the settings that sort and filter, Tab in and out of the rows, the add and details windows (one at a
+/// Wires the list page of `main-window.ui` to the signed-in account's tasks (`TaskListOperations`): the list's own
+/// events (tick, edit, delete), the quick entry, the search bar, the settings that sort and filter, Tab in and out of the rows, the add and details windows (one at a
 /// time), and the refresh on focus and every minute.
 @MainActor
 final class TaskListPage {
@@ -18,29 +19,35 @@ final class TaskListPage {
   private let addTaskButton: Widget
   // Borrowed.
   private let window: Window
-  private unowned let tasks: TaskListSession
+  private let tasks: TaskListOperations
+  private unowned let list: TaskListController
   // Owned.
   /// The add or details window on screen, if any.
   private(set) var taskWindow: AddTaskWindow?
 
-  init(builder: Builder, window: Window, windowState: WindowState?, tasks: TaskListSession) {
+  init(
+    builder: Builder, window: Window, windowState: WindowState?, tasks: TaskListOperations, list: TaskListController
+  ) {
     quickEntry = builder.widget("quick_entry", as: Editable.init)
     searchBar = builder.widget("search_bar", as: SearchBar.init)
     searchEntry = builder.widget("search_entry", as: Editable.init)
     addTaskButton = builder.widget("add_task_button")
     self.window = window
     self.tasks = tasks
-    let list = tasks.list
+    self.list = list
+    list.onToggle = { task, done in tasks.setCompleted(task, done, undoable: true) }
+    list.onEdit = { task, text in tasks.setText(task, text) }
+    list.onDelete = { key in tasks.delete([key]) }
     list.onOpenDetails = { [unowned self] task in self.openDetails(task) }
     list.onLeave = { [unowned self] forward in
       // Before the list: the "New task…" entry; after it, round to the start of the window (the header).
       if forward { self.addTaskButton.grabFocus() } else { self.quickEntry.grabFocus() }
     }
     if let windowState {
-      windowState.watch("sort-order") {
-        list.sortOrder = TaskSortOrder(rawValue: windowState.string("sort-order")) ?? .newest
+      windowState.watch(.sortOrder) {
+        list.sortOrder = TaskSortOrder(rawValue: windowState.string(.sortOrder)) ?? .newest
       }
-      windowState.watch("show-completed") { list.showCompleted = windowState.bool("show-completed") }
+      windowState.watch(.showCompleted) { list.showCompleted = windowState.bool(.showCompleted) }
     }
     setUpQuickEntry()
     setUpSearch(typingOn: builder.widget("task_list"))
@@ -109,13 +116,13 @@ final class TaskListPage {
     // the focus where it was.)
     quickEntry.onKeyPressed { [unowned self] keyval, modifiers in
       guard keyval == UInt32(GDK_KEY_Tab), modifiers.rawValue == 0 else { return false }
-      return self.tasks.list.focusFirstRow()
+      return self.list.focusFirstRow()
     }
     // Shift+Tab from the header's first button goes round to the list's last row. (GTK 4.8's list view, entered
     // backwards, took no focus: it went nowhere.)
     addTaskButton.onKeyPressed { [unowned self] keyval, _ in
       guard keyval == UInt32(GDK_KEY_ISO_Left_Tab) else { return false }
-      return self.tasks.list.focusLastRow()
+      return self.list.focusLastRow()
     }
   }
 
@@ -127,12 +134,12 @@ final class TaskListPage {
     searchBar.connect(searchEntry)
     searchBar.captureKeys(from: list)
     Signal.connect(searchEntry, "search-changed") { [unowned self] in
-      self.tasks.list.search = TaskSearch(self.searchEntry.text)
+      self.list.search = TaskSearch(self.searchEntry.text)
     }
     Signal.connect(searchBar, "notify::search-mode-enabled") { [unowned self] (_: UnsafeMutableRawPointer?) in
       guard !self.searchBar.isSearching else { return }
       self.searchEntry.text = ""
-      self.tasks.list.search = TaskSearch("")
+      self.list.search = TaskSearch("")
       // Focus was in the bar, now hidden: it goes back to the list page.
       if let focus = self.window.focus, !focus.isMapped { self.quickEntry.grabFocus() }
     }
@@ -150,7 +157,7 @@ final class TaskListPage {
       while true {
         try? await Task.sleep(for: .seconds(60))
         guard let self else { return }
-        self.tasks.list.redrawAges()
+        self.list.redrawAges()
         if self.window.isActive { await self.tasks.refreshQuietly(atMostEvery: .seconds(50)) }
       }
     }

@@ -4,12 +4,14 @@ import CGtk
 import FoundationEssentials
 import Glibc
 import GtkSupport
+import TasksAccount
 import TasksCore
 import TasksKeyring
 import TasksSoup
 
 /// The B2C Tasks application: single instance (a second launch presents the running window), `--settings FILE`,
-/// app-wide actions (`app.quit` on Ctrl+Q, `app.about`, `app.preferences`), the main window and the sign-in broker
+/// app-wide actions (`app.quit` on Ctrl+Q, `app.about`, `app.preferences`), the account (`AccountSession`: the
+/// session, its files, its list, the one sign-out), the main window that shows it and the sign-in broker
 /// (`BrokerBus`). Started by D-Bus for the broker (`--gapplication-service`), it shows no window and stays a while
 /// after the last call.
 @MainActor
@@ -19,15 +21,12 @@ final class TasksApplication {
   private var settingsPath: String?
   /// The settings, or why they cannot be used.
   private var settings: Result<AppSettings, SettingsError>?
-  /// The session of the settings, shared by the window and the broker.
-  private var session: Session?
+  /// The account of the settings, shown by the window and lent by the broker.
+  private var account: AccountSession?
   private var mainWindow: MainWindow?
-  private var closedWindows: [MainWindow] = []
   private let consents = ConsentStore()
   private var broker: BrokerBus?
   private var preferences: PreferencesWindow?
-  /// Sign-ins the broker waits for.
-  private var brokerSignIns: [BrokerSignIn] = []
   /// How long the broker, started as a service, stays after its last call.
   private static let serviceLinger: UInt32 = 300_000
 
@@ -102,9 +101,10 @@ final class TasksApplication {
     settings = Result { () throws(SettingsError) in try locator.load(locator.source(commandLinePath: settingsPath)) }
     switch settings {
     case .success(let settings):
-      let session = Session(settings: settings, store: KeyringSessionStore(), http: .soup())
-      self.session = session
-      startBroker(session)
+      let account = AccountSession(
+        session: Session(settings: settings, store: KeyringSessionStore(), http: .soup()), host: self)
+      self.account = account
+      startBroker(account.session)
     case .failure(let error):
       Self.complain("\(error)")
     case nil:
@@ -134,17 +134,17 @@ final class TasksApplication {
     }
     guard let settings else { return }
     // The keyring and the task service are asked now, on other threads, while GTK builds and paints the window.
-    let startup = settings.map { _ in StartupLoad(session: session!) }
-    let window = MainWindow(application: app, installation: installation, startup: startup)
-    mainWindow = window
-    window.onPageShown = { [unowned self] page in
-      if page == nil, let closed = self.mainWindow {
-        // A closed window's parts may still finish work (a pending deletion): it is kept, and a new one opens next.
-        self.closedWindows.append(closed)
-        self.mainWindow = nil
-      }
-      self.brokerSignIns.removeAll { $0.page(page) }
+    let startup: Result<(AccountSession, StartupLoad), SettingsError>
+    switch (settings, account) {
+    case (.failure(let error), _): startup = .failure(error)
+    case (.success, let account?): startup = .success((account, StartupLoad(session: account.session)))
+    case (.success, nil): return
     }
+    // A closed window owns nothing (the account carries on its work): a new one opens next.
+    let window = MainWindow(application: app, installation: installation, startup: startup) { [unowned self] in
+      self.mainWindow = nil
+    }
+    mainWindow = window
     window.presentWhenReady(within: .milliseconds(500))
   }
 
@@ -206,24 +206,31 @@ extension TasksApplication: BrokerHost {
   }
 
   func signInForBroker() async throws(BrokerError) -> Account {
-    guard let session else { throw .failed(tr("B2C Tasks' settings cannot be used; open B2C Tasks to see why.")) }
-    do { if let account = try await session.restore() { return account } } catch { throw BrokerError(error) }
+    guard let account else {
+      throw .failed(tr("B2C Tasks' settings cannot be used; open B2C Tasks to see why."))
+    }
+    do { if let signedIn = try await account.session.restore() { return signedIn } } catch { throw BrokerError(error) }
     activate()
-    let wait = BrokerSignIn()
-    brokerSignIns.append(wait)
-    guard let account = await wait.wait(for: session) else { throw .cancelled }
-    return account
+    guard let signedIn = await account.nextSignIn() else { throw .cancelled }
+    return signedIn
   }
 
+  /// The account's one sign-out, with a window or without; a sign-in made in the browser is ended there too.
   func signOutForBroker() async throws(SessionError) {
-    if let mainWindow {
-      await mainWindow.signOut()
-      return
-    }
-    guard let session else { return }
-    let account = await session.account
-    _ = try await session.signOut()
-    // What the window's Sign Out forgets too: the offline copy of the list.
-    if let account { await AccountFiles(account: account, in: session.key).cache.remove() }
+    guard let account else { return }
+    let logout = try await account.signOut()
+    if let logout, logout.inBrowser { _ = Browser.open(logout.url, parent: mainWindow?.parentWindow) }
   }
+}
+
+// MARK: The account's host
+
+extension TasksApplication: AccountHost {
+  func whenIdle(_ body: @escaping @MainActor () -> Void) { Idle.run(body) }
+
+  var networkAvailable: Bool { NetworkMonitor.isAvailable }
+
+  func onNetworkChange(_ body: @escaping @MainActor () -> Void) { NetworkMonitor.onChange(body) }
+
+  func debug(_ message: String) { b2c_debug(message) }
 }

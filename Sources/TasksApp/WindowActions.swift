@@ -4,6 +4,7 @@
 import CGtk
 import FoundationEssentials
 import GtkSupport
+import TasksAccount
 import TasksCore
 
 /// One action of the window: its name (`win.NAME` in menus and `.ui` files), its keyboard shortcuts, the pages it
@@ -29,7 +30,7 @@ struct WindowAction {
 @MainActor
 struct ActionTargets {
   let account: AccountController
-  let tasks: TaskListSession
+  let tasks: TaskListOperations
   let listPage: TaskListPage
   let failurePage: SignInFailurePage
   let toasts: ToastShelf
@@ -86,8 +87,8 @@ final class WindowActions {
     // starts never show); this action makes it then hands `win.show-help-overlay` over to GTK's own.
     Actions.add("show-help-overlay", to: window) { Self.showShortcuts(for: window) }
     if let application { Actions.setAccelerators(application, for: "win.show-help-overlay", ["<Primary>question"]) }
-    windowState?.addAction(for: "sort-order", to: window)
-    windowState?.addAction(for: "show-completed", to: window)
+    windowState?.addAction(for: .sortOrder, to: window)
+    windowState?.addAction(for: .showCompleted, to: window)
     if let application { Actions.setAccelerators(application, for: "window.close", ["<Primary>w"]) }
   }
 

@@ -30,8 +30,9 @@ final class WindowState {
   /// Applies the saved size and maximised state to `window` before it is shown.
   func restore(_ window: UnsafeMutablePointer<GtkWindow>) {
     gtk_window_set_default_size(
-      window, g_settings_get_int(settings, "window-width"), g_settings_get_int(settings, "window-height"))
-    if g_settings_get_boolean(settings, "window-maximized") != 0 {
+      window, g_settings_get_int(settings, SettingsKey.windowWidth.rawValue),
+      g_settings_get_int(settings, SettingsKey.windowHeight.rawValue))
+    if g_settings_get_boolean(settings, SettingsKey.windowMaximized.rawValue) != 0 {
       gtk_window_maximize(window)
     }
   }
@@ -42,48 +43,48 @@ final class WindowState {
     var height: Int32 = 0
     gtk_window_get_default_size(window, &width, &height)
     let maximized = gtk_window_is_maximized(window)
-    g_settings_set_boolean(settings, "window-maximized", maximized)
+    g_settings_set_boolean(settings, SettingsKey.windowMaximized.rawValue, maximized)
     if maximized == 0 && width > 0 && height > 0 {
-      g_settings_set_int(settings, "window-width", width)
-      g_settings_set_int(settings, "window-height", height)
+      g_settings_set_int(settings, SettingsKey.windowWidth.rawValue, width)
+      g_settings_set_int(settings, SettingsKey.windowHeight.rawValue, height)
     }
     g_settings_sync()
   }
 
   /// Keeps `property` of `object` and the boolean `key` equal, both ways.
-  func bind(_ key: String, to object: some GPointer, property: String) {
-    g_settings_bind(settings, key, object.gpointer, property, G_SETTINGS_BIND_DEFAULT)
+  func bind(_ key: SettingsKey, to object: some GPointer, property: String) {
+    g_settings_bind(settings, key.rawValue, object.gpointer, property, G_SETTINGS_BIND_DEFAULT)
   }
 
   /// Adds to `map` a stateful action named after `key` that reads and writes it (a toggle for a boolean, a radio
   /// choice for a string with choices): menus show and change the setting without code.
-  func addAction(for key: String, to map: some GPointer) {
-    let action = g_settings_create_action(settings, key)
+  func addAction(for key: SettingsKey, to map: some GPointer) {
+    let action = g_settings_create_action(settings, key.rawValue)
     g_action_map_add_action(OpaquePointer(map.gpointer), action)
     action.map { g_object_unref($0.gpointer) }
   }
 
   /// Runs `handler` whenever `key` changes (from a menu, or from outside the app), and once now.
-  func watch(_ key: String, _ handler: @escaping @MainActor () -> Void) {
-    Signal.connect(settings, "changed::" + key) { (_: UnsafeMutableRawPointer?) in handler() }
+  func watch(_ key: SettingsKey, _ handler: @escaping @MainActor () -> Void) {
+    Signal.connect(settings, "changed::" + key.rawValue) { (_: UnsafeMutableRawPointer?) in handler() }
     handler()
   }
 
   /// The string `key`.
-  func string(_ key: String) -> String {
-    let value = g_settings_get_string(settings, key)
+  func string(_ key: SettingsKey) -> String {
+    let value = g_settings_get_string(settings, key.rawValue)
     defer { g_free(value) }
     return value.map { String(cString: $0) } ?? ""
   }
 
   /// The unsigned integer `key`.
-  func uint(_ key: String) -> Int {
-    Int(g_settings_get_uint(settings, key))
+  func uint(_ key: SettingsKey) -> Int {
+    Int(g_settings_get_uint(settings, key.rawValue))
   }
 
   /// The boolean `key`.
-  func bool(_ key: String) -> Bool {
-    g_settings_get_boolean(settings, key) != 0
+  func bool(_ key: SettingsKey) -> Bool {
+    g_settings_get_boolean(settings, key.rawValue) != 0
   }
 
   isolated deinit {

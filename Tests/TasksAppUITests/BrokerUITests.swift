@@ -231,6 +231,63 @@ extension AppUI {
       await app.stop()
     }
 
+    @Test(
+      "SignOut through the broker with no window open forgets the web session, the offline copy, the outbox's file and the keyring entry; the next sign-in asks for the password"
+    )
+    func signOutWithoutWindow() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.tickKeepMeSignedIn()
+      _ = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "No Tasks")
+      try await app.quickAdd("left behind", window: window)
+      try await app.waitFor(role: "check box", name: "left behind")
+      let data = app.home.appending(path: "data/io.github.b2ctasks.B2CTasks")
+      let cache = app.home.appending(path: "cache/io.github.b2ctasks.B2CTasks")
+      let kept = [
+        data.appending(path: "web-session"), cache.appending(path: "web-session"), cache.appending(path: "tasks"),
+        data.appending(path: "outbox"),
+      ]
+      func files(in folder: URL) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+      }
+      let written = await eventually(timeout: .seconds(30)) { kept.allSatisfy { !files(in: $0).isEmpty } }
+      try #require(written, "cookies, an offline copy and an outbox to forget: \(kept.map { files(in: $0) })")
+      // The client is allowed once, with the window there to ask.
+      let client = try BrokerClient()
+      let id = try await Self.accountID(client)
+      let asking = try client.start(["token", id])
+      try await app.waitFor(role: "label", name: "Allow “broker_client.py” to Use Your Sign-In?")
+      try await app.press(button: "Allow")
+      #expect(await asking.waitForExit(timeout: .seconds(60)) == 0, "\(asking.standardError)")
+      // Quit, then the broker alone, as D-Bus starts it for a call: no window.
+      try await app.key("ctrl+q", window: window)
+      #expect(await app.process.waitForExit(timeout: .seconds(30)) == 0)
+      let service = try app.launchAgain(["--gapplication-service"])
+      defer { service.kill() }
+      let serving = await eventually(timeout: .seconds(60)) { (try? await client.run(["accounts"]))?.1 == 0 }
+      try #require(serving, "the broker came on the bus")
+      let (answer, status) = try await client.run(["sign-out", id])
+      #expect(status == 0, "\(answer)")
+      #expect(try await app.visibleWindows().isEmpty, "the sign-out opened no window")
+      for folder in kept {
+        #expect(files(in: folder).isEmpty, "\(folder.path) still holds \(files(in: folder))")
+      }
+      let listed = try await ChildProcess.run(
+        try #require(TestDesktop.installPrefix).appending(path: "bin/b2c-tasks-cli"), ["list"],
+        environment: ["XDG_CONFIG_HOME": app.home.appending(path: "config").path])
+      #expect(listed.status != 0 && listed.error.contains("not signed in"), "the keyring holds no session: \(listed)")
+      service.kill()
+      _ = await service.waitForExit(timeout: .seconds(10))
+      await app.stop(keepHome: true)
+      // The next sign-in asks for the password: the provider's cookies went with the sign-out.
+      let again = try AppDriver(settings: playground.settings, home: app.home)
+      _ = try await again.openSignInPage()
+      try await again.waitUntilGone(role: "label", name: "Ann Example")
+      try await again.waitFor(role: "label", name: "Sign in")
+      await again.stop()
+    }
+
     /// The Python the tests run (`/proc/PID/exe` of a script's process is the interpreter's real path).
     static func python() -> String { Tools.python.resolvingSymlinksInPath().path }
   }

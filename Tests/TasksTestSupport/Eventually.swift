@@ -9,7 +9,8 @@ import Foundation
 /// whole parallel run on a busy 2-core machine, a new task started only after more than 20 s (seen, with the
 /// suites' own processes and two CPU-bound programs beside them). A condition that holds returns at once anyway.
 public func eventually(
-  timeout: Duration = .seconds(120), every interval: Duration = .milliseconds(50),
+  isolation: isolated (any Actor)? = #isolation, timeout: Duration = .seconds(120),
+  every interval: Duration = .milliseconds(50),
   _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
   let clock = ContinuousClock()

@@ -24,6 +24,23 @@ expect "data/$app_id.gresource.xml" "<gresource prefix=\"$path\">" "the GResourc
 expect "data/$app_id.metainfo.xml.in" "<id>$app_id</id>" "the component id"
 expect "data/$app_id.metainfo.xml.in" "<launchable type=\"desktop-id\">$app_id.desktop</launchable>" "the launchable"
 expect "data/$app_id.service.in" "Name=$app_id" "the D-Bus name"
+# The sign-in broker's names (Swift: AppIdentity.Broker) in its D-Bus service file and interface description.
+swift_value() { # swift_value NAME: the string constant NAME of AppIdentity.swift
+  sed -n "s/.*static let $1 = \"\(.*\)\"/\1/p" "$repo/Sources/TasksCore/AppIdentity.swift"
+}
+bus_name=$(swift_value busName) object_path=$(swift_value objectPath) interface=$(swift_value interface)
+expect "data/$bus_name.service.in" "Name=$bus_name" "the broker's bus name"
+expect "data/$interface.xml" "<interface name=\"$interface\">" "the broker's interface"
+expect "data/$interface.xml" "Bus name $bus_name on" "the broker's bus name"
+expect "data/$interface.xml" "object $object_path;" "the broker's object path"
+expect "data/$app_id.gresource.xml" "alias=\"$interface.xml\">$interface.xml<" "the broker's interface resource"
+# The GSettings keys: SettingsKey names every key of the schema, and no other.
+schema_keys=$(sed -n 's/.*<key name="\([^"]*\)".*/\1/p' "$repo/data/$app_id.gschema.xml" | sort)
+swift_keys=$(sed -n 's/.*case [a-zA-Z]* = "\([^"]*\)".*/\1/p' "$repo/Sources/TasksApp/SettingsKey.swift" | sort)
+if [ "$schema_keys" != "$swift_keys" ]; then
+  echo "Sources/TasksApp/SettingsKey.swift: the keys differ from the schema's:" $schema_keys "/" $swift_keys >&2
+  failed=1
+fi
 for ui in "$repo"/data/ui/*.ui; do
   expect "data/ui/${ui##*/}" "<interface domain=\"$domain\">" "the gettext domain"
 done

@@ -56,10 +56,10 @@ public enum BrokerError: Error, Equatable, Sendable {
   /// The D-Bus error name.
   public var dbusName: String {
     switch self {
-    case .denied: "io.github.b2ctasks.Broker1.Error.Denied"
-    case .notSignedIn: "io.github.b2ctasks.Broker1.Error.NotSignedIn"
-    case .network: "io.github.b2ctasks.Broker1.Error.Network"
-    case .cancelled: "io.github.b2ctasks.Broker1.Error.Cancelled"
+    case .denied: AppIdentity.Broker.error("Denied")
+    case .notSignedIn: AppIdentity.Broker.error("NotSignedIn")
+    case .network: AppIdentity.Broker.error("Network")
+    case .cancelled: AppIdentity.Broker.error("Cancelled")
     case .invalidArguments: "org.freedesktop.DBus.Error.InvalidArgs"
     case .failed: "org.freedesktop.DBus.Error.Failed"
     }

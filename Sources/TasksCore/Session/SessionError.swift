@@ -30,6 +30,11 @@ public enum SessionError: Error, Equatable, Sendable {
   /// The session now belongs to another account (another app of the keychain group signed in as someone else):
   /// what was bound to the earlier account (its waiting changes, its offline copy) was not sent or touched.
   case accountChanged(Account)
+  /// The embedded sign-in page could not be shown: the web view's plugin did not load (a broken installation), with
+  /// the loader's reason.
+  case signInViewUnavailable(String)
+  /// No web browser could be started for a sign-in in the browser, with the desktop's reason.
+  case browserUnavailable(String)
 
   /// One line for the user.
   public var message: String {
@@ -67,6 +72,16 @@ public enum SessionError: Error, Equatable, Sendable {
         template: tr(
           "B2C Tasks could not listen on %@ for your browser's answer; another program may be using it. Please try again."
         ), address)
+    case .signInViewUnavailable(let reason):
+      return String(
+        template: tr(
+          "The sign-in page could not be shown because part of B2C Tasks could not be loaded (%@). Sign in in your browser instead, or reinstall B2C Tasks."
+        ), reason)
+    case .browserUnavailable(let reason):
+      return String(
+        template: tr(
+          "No web browser could be started for the sign-in (%@). Sign in in this window instead, or set a default browser."
+        ), reason)
     case .discovery:
       return tr(
         "The sign-in service describes itself in a way this app cannot trust or use. Check the authority in the settings."

@@ -103,6 +103,15 @@ public actor Outbox {
     try save()
   }
 
+  /// Deletes the outbox's file when nothing waits in it (a sign-out after everything was sent); answers whether the
+  /// outbox is empty. What still waits stays on disk, for this user's next sign-in: a task typed is never dropped.
+  @discardableResult
+  public func removeFileIfEmpty() -> Bool {
+    guard tasks.isEmpty, changes.isEmpty else { return false }
+    try? FileManager.default.removeItem(at: file)
+    return true
+  }
+
   /// The changes waiting, in the order they were first made.
   public var pendingChanges: [PendingChange] { changes }
 

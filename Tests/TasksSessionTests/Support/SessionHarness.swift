@@ -14,6 +14,8 @@ import Testing
 /// A playground and the app settings that point at it.
 struct SessionHarness {
   let running: RunningPlayground
+  /// The playground's configuration (its data folder, keys and accounts), to start it again on the same port.
+  let configuration: PlaygroundConfiguration
   let data: URL
   let settings: AppSettings
   let group: String
@@ -27,7 +29,8 @@ struct SessionHarness {
   /// `redirect` and `bearer` change the settings; `keyring` keeps the sessions in the desktop keyring instead of
   /// memory.
   static func start(
-    flavor: Flavor = .b2c, redirect: String = "urn:ietf:wg:oauth:2.0:oob", bearer: String? = nil,
+    isolation: isolated (any Actor)? = #isolation, flavor: Flavor = .b2c,
+    redirect: String = "urn:ietf:wg:oauth:2.0:oob", bearer: String? = nil,
     keyring: Bool = false, _ adjust: (inout PlaygroundConfiguration) -> Void = { _ in }
   ) async throws -> SessionHarness {
     let data = try TestDesktop.temporaryFolder("session")
@@ -45,13 +48,15 @@ struct SessionHarness {
       bearer: bearer)
     let settings = try AppSettings.parse(Data(plist.utf8), file: "test")
     let store: any SessionStore = keyring ? KeyringSessionStore() : MemorySessionStore()
-    return SessionHarness(running: running, data: data, settings: settings, group: group, store: store)
+    return SessionHarness(
+      running: running, configuration: configuration, data: data, settings: settings, group: group, store: store)
   }
 
   /// Runs `body` with a harness started as `start` does, then stops it (also when `body` throws) and waits until it
   /// is gone.
   static func with(
-    flavor: Flavor = .b2c, redirect: String = "urn:ietf:wg:oauth:2.0:oob", bearer: String? = nil,
+    isolation: isolated (any Actor)? = #isolation, flavor: Flavor = .b2c,
+    redirect: String = "urn:ietf:wg:oauth:2.0:oob", bearer: String? = nil,
     keyring: Bool = false, _ adjust: (inout PlaygroundConfiguration) -> Void = { _ in },
     _ body: (SessionHarness) async throws -> Void
   ) async throws {
@@ -95,6 +100,16 @@ struct SessionHarness {
       throw CancellationError()
     }
     return account
+  }
+
+  /// Starts the playground again on its port, from its data folder (the same keys, accounts and tasks), after the
+  /// test stopped `running` (the task service "came back"); the caller stops the answer.
+  func startAgain() async throws -> RunningPlayground {
+    var configuration = configuration
+    configuration.port = running.port
+    var logger = Logger(label: "b2c-playground-test")
+    logger.logLevel = .critical
+    return try await Playground(configuration: configuration, logger: logger).start()
   }
 
   func stop() async {

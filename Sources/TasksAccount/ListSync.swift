@@ -1,15 +1,14 @@
 // ListSync: the task list's fetches: when, what was last saved offline, and the automatic retry while the task
 // service cannot be reached. Main actor.
 
-import CGtk
 import FoundationEssentials
-import GtkSupport
 import TasksCore
 
-/// What the window knows of its fetches of the list: when the last one was, whether one is under way (a live
+/// What the account knows of its fetches of the list: when the last one was, whether one is under way (a live
 /// refresh asks at most so often), the list last written to the offline copy (a refresh that brings the same list
-/// writes nothing), the server's last list with its version (a refresh asks for it only if it changed), and the automatic retry while the task service cannot be reached: after 5 s, then twice as long
-/// each time (at most 5 min), and at once when the network changes.
+/// writes nothing), the server's last list with its version (a refresh asks for it only if it changed), and the
+/// automatic retry while the task service cannot be reached: after 5 s, then twice as long each time (at most 5 min),
+/// and at once when the network changes.
 @MainActor
 final class ListSync {
   var savedList: [TaskItem]?
@@ -22,6 +21,14 @@ final class ListSync {
   private var retryTask: Task<Void, Never>?
   private var retryDelay: Duration = .seconds(5)
   private var watchingNetwork = false
+  private unowned let host: any AccountHost
+
+  init(host: any AccountHost) {
+    self.host = host
+  }
+
+  /// Whether a retry waits.
+  var isRetrying: Bool { retryTask != nil }
 
   /// Tries again after the next wait, unless a retry is already waiting.
   func scheduleRetry() {
@@ -37,26 +44,30 @@ final class ListSync {
     }
   }
 
-  /// The service answered: no more retries, and the next outage starts again at 5 s.
+  /// The service answered (or nobody is signed in any more): no more retries, and the next outage starts again at
+  /// 5 s.
   func stopRetrying() {
     retryTask?.cancel()
     retryTask = nil
     retryDelay = .seconds(5)
   }
 
+  /// Forgets the account's lists (signed out).
+  func reset() {
+    stopRetrying()
+    savedList = nil
+    knownList = nil
+    lastFetch = nil
+  }
+
   private func watchNetwork() {
     guard !watchingNetwork else { return }
     watchingNetwork = true
-    Signal.connect(g_network_monitor_get_default(), "network-changed") { [unowned self] (_: UnsafeMutableRawPointer?) in
-      guard self.retryTask != nil else { return }
+    host.onNetworkChange { [weak self] in
+      guard let self, self.retryTask != nil else { return }
       self.retryTask?.cancel()
       self.retryTask = nil
       Task { await self.retry() }
     }
-  }
-
-  /// Whether the computer has a network at all (else the banner says "You are offline").
-  static var networkAvailable: Bool {
-    g_network_monitor_get_network_available(g_network_monitor_get_default()) != 0
   }
 }

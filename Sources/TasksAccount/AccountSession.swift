@@ -1,0 +1,174 @@
+// AccountSession: the signed-in account, owned by the application: the session, the account's files, the list's
+// operations, and the one sign-out. Windows observe it; the broker waits on it. Main actor.
+
+import FoundationEssentials
+import TasksCore
+
+/// What happened to the account, as the windows and the broker see it.
+public enum AccountEvent: Equatable, Sendable {
+  /// A sign-in finished (in a window, the browser, or another app of the keychain group).
+  case signedIn(Account)
+  /// A sign-in was given up (cancelled, or its window closed) before anyone signed in.
+  case signInAbandoned
+  /// Nobody is signed in any more: a sign-out here, or in another app of the keychain group (`elsewhere`).
+  case signedOut(elsewhere: Bool)
+  /// The list's rows changed; `isEmpty`, it has none.
+  case listChanged(isEmpty: Bool)
+}
+
+/// The application's account: state lives here and the windows show it, so a window that closes, or was never
+/// opened, loses nothing and owns nothing.
+///
+/// It holds the `Session` (shared through the keyring by every app of the keychain group), makes each account's
+/// files (`AccountFiles`) and knows the web session's folders, runs the list's operations (`list`), and signs out in
+/// one place: whether the window's menu, the broker (with a window or without) or another app asked, a sign-out
+/// carries out a deletion whose Undo still shows, sends what waits in the outbox, removes the session from the
+/// keyring, then forgets the offline copy, the outbox's file once nothing waits in it, and the provider's cookies.
+@MainActor
+public final class AccountSession {
+  public let session: Session
+  /// The signed-in account's list: load, add, change, delete with Undo, sync.
+  public private(set) lazy var list = TaskListOperations(session: session, account: self, host: host)
+  private let webSession: WebSessionFolders
+  private let environment: [String: String]
+  private unowned let host: any AccountHost
+  /// The signed-in account's files.
+  private var currentFiles: AccountFiles?
+  private var observers: [Int: @MainActor (AccountEvent) -> Void] = [:]
+  private var lastObserver = 0
+  private var signInWaiters: [CheckedContinuation<Account?, Never>] = []
+  nonisolated(unsafe) private var watch: Task<Void, Never>?
+
+  /// The account of `session`, with its files in the XDG folders of `environment`.
+  public init(
+    session: Session, host: any AccountHost, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
+    self.session = session
+    self.host = host
+    self.environment = environment
+    webSession = WebSessionFolders(environment: environment)
+    // A sign-in made anywhere (another app of the group, a refresh that restored it) ends a broker's wait.
+    watch = Task { [weak self] in
+      for await state in await session.updates() {
+        if case .signedIn(let account) = state { self?.endSignInWaits(account) }
+      }
+    }
+  }
+
+  deinit {
+    watch?.cancel()
+  }
+
+  /// Where the provider's cookies are kept with "Keep me signed in".
+  public var webSessionFolders: WebSessionFolders { webSession }
+
+  // MARK: Observing
+
+  /// Calls `observer` with every event from now on, until `stopObserving` with the answer.
+  @discardableResult
+  public func observe(_ observer: @escaping @MainActor (AccountEvent) -> Void) -> Int {
+    lastObserver += 1
+    observers[lastObserver] = observer
+    return lastObserver
+  }
+
+  public func stopObserving(_ id: Int) {
+    observers[id] = nil
+  }
+
+  func publish(_ event: AccountEvent) {
+    for id in observers.keys.sorted() { observers[id]?(event) }
+  }
+
+  // MARK: Files
+
+  /// The outbox and offline copy of `account` (each account has its own).
+  public func files(for account: Account) -> AccountFiles {
+    if let currentFiles, currentFiles.objectID == account.objectID { return currentFiles }
+    let files = AccountFiles(account: account, in: session.key, environment: environment)
+    currentFiles = files
+    return files
+  }
+
+  /// Takes `files` (made with the session's key by a start-up load) as the signed-in account's.
+  public func adopt(_ files: AccountFiles) {
+    currentFiles = files
+  }
+
+  // MARK: Signing in
+
+  /// A sign-in finished as `account` (in a window or the browser): when it is another account than the one before,
+  /// the previous one's offline copy goes, as at sign-out (what waits in its outbox stays for its next sign-in), and
+  /// the list empties. Then the list loads.
+  public func signedIn(_ account: Account) async {
+    if let previous = currentFiles, previous.objectID != account.objectID {
+      currentFiles = nil
+      list.clear()
+      await previous.cache.remove()
+    }
+    _ = files(for: account)
+    publish(.signedIn(account))
+    endSignInWaits(account)
+  }
+
+  /// A sign-in on screen was given up (cancelled, or its window closed) with nobody signed in.
+  public func signInAbandoned() {
+    publish(.signInAbandoned)
+    endSignInWaits(nil)
+  }
+
+  /// How many are waiting for the next sign-in (the broker's calls).
+  public var waitingSignIns: Int { signInWaiters.count }
+
+  /// Waits for the next sign-in to finish: its account, or nil when it was given up.
+  public func nextSignIn() async -> Account? {
+    await withCheckedContinuation { signInWaiters.append($0) }
+  }
+
+  private func endSignInWaits(_ account: Account?) {
+    let waiters = signInWaiters
+    signInWaiters = []
+    for waiter in waiters { waiter.resume(returning: account) }
+  }
+
+  // MARK: Signing out
+
+  /// Signs out every app of the keychain group and forgets what this computer kept of the account (see the type's
+  /// summary). Answers the provider's end-session address (for a sign-in made in the browser, where its cookie is),
+  /// or nil.
+  public func signOut() async throws(SessionError) -> Session.Logout? {
+    await list.finishPendingWork()?.value  // the deletion goes out while the session can still send it
+    let account = await session.account
+    if let account {
+      // What waits goes out while it still can; what cannot be sent stays for this user's next sign-in.
+      let files = files(for: account)
+      _ = await files.outbox.flush(TaskAPIClient(session: session, account: files.objectID))
+    }
+    let logout = try await session.signOut()
+    await forget(account)
+    host.debug("account: signed out; the offline copy and web session are removed")
+    publish(.signedOut(elsewhere: false))
+    return logout
+  }
+
+  /// Another app of the keychain group signed out: this app forgets what its own sign-out forgets (the next sign-in
+  /// asks for the password again); what waits in the outbox stays for this user's next sign-in.
+  public func signedOutElsewhere() async {
+    let account = currentFiles
+    currentFiles = nil
+    await account?.cache.remove()
+    await account?.outbox.removeFileIfEmpty()
+    webSession.remove()
+    list.clear()
+    publish(.signedOut(elsewhere: true))
+  }
+
+  private func forget(_ account: Account?) async {
+    let files = account.map { self.files(for: $0) } ?? currentFiles
+    currentFiles = nil
+    await files?.cache.remove()
+    await files?.outbox.removeFileIfEmpty()
+    webSession.remove()
+    list.clear()
+  }
+}

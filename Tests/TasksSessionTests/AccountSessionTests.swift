@@ -1,0 +1,95 @@
+// Tests of the application's account without a desktop: the one sign-out and what it forgets, a sign-out in another
+// app, and the broker's wait for a sign-in.
+
+import Foundation
+import TasksAccount
+import TasksCore
+import TasksTestSupport
+import Testing
+
+@Suite("The account session, headless")
+@MainActor
+struct AccountSessionTests {
+  @Test("sign-out removes the session, the offline copy, the web session and the outbox's file once all is sent")
+  func signOutForgetsEverything() async throws {
+    try await SessionHarness.with { harness throws in
+      let account = try AccountHarness(harness)
+      _ = try await account.signIn()
+      await account.list.add("sent before leaving").value
+      let files = try await account.files()
+      let folders = account.account.webSessionFolders
+      for folder in [folders.data, folders.cache] {
+        try AtomicFile.write(Data("cookie".utf8), to: folder.appending(path: "cookies.sqlite"))
+      }
+      // An edit made offline is in the outbox's file; the sign-out sends it while it still can.
+      let task = try account.view.taskShowing("sent before leaving")
+      await harness.running.stop()
+      await account.list.setText(task, "edited offline").value
+      #expect(FileManager.default.fileExists(atPath: files.cache.file.path))
+      let again = try await harness.startAgain()
+      try await withTeardown({ await again.stop() }) { () throws in
+        _ = try await account.account.signOut()
+        #expect(try await harness.store.load(SessionKey(harness.settings)) == nil, "the keyring holds no session")
+        #expect(try await harness.session().restore() == nil, "another app of the group is signed out too")
+        #expect(try await account.serverTexts() == ["edited offline"])
+        for path in [files.cache.file.path, folders.data.path, folders.cache.path] {
+          #expect(!FileManager.default.fileExists(atPath: path), "\(path) is removed")
+        }
+        let outboxFolder = URL(filePath: account.environment["XDG_DATA_HOME"]!).appending(
+          path: "io.github.b2ctasks.B2CTasks/outbox")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: outboxFolder.path)) ?? []
+        #expect(left.isEmpty, "the outbox's file is removed: \(left)")
+      }
+    }
+  }
+
+  @Test("sign-out while the service cannot be reached keeps what waits in the outbox for the next sign-in")
+  func signOutOfflineKeepsOutbox() async throws {
+    try await SessionHarness.with { harness throws in
+      let account = try AccountHarness(harness)
+      _ = try await account.signIn()
+      await harness.running.stop()
+      await account.list.add("typed offline").value
+      let outbox = try await account.files().outbox
+      _ = try await account.account.signOut()
+      #expect(await outbox.pending.map(\.text) == ["typed offline"])
+      let again = try await harness.startAgain()
+      try await withTeardown({ await again.stop() }) { () throws in
+        _ = try await account.signIn()
+        #expect(await eventually { (try? await account.serverTexts()) == ["typed offline"] })
+      }
+    }
+  }
+
+  @Test("signed out in another app: the list empties, the offline copy goes, and the window is told it was elsewhere")
+  func signedOutElsewhere() async throws {
+    try await SessionHarness.with { harness throws in
+      let account = try AccountHarness(harness, refreshMargin: 1_000_000)
+      _ = try await account.signIn()
+      await account.list.add("mine").value
+      let files = try await account.files()
+      #expect(await eventually { FileManager.default.fileExists(atPath: files.cache.file.path) })
+      _ = try await harness.session().signOut()  // the CLI signs out
+      await account.list.reload()
+      #expect(account.events.last == .signedOut(elsewhere: true))
+      #expect(account.view.texts.isEmpty)
+      #expect(!FileManager.default.fileExists(atPath: files.cache.file.path))
+    }
+  }
+
+  @Test("the broker's wait for a sign-in ends with the account, or with nothing when it is given up")
+  func nextSignIn() async throws {
+    try await SessionHarness.with { harness throws in
+      let account = try AccountHarness(harness)
+      let abandoned = Task { await account.account.nextSignIn() }
+      #expect(await eventually { await account.account.waitingSignIns == 1 })
+      account.account.signInAbandoned()
+      #expect(await abandoned.value == nil)
+      let waiting = Task { await account.account.nextSignIn() }
+      #expect(await eventually { await account.account.waitingSignIns == 1 })
+      let signedIn = try await account.signIn()
+      #expect(await waiting.value == signedIn)
+      #expect(account.events.contains(.signedIn(signedIn)))
+    }
+  }
+}
