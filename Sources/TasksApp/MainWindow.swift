@@ -52,7 +52,9 @@ final class MainWindow {
     header = WindowHeader(builder: builder)
     toasts = ToastShelf(overlay: builder.widget("toast_overlay", as: ToastOverlay.init))
     offlineBanner = OfflineBanner(builder: builder, window: window, pages: contentStack)
-    failurePage = SignInFailurePage(builder.widget("sign_in_failed_page", as: StatusPage.init))
+    failurePage = SignInFailurePage(
+      builder.widget("sign_in_failed_page", as: StatusPage.init),
+      browserButton: builder.widget("failure_browser_button"))
     windowState = WindowState(schemaDirectory: installation.schemaDirectory)
     self.onClose = onClose
     WindowTooltips.set(in: builder)

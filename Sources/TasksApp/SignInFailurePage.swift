@@ -10,15 +10,21 @@ import TasksCore
 @MainActor
 final class SignInFailurePage {
   private let page: StatusPage
+  /// "Open in Browser Instead", shown when the window cannot show the sign-in page itself.
+  private let browserButton: Widget
   private(set) var details = ""
 
-  init(_ page: StatusPage) {
+  init(_ page: StatusPage, browserButton: Widget) {
     self.page = page
+    self.browserButton = browserButton
   }
 
   /// Shows `error` on the page and keeps its details.
   func show(_ error: SessionError) {
     page.setDescription(error.message)
+    let viewMissing: Bool
+    if case .signInViewUnavailable = error { viewMissing = true } else { viewMissing = false }
+    browserButton.isVisible = viewMissing
     var lines = ["B2C Tasks sign-in failed", "Time: \(Date().formatted(.iso8601))", "Message: \(error.message)"]
     if case .authorization(.service(let service)) = error { lines.append(service.details) }
     if case .service(let service) = error { lines.append(service.details) }

@@ -29,11 +29,12 @@ final class AppDriver {
   /// Starts the app with fresh XDG config, data and cache folders (or `home`'s, to start it again with the state a
   /// previous run left); `settings`, when given, becomes the user's settings file. GSettings are kept in a key file
   /// there. `environment` adds variables.
+  /// `prefix`: another installation than the tests' (a damaged one, say).
   init(
     arguments: [String] = [], settings: Data? = nil, language: String? = nil, home: URL? = nil,
-    environment extra: [String: String] = [:]
+    environment extra: [String: String] = [:], prefix: URL? = nil
   ) throws {
-    let prefix = try #require(TestDesktop.installPrefix)
+    let prefix = try prefix ?? #require(TestDesktop.installPrefix)
     self.home = try home ?? TestDesktop.temporaryFolder("ui")
     let config = self.home.appending(path: "config")
     if let settings {

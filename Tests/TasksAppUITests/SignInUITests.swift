@@ -308,5 +308,76 @@ extension AppUI {
       try await app.waitFor(role: "label", name: "Sign in to see your tasks")
       await app.stop()
     }
+
+    @Test("a sign-in view that cannot be loaded (a damaged installation) is said with the loader's reason")
+    func brokenWebViewPlugin() async throws {
+      let playground = try await PlaygroundForUI()
+      // The installation as it is, but with its WebKit plugin damaged: the program and its data beside a broken
+      // libTasksWebView.so.
+      let installed = try #require(TestDesktop.installPrefix)
+      let prefix = try TestDesktop.temporaryFolder("ui-damaged")
+      let plugins = prefix.appending(path: "lib/b2c-tasks")
+      try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(at: prefix.appending(path: "bin"), withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        at: installed.appending(path: "bin/b2c-tasks"), to: prefix.appending(path: "bin/b2c-tasks"))
+      try FileManager.default.createSymbolicLink(
+        at: prefix.appending(path: "share"), withDestinationURL: installed.appending(path: "share"))
+      try Data("not a library".utf8).write(to: plugins.appending(path: "libTasksWebView.so"))
+      let app = try AppDriver(settings: playground.settings, prefix: prefix)
+      _ = try await app.waitForWindow()
+      try await app.waitFor(role: "push button", name: "Sign In")
+      try await app.press(button: "Sign In")
+      let nodes = try await app.accessibleTree {
+        $0.contains { $0.name.hasPrefix("The sign-in page could not be shown") && $0.isShowing }
+      }
+      let message = nodes.first { $0.name.hasPrefix("The sign-in page could not be shown") }?.name ?? ""
+      #expect(message.contains("libTasksWebView.so"), "the loader's reason is said: \(message)")
+      #expect(!message.contains("answered something unexpected"), "not called a bad answer: \(message)")
+      try await app.waitFor(role: "push button", name: "Try Again")
+      try await app.checkScreen("sign-in-view-not-loaded")
+      // The way out the message names: the browser, from the failure page.
+      try await app.press(button: "Open in Browser Instead")
+      try await app.waitUntilGone(role: "label", name: message)
+      await app.stop()
+      try? FileManager.default.removeItem(at: prefix)
+    }
+
+    @Test("a browser that cannot be started is said as such, not as a network failure")
+    func browserNotStarted() async throws {
+      let playground = try await PlaygroundForUI()
+      let home = try TestDesktop.temporaryFolder("ui-no-browser")
+      let applications = home.appending(path: "data/applications")
+      try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+      try Data(
+        """
+        [Desktop Entry]
+        Type=Application
+        Name=Missing Browser
+        Exec=/nonexistent/b2c-missing-browser %u
+        MimeType=x-scheme-handler/http;x-scheme-handler/https;
+        NoDisplay=true
+        """.utf8
+      ).write(to: applications.appending(path: "missing-browser.desktop"))
+      try FileManager.default.createDirectory(at: home.appending(path: "config"), withIntermediateDirectories: true)
+      try Data(
+        "[Default Applications]\nx-scheme-handler/http=missing-browser.desktop\nx-scheme-handler/https=missing-browser.desktop\n"
+          .utf8
+      ).write(to: home.appending(path: "config/mimeapps.list"))
+      let app = try AppDriver(settings: playground.settings, home: home)
+      _ = try await app.openSignInPage()
+      try await app.press(button: "Open in Browser Instead")
+      let nodes = try await app.accessibleTree {
+        $0.contains { $0.name.hasPrefix("No web browser could be started for the sign-in") && $0.isShowing }
+      }
+      let message = nodes.first { $0.name.hasPrefix("No web browser could be started") }?.name ?? ""
+      // The user's only browser is missing (GIO then skips its entry, and says why no handler was found).
+      #expect(
+        message.range(of: #"the sign-in \([^)]+\)\."#, options: .regularExpression) != nil,
+        "the desktop's reason is said: \(message)")
+      #expect(!nodes.contains { $0.name.contains("cannot be reached") }, "not called a network failure")
+      try await app.checkScreen("browser-not-started")
+      await app.stop()
+    }
   }
 }
