@@ -296,6 +296,28 @@ final class AppDriver {
   }
 }
 
+/// Makes `command` (run with the address as its last argument) the default web browser of the desktop whose XDG
+/// folders are under `home` (as `AppDriver` lays them out), named `name`.
+func installDefaultBrowser(home: URL, name: String, command: String) throws {
+  let applications = home.appending(path: "data/applications")
+  try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+  let entry = "b2c-test-browser.desktop"
+  try Data(
+    """
+    [Desktop Entry]
+    Type=Application
+    Name=\(name)
+    Exec=\(command) %u
+    MimeType=x-scheme-handler/http;x-scheme-handler/https;
+    NoDisplay=true
+    """.utf8
+  ).write(to: applications.appending(path: entry))
+  let config = home.appending(path: "config")
+  try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+  try Data("[Default Applications]\nx-scheme-handler/http=\(entry)\nx-scheme-handler/https=\(entry)\n".utf8)
+    .write(to: config.appending(path: "mimeapps.list"))
+}
+
 /// Programs the UI tests use, from Debian's packages.
 enum Tools {
   static let xdotool = URL(filePath: "/usr/bin/xdotool")

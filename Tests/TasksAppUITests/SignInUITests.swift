@@ -347,23 +347,7 @@ extension AppUI {
     func browserNotStarted() async throws {
       let playground = try await PlaygroundForUI()
       let home = try TestDesktop.temporaryFolder("ui-no-browser")
-      let applications = home.appending(path: "data/applications")
-      try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-      try Data(
-        """
-        [Desktop Entry]
-        Type=Application
-        Name=Missing Browser
-        Exec=/nonexistent/b2c-missing-browser %u
-        MimeType=x-scheme-handler/http;x-scheme-handler/https;
-        NoDisplay=true
-        """.utf8
-      ).write(to: applications.appending(path: "missing-browser.desktop"))
-      try FileManager.default.createDirectory(at: home.appending(path: "config"), withIntermediateDirectories: true)
-      try Data(
-        "[Default Applications]\nx-scheme-handler/http=missing-browser.desktop\nx-scheme-handler/https=missing-browser.desktop\n"
-          .utf8
-      ).write(to: home.appending(path: "config/mimeapps.list"))
+      try installDefaultBrowser(home: home, name: "Missing Browser", command: "/nonexistent/b2c-missing-browser")
       let app = try AppDriver(settings: playground.settings, home: home)
       _ = try await app.openSignInPage()
       try await app.press(button: "Open in Browser Instead")

@@ -296,27 +296,7 @@ extension AppUI {
     /// Makes `script` (by default `scripted-browser.sh`) the desktop's default web browser in `home`'s XDG folders,
     /// as a person's browser is: a desktop entry for http(s) URLs and the default in `mimeapps.list`.
     private func installScriptedBrowser(home: URL, script: URL = TestDesktop.scriptedBrowser) throws {
-      let applications = home.appending(path: "data/applications")
-      try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-      try Data(
-        """
-        [Desktop Entry]
-        Type=Application
-        Name=Scripted Browser
-        Exec=/bin/sh \(script.path) %u
-        MimeType=x-scheme-handler/http;x-scheme-handler/https;
-        NoDisplay=true
-        """.utf8
-      ).write(to: applications.appending(path: "scripted-browser.desktop"))
-      let config = home.appending(path: "config")
-      try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-      try Data(
-        """
-        [Default Applications]
-        x-scheme-handler/http=scripted-browser.desktop
-        x-scheme-handler/https=scripted-browser.desktop
-        """.utf8
-      ).write(to: config.appending(path: "mimeapps.list"))
+      try installDefaultBrowser(home: home, name: "Scripted Browser", command: "/bin/sh \(script.path)")
     }
   }
 }
