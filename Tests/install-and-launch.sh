@@ -40,7 +40,8 @@ echo "install-and-launch: the installed tree is complete ($(echo $expected | wc 
 export PATH="$prefix/bin:$PATH" XDG_DATA_DIRS="$prefix/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}"
 export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_CACHE_HOME="$work/cache" GSETTINGS_BACKEND=memory
 dbus-run-session -- sh -eu -c '
-  eval "$(printf test-password | gnome-keyring-daemon --unlock --components=secrets)"
+  . "'"$(cd "$(dirname "$0")" && pwd)"'/keyring.sh"
+  unlock_keyring
   gtk4-launch '"$app_id"'
   tries=0
   until window=$(xdotool search --onlyvisible --name "^B2C Tasks\$" 2>/dev/null | head -n 1) && [ -n "$window" ]; do

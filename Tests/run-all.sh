@@ -1,68 +1,73 @@
 #!/bin/sh
-# run-all.sh: runs every test of B2C Tasks on a fresh Debian 12 machine. Installs what is missing, builds, installs
-# the app into .build-prefix-test/, validates the data files and translations (meson test), checks an install and a
-# launcher start, builds the Debian packages and tries them in clean Debian 12 and 13 roots, then runs the Swift
-# tests under Xvfb and a
-# private D-Bus session with an unlocked gnome-keyring. Screenshots land in .build/test-artifacts/.
+# run-all.sh [STAGE…] [-- SWIFT-TEST-ARGUMENTS…]: runs every test of B2C Tasks on a fresh Debian 12 machine, or the
+# stages named. The stages, in the order of a full run (the default):
+#   deps         installs what is missing (apt; needs root or sudo)
+#   build        the debug build with the tests, installed into .build-prefix-test/
+#   data         meson's tests: the data files, translations and names (meson test)
+#   launch       an install and a start the way GNOME's launcher does it, and the broker started by D-Bus
+#   packages     the Debian packages: built, checked by lintian, tried in clean Debian 12 and 13 roots
+#   benchmarks   the benchmark scripts, --quick (kept working; their figures mean nothing here)
+#   swift-tests  the Swift tests under Xvfb and a private D-Bus session with an unlocked gnome-keyring; arguments after
+#                -- go to `swift test` (for one suite: Tests/run-all.sh swift-tests -- --filter BrokerUITests)
+# A stage named alone builds first when it needs the build (data, launch, benchmarks, swift-tests). Screenshots land
+# in .build/test-artifacts/.
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 
-meson-wrap/tools/install-deps.sh --tests
-swift build --build-tests
-meson-wrap/tools/dev-install.sh "$repo/.build-prefix-test" debug
-meson test -C "$repo/.build-meson-debug" --print-errorlogs
-# The installed tree, a start the way GNOME's launcher does it (gtk4-launch, D-Bus activation) and Quit, and the
-# sign-in broker started by D-Bus.
-Tests/xvfb.sh Tests/install-and-launch.sh "$repo/.build-meson-debug" "$repo/.build-prefix-test"
-# The Debian packages: built from the tracked files, checked by lintian, and tried in clean Debian 12 and 13 roots
-# made from Debian's archive (the launcher's entry, a sign-in, a task, the CLI, the service's unit, a clean purge).
-meson-wrap/tools/build-debs.sh "$repo/.build/debs"
-lintian --fail-on error,warning --no-tag-display-limit "$repo"/.build/debs/*.deb
-if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
-$sudo Tests/Packages/try-debs.sh "$repo/.build/debs" bookworm trixie
-# Keep the benchmark scripts working (figures from a one-second debug run mean nothing; see Tests/Benchmarks).
-Tests/Benchmarks/task-api-throughput.sh --quick
-Tests/Benchmarks/startup-and-scale.sh --quick
-Tests/Benchmarks/sign-in.sh --quick
-Tests/Benchmarks/broker.sh --quick
-
-# A private home for the keyring, settings and caches, so tests never touch the user's own.
-sandbox=$(mktemp -d /tmp/b2c-tasks-tests.XXXXXX)
-# The TLS tests trust a throwaway certificate authority for their run (b2c-tasks-test-PID.crt) and remove it as they
-# exit; should a test process have died first, this puts the system's trust store back (another run's stays).
-untrust() {
-  if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo -n"; fi
-  removed=""
-  for file in /usr/local/share/ca-certificates/b2c-tasks-test-*.crt; do
-    [ -e "$file" ] || continue
-    pid=${file##*-test-}
-    pid=${pid%.crt}
-    if [ ! -d "/proc/$pid" ]; then $sudo rm -f "$file" && removed=1; fi
-  done
-  if [ -n "$removed" ]; then
-    $sudo flock /run/lock/b2c-tasks-test-ca.lock update-ca-certificates --fresh >/dev/null
-  fi
+stages="" swift_arguments=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --) shift; swift_arguments="$*"; break ;;
+    deps | build | data | launch | packages | benchmarks | swift-tests) stages="$stages $1" ;;
+    *) echo "run-all.sh: unknown stage $1 (see the comment at the top)" >&2; exit 2 ;;
+  esac
+  shift
+done
+full=false
+[ -n "$stages" ] || { full=true; stages="deps build data launch packages benchmarks swift-tests"; }
+built=false
+build() {
+  swift build --build-tests
+  meson-wrap/tools/dev-install.sh "$repo/.build-prefix-test" debug
+  built=true
 }
-trap 'untrust; "$repo/Tests/remove-tree.sh" "$sandbox"' EXIT
-mkdir -p "$sandbox/data" "$sandbox/config" "$sandbox/cache" "$sandbox/runtime"
-chmod 700 "$sandbox/runtime"
+needs_build() { $built || build; }
 
-# The tests run in parallel, so a failure can be printed long before the end; the log is kept, and the failures are
-# printed again last, where a reader of the output's tail sees them.
-mkdir -p "$repo/.build/test-artifacts"
-log="$repo/.build/test-artifacts/swift-test.log"
-{
-  status=0
-  env XDG_DATA_HOME="$sandbox/data" XDG_CONFIG_HOME="$sandbox/config" XDG_CACHE_HOME="$sandbox/cache" \
-    XDG_RUNTIME_DIR="$sandbox/runtime" B2C_TASKS_TEST_DESKTOP=1 B2C_TASKS_PREFIX="$repo/.build-prefix-test" \
-    B2C_TASKS_ARTIFACTS="$repo/.build/test-artifacts" GTK_A11Y=atspi \
-    "$repo/Tests/xvfb.sh" dbus-run-session -- "$repo/Tests/desktop-session.sh" swift test --skip-build || status=$?
-  echo "$status" >"$sandbox/status"
-} 2>&1 | tee "$log"
-status=$(cat "$sandbox/status")
-if [ "$status" -ne 0 ]; then
-  echo "== The failures again (the whole output is in $log):"
-  grep -A 6 -E '✘|error:|Fatal error|Crash' "$log" | grep -v -E '^> ◇|◇ Test .* started' | head -n 200 || true
-  exit "$status"
-fi
+for stage in $stages; do
+  case $stage in
+    deps) meson-wrap/tools/install-deps.sh --tests ;;
+    build) build ;;
+    data)
+      needs_build
+      meson test -C "$repo/.build-meson-debug" --print-errorlogs
+      ;;
+    launch)
+      needs_build
+      # The installed tree, a start the way GNOME's launcher does it (gtk4-launch, D-Bus activation) and Quit, and
+      # the sign-in broker started by D-Bus.
+      Tests/xvfb.sh Tests/install-and-launch.sh "$repo/.build-meson-debug" "$repo/.build-prefix-test"
+      ;;
+    packages)
+      # Built from the tracked files, checked by lintian, and tried in clean Debian 12 and 13 roots made from
+      # Debian's archive (the launcher's entry, a sign-in, a task, the CLI, the service's unit, a clean purge).
+      meson-wrap/tools/build-debs.sh "$repo/.build/debs"
+      lintian --fail-on error,warning --no-tag-display-limit "$repo"/.build/debs/*.deb
+      if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+      $sudo Tests/Packages/try-debs.sh "$repo/.build/debs" bookworm trixie
+      ;;
+    benchmarks)
+      needs_build
+      # Keep the benchmark scripts working (figures from a one-second debug run mean nothing; see Tests/Benchmarks).
+      Tests/Benchmarks/task-api-throughput.sh --quick
+      Tests/Benchmarks/startup-and-scale.sh --quick
+      Tests/Benchmarks/sign-in.sh --quick
+      Tests/Benchmarks/broker.sh --quick
+      ;;
+    swift-tests)
+      needs_build
+      Tests/swift-tests.sh $swift_arguments
+      ;;
+  esac
+done
+$full && echo "run-all: every stage passed" || true

@@ -40,6 +40,18 @@ public final class Builder {
 
 /// Files in the registered GResource bundles.
 public enum Resources {
+  /// Loads the GResource bundle at `path` and registers it; answers why it could not be loaded, or nil.
+  public static func register(_ path: String) -> String? {
+    var error: UnsafeMutablePointer<GError>?
+    guard let resource = g_resource_load(path, &error) else {
+      let reason = error.map { String(cString: $0.pointee.message) } ?? ""
+      if let error { g_error_free(error) }
+      return reason
+    }
+    g_resources_register(resource)
+    return nil
+  }
+
   /// The text of the resource at `path`; nil when there is none.
   public static func text(_ path: String) -> String? {
     guard let bytes = g_resources_lookup_data(path, G_RESOURCE_LOOKUP_FLAGS_NONE, nil) else { return nil }

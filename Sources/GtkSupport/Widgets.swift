@@ -143,6 +143,19 @@ extension WidgetView {
   /// Puts `text` on the clipboard.
   public func copyToClipboard(_ text: String) { gdk_clipboard_set_text(gtk_widget_get_clipboard(widget), text) }
 
+  /// Names the widget for assistive technologies (its accessible label).
+  public func setAccessibleLabel(_ label: String) { b2c_accessible_set_label(widget, label) }
+
+  /// Drops the widget's accessible label: it is named by its content again.
+  public func resetAccessibleLabel() {
+    gtk_accessible_reset_property(OpaquePointer(widget), GTK_ACCESSIBLE_PROPERTY_LABEL)
+  }
+
+  /// Drops what the widget is labelled by (a row that names its switch with its own title, say).
+  public func resetLabelledBy() {
+    gtk_accessible_reset_relation(OpaquePointer(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
+  }
+
   /// Runs `body` on the widget and every widget inside it, parents before children.
   public func forEachWidget(_ body: (Widget) -> Void) {
     body(asWidget)
@@ -456,6 +469,12 @@ public struct Window: WidgetView {
   /// Keeps the window above `parent` and centred on it (a dialog's parent).
   @MainActor
   public func setTransient(for parent: Window?) { gtk_window_set_transient_for(window, parent?.window) }
+
+  /// Makes the window one of `application`'s (its actions and shortcuts apply; the application runs while it is open).
+  @MainActor
+  public func setApplication(_ application: Application) {
+    gtk_window_set_application(window, application.application.cast(to: gtk_application_get_type()))
+  }
 
   /// Sets the width the window opens at (its height stays natural).
   @MainActor

@@ -45,39 +45,11 @@ final class BrokerCallers {
   /// A sandboxed app's entry is `APP-ID.desktop`; another app's is the one whose program is its executable (for an
   /// interpreter, whose command line names its script).
   private static func desktopEntry(for identity: CallerIdentity) -> (name: String, icon: OpaquePointer?)? {
-    let all = g_app_info_get_all()
-    defer { g_list_free_full(all) { g_object_unref($0) } }
-    var item = all
-    while let node = item {
-      defer { item = node.pointee.next }
-      guard let data = node.pointee.data else { continue }
-      let info = OpaquePointer(data)
-      if let appID = identity.appID {
-        guard let id = g_app_info_get_id(info), String(cString: id) == appID + ".desktop" else { continue }
-      } else if let script = identity.script {
-        guard let line = g_app_info_get_commandline(info), String(cString: line).contains(script) else { continue }
-      } else {
-        guard let program = g_app_info_get_executable(info),
-          resolve(String(cString: program)) == identity.executable
-        else { continue }
-      }
-      return describe(info)
+    let entry = AppInfo.all().first { app in
+      if let appID = identity.appID { return app.id == appID + ".desktop" }
+      if let script = identity.script { return app.commandLine?.contains(script) == true }
+      return app.executable.flatMap(AppInfo.resolve) == identity.executable
     }
-    return nil
-  }
-
-  private static func describe(_ info: OpaquePointer) -> (name: String, icon: OpaquePointer?) {
-    let icon = g_app_info_get_icon(info)
-    if let icon { g_object_ref(icon.gpointer) }
-    return (String(cString: g_app_info_get_display_name(info)), icon)
-  }
-
-  /// A program as a desktop entry names it (a name found on `PATH`, or a path), with links resolved.
-  private static func resolve(_ program: String) -> String? {
-    guard let found = g_find_program_in_path(program) else { return nil }
-    defer { g_free(found) }
-    guard let real = realpath(found, nil) else { return nil }
-    defer { free(real) }
-    return String(cString: real)
+    return entry.map { ($0.displayName, $0.retainedIcon()) }
   }
 }

@@ -13,27 +13,23 @@ enum ConsentDialog {
   /// Shows the question over `parent` (or on its own) and answers when the user does.
   static func ask(
     _ caller: BrokerCaller, icon: OpaquePointer?, account: BrokerAccount, parent: Window?,
-    application: UnsafeMutablePointer<AdwApplication>
+    application: Application
   ) async -> Broker.Answer {
     let heading = String(template: tr("Allow “%@” to Use Your Sign-In?"), caller.name)
     let body = String(
       template: tr(
         "%1$@ asks to act as %2$@. It could then use your tasks and anything else you reach with this sign-in, until you withdraw it in Preferences."
       ), caller.name, account.label)
-    let widget = adw_message_dialog_new(parent?.window, heading, body)!
-    let dialog = widget.cast(to: adw_message_dialog_get_type(), as: AdwMessageDialog.self)
-    adw_message_dialog_add_response(dialog, "deny", tr("_Deny"))
-    adw_message_dialog_add_response(dialog, "allow", tr("_Allow"))
-    adw_message_dialog_set_response_appearance(dialog, "allow", ADW_RESPONSE_SUGGESTED)
-    adw_message_dialog_set_default_response(dialog, "deny")
-    adw_message_dialog_set_extra_child(dialog, details(caller.identity, icon: icon).widget)
-    gtk_window_set_application(widget.window, application.cast(to: gtk_application_get_type()))
-    let window = Window(widget)
-    nameResponseButtons(in: window.asWidget)
-    window.present()
+    let dialog = MessageDialog.new(parent: parent, heading: heading, body: body)
+    dialog.addResponse("deny", label: tr("_Deny"))
+    dialog.addResponse("allow", label: tr("_Allow"), suggested: true)
+    dialog.defaultResponse = "deny"
+    dialog.setExtraChild(details(caller.identity, icon: icon))
+    dialog.asWindow.setApplication(application)
+    nameResponseButtons(in: dialog.asWidget)
+    dialog.asWindow.present()
     return await withCheckedContinuation { continuation in
-      Signal.connect(dialog, "response") { response in
-        let answer = response.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) }
+      dialog.onResponse { answer in
         continuation.resume(returning: answer == "allow" ? .allow : answer == "deny" ? .deny : .none)
       }
     }
@@ -44,19 +40,17 @@ enum ConsentDialog {
   /// the button.
   private static func nameResponseButtons(in widget: Widget) {
     widget.forEachWidget { widget in
-      if widget.isA(gtk_button_get_type()) {
-        gtk_accessible_reset_property(OpaquePointer(widget.widget), GTK_ACCESSIBLE_PROPERTY_LABEL)
-      }
+      if widget.isA(gtk_button_get_type()) { widget.resetAccessibleLabel() }
     }
   }
 
   /// The app's icon and how it was recognised, under the question.
   private static func details(_ identity: CallerIdentity, icon: OpaquePointer?) -> Box {
     let box = Box.new(horizontal: false, spacing: 12)
-    let image = icon.map { gtk_image_new_from_gicon($0)! } ?? gtk_image_new_from_icon_name("application-x-executable")!
-    gtk_image_set_pixel_size(OpaquePointer(image), 64)
-    b2c_accessible_set_label(image, tr("App icon"))
-    box.append(Widget(image))
+    let image = Image.new(icon: icon, fallback: "application-x-executable")
+    image.pixelSize = 64
+    image.setAccessibleLabel(tr("App icon"))
+    box.append(image)
     let label = Label.new(recognised(identity))
     label.wraps = true
     label.setCSSClass("dim-label", true)

@@ -12,16 +12,16 @@ import TasksCore
 final class PreferencesWindow {
   private let builder = Builder(resource: Installation.resourceBase + "/ui/preferences-window.ui")
   private let window: Window
-  private let group: UnsafeMutablePointer<AdwPreferencesGroup>
-  private let noApps: Widget
+  private let group: PreferencesGroup
+  private let noApps: ActionRow
   private let consents: ConsentStore
-  private var rows: [Widget] = []
+  private var rows: [ActionRow] = []
 
   /// Opens the window over `parent`, listing `consents`' answers.
   init(parent: Window?, consents: ConsentStore) {
     window = builder.widget("preferences_window", as: Window.init)
-    group = builder.object("apps_group", adw_preferences_group_get_type())
-    noApps = builder.widget("no_apps_row")
+    group = builder.widget("apps_group", as: PreferencesGroup.init)
+    noApps = builder.widget("no_apps_row", as: ActionRow.init)
     self.consents = consents
     window.setTransient(for: parent)
     Self.hideSearchEntries(in: window.asWidget)
@@ -39,7 +39,7 @@ final class PreferencesWindow {
 
   /// Lists the answers as they are now (after the broker recorded one, say).
   func reload() async {
-    for row in rows { adw_preferences_group_remove(group, row.widget) }
+    for row in rows { group.remove(row) }
     rows = []
     let grants: [Grant]
     do throws(ConsentStoreError) { grants = try await consents.all() } catch {
@@ -47,32 +47,18 @@ final class PreferencesWindow {
       b2c_debug("preferences: \(error.message)")
     }
     noApps.isVisible = grants.isEmpty
-    if let problem = await consents.problem {
-      // The answers were lost (a damaged file, kept aside): said where the list would be.
-      let row = noApps.widget.cast(to: adw_preferences_row_get_type(), as: AdwPreferencesRow.self)
-      adw_preferences_row_set_use_markup(row, 0)
-      adw_preferences_row_set_title(row, problem.message)
-    }
+    // The answers were lost (a damaged file, kept aside): said where the list would be.
+    if let problem = await consents.problem { noApps.title = problem.message }
     for grant in grants {
-      let row = Widget(adw_action_row_new()!)
-      let asRow = row.widget.cast(to: adw_preferences_row_get_type(), as: AdwPreferencesRow.self)
-      adw_preferences_row_set_use_markup(asRow, 0)
-      adw_preferences_row_set_title(asRow, grant.appName)
-      let actionRow = row.widget.cast(to: adw_action_row_get_type(), as: AdwActionRow.self)
-      adw_action_row_set_subtitle(actionRow, grant.accountName)
-      let toggle = Widget(gtk_switch_new()!)
+      let row = ActionRow.new(title: grant.appName, subtitle: grant.accountName)
+      let toggle = Switch.new(isActive: grant.allowed)
       toggle.centreVertically()
-      gtk_switch_set_active(OpaquePointer(toggle.widget), grant.allowed.gboolean)
-      b2c_accessible_set_label(toggle.widget, String(template: tr("Allow %@"), grant.appName))
-      adw_action_row_add_suffix(actionRow, toggle.widget)
-      adw_action_row_set_activatable_widget(actionRow, toggle.widget)
+      toggle.setAccessibleLabel(String(template: tr("Allow %@"), grant.appName))
+      row.addSuffix(toggle, activating: true)
       // The row labels its switch with its title too ("Allow Notes Notes" read aloud): the label above is enough.
-      gtk_accessible_reset_relation(OpaquePointer(toggle.widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
-      Signal.connect(toggle, "notify::active") { [weak self] _ in
-        let allowed = gtk_switch_get_active(OpaquePointer(toggle.widget)) != 0
-        Task { await self?.change(grant, allowed: allowed) }
-      }
-      adw_preferences_group_add(group, row.widget)
+      toggle.resetLabelledBy()
+      toggle.onToggled { [weak self] allowed in Task { await self?.change(grant, allowed: allowed) } }
+      group.add(row)
       rows.append(row)
     }
   }

@@ -33,54 +33,41 @@ final class TasksApplication {
   init(installation: Installation) {
     self.installation = installation
     app = adw_application_new(Installation.appID, G_APPLICATION_DEFAULT_FLAGS)
-    g_application_add_main_option(
-      app.application, "settings", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_FILENAME,
-      tr("Read settings from FILE instead of the user's settings"), tr("FILE"))
-    g_application_add_main_option(
-      app.application, "version", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE, tr("Show the version and exit"), nil)
-    Signal.connectReturningInt(app, "handle-local-options") { [unowned self] options in
-      self.readOptions(options)
-    }
+    application.addOption(
+      "settings", help: tr("Read settings from FILE instead of the user's settings"), takesFile: tr("FILE"))
+    application.addOption("version", help: tr("Show the version and exit"))
+    application.onLocalOptions { [unowned self] options in self.readOptions(options) }
     Signal.connect(app, "startup") { [unowned self] in self.startUp() }
     Signal.connect(app, "activate") { [unowned self] in self.activate() }
   }
 
+  /// The application as GApplication sees it.
+  private var application: Application { Application(app) }
+
   /// Runs the GLib main loop until the application quits; returns the exit status.
   func run(arguments: [String]) -> Int32 {
     guard loadResources() else { return 1 }
-    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-    defer { argv.forEach { free($0) } }
-    return argv.withUnsafeMutableBufferPointer { buffer in
-      g_application_run(app.application, Int32(arguments.count), buffer.baseAddress)
-    }
+    return application.run(arguments)
   }
 
   /// Registers the GResource with the `.ui` files; the app cannot show anything without it.
   private func loadResources() -> Bool {
     let path = installation.resourceBundle.path(percentEncoded: false)
-    var error: UnsafeMutablePointer<GError>?
-    guard let resource = g_resource_load(path, &error) else {
-      let reason = error.map { String(cString: $0.pointee.message) } ?? ""
-      if let error { g_error_free(error) }
+    if let reason = Resources.register(path) {
       Self.complain("cannot load \(path): \(reason)\nInstall B2C Tasks with meson (see README.md).")
       return false
     }
-    g_resources_register(resource)
     return true
   }
 
-  private func readOptions(_ options: UnsafeMutableRawPointer?) -> Int32 {
-    if let options, g_variant_dict_contains(options.assumingMemoryBound(to: GVariantDict.self), "version") != 0 {
+  /// `--version` prints the version and ends the program (status 0); `--settings FILE` is kept for the start.
+  private func readOptions(_ options: Application.Options) -> Int32? {
+    if options.contains("version") {
       print("b2c-tasks \(Installation.version)")
-      return 0  // done: exit with success
+      return 0
     }
-    if let options,
-      let value = g_variant_dict_lookup_value(options.assumingMemoryBound(to: GVariantDict.self), "settings", nil)
-    {
-      settingsPath = String(cString: g_variant_get_bytestring(value))
-      g_variant_unref(value)
-    }
-    return -1  // go on with the default handling
+    settingsPath = options.file("settings")
+    return nil
   }
 
   private func startUp() {
@@ -90,7 +77,7 @@ final class TasksApplication {
       if let mainWindow = self.mainWindow {
         mainWindow.close()
       } else {
-        g_application_quit(self.app.application)
+        self.application.quit()
       }
     }
     Actions.add("about", to: app) { [unowned self] in self.showAbout() }
@@ -110,11 +97,10 @@ final class TasksApplication {
     case nil:
       break
     }
-    if g_application_get_flags(app.application).rawValue & G_APPLICATION_IS_SERVICE.rawValue != 0 {
+    if application.isService {
       // Started for the broker: no window; the broker stays a while after its last call.
-      g_application_set_inactivity_timeout(app.application, Self.serviceLinger)
-      g_application_hold(app.application)
-      g_application_release(app.application)
+      application.inactivityTimeout = Self.serviceLinger
+      application.hold()()
     }
   }
 
@@ -127,7 +113,7 @@ final class TasksApplication {
   private func activate() {
     // A window makes it an app again (the launcher starts it through D-Bus as a service too): it quits with its
     // last window, as GNOME's apps do, not five minutes later.
-    g_application_set_inactivity_timeout(app.application, 0)
+    application.inactivityTimeout = 0
     if let mainWindow {
       mainWindow.present()
       return
@@ -149,29 +135,16 @@ final class TasksApplication {
   }
 
   private func showAbout() {
-    let about = adw_about_window_new()!
-    let window = OpaquePointer(about.gpointer)
-    adw_about_window_set_application_name(window, tr("B2C Tasks"))
-    adw_about_window_set_application_icon(window, Installation.appID)
-    adw_about_window_set_version(window, Installation.version)
-    adw_about_window_set_developer_name(window, tr("The B2C Tasks developers"))
-    adw_about_window_set_comments(window, tr("Sign in with Azure AD B2C and manage your tasks"))
-    adw_about_window_set_license_type(window, GTK_LICENSE_GPL_3_0)
-    adw_about_window_set_website(window, "https://github.com/b2ctasks/b2c-tasks")
-    adw_about_window_set_issue_url(window, "https://github.com/b2ctasks/b2c-tasks/issues")
-    adw_about_window_set_copyright(window, "© 2026 The B2C Tasks developers")
-    withCStringArray(["The B2C Tasks developers https://github.com/b2ctasks/b2c-tasks"]) { developers in
-      adw_about_window_set_developers(window, UnsafeMutablePointer(mutating: developers))
-    }
-    // Translators: your names, one per line, shown in the About window's credits.
-    adw_about_window_set_translator_credits(window, tr("translator-credits"))
-    withCStringArray(["Microsoft's Azure AD B2C iOS sample (the app this one is reborn from)"]) { names in
-      adw_about_window_add_credit_section(window, tr("Based on"), UnsafeMutablePointer(mutating: names))
-    }
-    if let parent = mainWindow?.parentWindow {  // (the About window takes a raw parent)
-      gtk_window_set_transient_for(about.window, parent)
-    }
-    gtk_window_present(about.window)
+    let facts = AboutWindow.Facts(
+      applicationName: tr("B2C Tasks"), iconName: Installation.appID, version: Installation.version,
+      developerName: tr("The B2C Tasks developers"), comments: tr("Sign in with Azure AD B2C and manage your tasks"),
+      website: "https://github.com/b2ctasks/b2c-tasks", issueURL: "https://github.com/b2ctasks/b2c-tasks/issues",
+      copyright: "© 2026 The B2C Tasks developers",
+      developers: ["The B2C Tasks developers https://github.com/b2ctasks/b2c-tasks"],
+      // Translators: your names, one per line, shown in the About window's credits.
+      translatorCredits: tr("translator-credits"),
+      credits: [(tr("Based on"), ["Microsoft's Azure AD B2C iOS sample (the app this one is reborn from)"])])
+    AboutWindow.new(facts, parent: mainWindow?.asParent).asWindow.present()
   }
 
   private func showPreferences() {
@@ -185,7 +158,7 @@ final class TasksApplication {
 
 extension TasksApplication: BrokerHost {
   private func startBroker(_ session: Session) {
-    guard let connection = g_application_get_dbus_connection(app.application) else { return }
+    guard let connection = application.dbusConnection else { return }
     let core = Broker(session: session, consents: consents) { [weak self] caller, account in
       await self?.askConsent(caller, account) ?? .none
     }
@@ -195,14 +168,13 @@ extension TasksApplication: BrokerHost {
   private func askConsent(_ caller: BrokerCaller, _ account: BrokerAccount) async -> Broker.Answer {
     let answer = await ConsentDialog.ask(
       caller, icon: broker?.callers.icon(for: caller.identity), account: account, parent: mainWindow?.asParent,
-      application: app)
+      application: application)
     Task { await preferences?.reload() }  // after the answer is recorded
     return answer
   }
 
   func holdApplication() -> @MainActor () -> Void {
-    g_application_hold(app.application)
-    return { [app] in g_application_release(app.application) }
+    application.hold()
   }
 
   func signInForBroker() async throws(BrokerError) -> Account {

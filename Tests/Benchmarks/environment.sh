@@ -8,8 +8,8 @@ mkdir -p "$work/data" "$work/config" "$work/cache"
 # The prefix's share/ is searched as an installed app's would be (its icons, as GTK looks them up).
 export GTK_A11Y=atspi GSETTINGS_BACKEND=memory XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" \
   XDG_CACHE_HOME="$work/cache" XDG_DATA_DIRS="$prefix/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}"
-eval "$(printf bench | gnome-keyring-daemon --unlock --components=secrets)"
-export GNOME_KEYRING_CONTROL
+. "$repo/Tests/keyring.sh"
+unlock_keyring bench
 "$prefix/bin/b2c-playground" --port 0 --data "$work/playground" --log-level warning >"$work/pg.out" 2>&1 &
 playground=$!
 trap 'kill $playground 2>/dev/null || true; "$repo/Tests/remove-tree.sh" "$work"' EXIT INT TERM

@@ -15,10 +15,7 @@
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-if [ -z "${B2C_BENCH_INSIDE:-}" ]; then
-  export B2C_BENCH_INSIDE=1
-  exec Tests/xvfb.sh dbus-run-session -- "$0" "$@"
-fi
+. "$repo/Tests/Benchmarks/in-desktop.sh"
 quick=false sizes="1000 10000 100000" runs=7 prefix="$repo/.build-prefix-bench" before="" build=true
 while [ $# -gt 0 ]; do
   case $1 in

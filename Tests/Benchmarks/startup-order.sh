@@ -11,10 +11,7 @@
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-if [ -z "${B2C_BENCH_INSIDE:-}" ]; then
-  export B2C_BENCH_INSIDE=1
-  exec Tests/xvfb.sh dbus-run-session -- "$0" "$@"
-fi
+. "$repo/Tests/Benchmarks/in-desktop.sh"
 command -v valgrind >/dev/null || { echo "startup-order.sh needs valgrind (apt install valgrind)" >&2; exit 2; }
 prefix="$repo/.build-prefix-bench"
 meson-wrap/tools/dev-install.sh "$prefix" release >/dev/null

@@ -19,6 +19,6 @@ for i in $(seq 1 120); do
 done
 ready || { echo "in-session: the playground or Xvfb did not start within 60 s" >&2; exit 1; }
 dbus-run-session -- sh -c '
-  eval "$(printf test-password | gnome-keyring-daemon --unlock --components=secrets)"
-  export GNOME_KEYRING_CONTROL
+  . /tmp/keyring.sh
+  unlock_keyring
   python3 /tmp/launcher-check.py'

@@ -67,7 +67,7 @@ try_release() {
 
   echo "== $release: the launcher's entry, a sign-in by typing, a task, the CLI"
   in_root useradd --create-home --shell /bin/sh tester
-  cp "$repo/Tests/Packages/launcher-check.py" "$repo/Tests/Packages/in-session.sh" "$root/tmp/"
+  cp "$repo/Tests/Packages/launcher-check.py" "$repo/Tests/Packages/in-session.sh" "$repo/Tests/keyring.sh" "$root/tmp/"
   # A network of its own (only loopback, where the playground, the app and the service meet), and the root as the
   # real root of a mount namespace, not a chroot: WebKit's sandbox (bubblewrap) makes user namespaces, which the
   # kernel refuses to a chrooted process.
