@@ -145,7 +145,7 @@ public final class AccountSession {
       _ = await files.outbox.flush(TaskAPIClient(session: session, account: files.objectID))
     }
     let logout = try await session.signOut()
-    await forget(account)
+    await forget(account.map { files(for: $0) } ?? currentFiles)
     host.debug("account: signed out; the offline copy and web session are removed")
     publish(.signedOut(elsewhere: false))
     return logout
@@ -154,21 +154,16 @@ public final class AccountSession {
   /// Another app of the keychain group signed out: this app forgets what its own sign-out forgets (the next sign-in
   /// asks for the password again); what waits in the outbox stays for this user's next sign-in.
   public func signedOutElsewhere() async {
-    let account = currentFiles
-    currentFiles = nil
-    await account?.cache.remove()
-    await account?.outbox.removeFileIfEmpty()
-    webSession.remove()
-    list.clear()
+    await forget(currentFiles)
     publish(.signedOut(elsewhere: true))
   }
 
-  private func forget(_ account: Account?) async {
-    let files = account.map { self.files(for: $0) } ?? currentFiles
+  /// The list first (no offline copy of it is written from now on), then the files.
+  private func forget(_ files: AccountFiles?) async {
+    list.clear()
     currentFiles = nil
     await files?.cache.remove()
     await files?.outbox.removeFileIfEmpty()
     webSession.remove()
-    list.clear()
   }
 }

@@ -22,6 +22,8 @@ public final class TaskListOperations {
   private lazy var deletions = TaskDeletions(list: self, undoQueue: undoQueue, host: host)
   private let session: Session
   private unowned let account: AccountSession
+  /// Counts the lists cleared (signed out, another account): an offline copy made of an earlier one is not written.
+  private var generation = 0
   private unowned let host: any AccountHost
 
   init(session: Session, account: AccountSession, host: any AccountHost) {
@@ -109,6 +111,7 @@ public final class TaskListOperations {
 
   /// Empties the list and forgets what can be undone and retried (signed out, or another account signed in).
   func clear() {
+    generation += 1
     view?.show([], waiting: [], changed: [], sent: [:])
     undoQueue.clear()
     sync.reset()
@@ -149,7 +152,8 @@ public final class TaskListOperations {
       sync.savedList = tasks
       // Once the list is drawn: encoding 100 000 tasks takes a core for half a second, which the first frame
       // should not share.
-      host.whenIdle { Task { try? await files.cache.save(tasks) } }
+      let generation = self.generation
+      host.whenIdle { await self.saveOfflineCopy(tasks, to: files, made: generation) }
     }
     if announcingSent && flushed.sent > 0 {
       presenter?.showMessage(
@@ -264,6 +268,7 @@ public final class TaskListOperations {
   /// the change already. When the service cannot be reached, or refused a change, or something added was sent, a
   /// reload shows the offline state, the server's truth or the new rows.
   func sendChanges(_ files: AccountFiles) async {
+    let generation = self.generation
     let client = TaskAPIClient(session: session, account: files.objectID)
     let flushed: Outbox.FlushResult
     if let presenter {
@@ -280,7 +285,14 @@ public final class TaskListOperations {
     view.markWaiting(await files.outbox.changedTaskIDs)
     // The offline copy is the list as shown; the next fetch writes the server's again.
     sync.savedList = nil
-    try? await files.cache.save(view.confirmedTasks)
+    await saveOfflineCopy(view.confirmedTasks, to: files, made: generation)
+  }
+
+  /// Writes `tasks` as `files`' offline copy, unless the list was cleared since they were had (`made`): a copy
+  /// written after a sign-out would leave the account's tasks on disk.
+  private func saveOfflineCopy(_ tasks: [TaskItem], to files: AccountFiles, made: Int) async {
+    guard made == generation else { return }
+    try? await files.cache.save(tasks)
   }
 
   // MARK: Deleting

@@ -72,7 +72,7 @@ public protocol AccountHost: AnyObject {
   /// Keeps the application running until the answer is called.
   func holdApplication() -> @MainActor () -> Void
   /// Runs `body` once nothing more urgent is to be done (after the window is drawn).
-  func whenIdle(_ body: @escaping @MainActor () -> Void)
+  func whenIdle(_ body: @escaping @MainActor () async -> Void)
   /// Whether the computer has a network at all.
   var networkAvailable: Bool { get }
   /// Calls `body` whenever the network changes.

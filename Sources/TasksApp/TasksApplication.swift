@@ -198,7 +198,7 @@ extension TasksApplication: BrokerHost {
 // MARK: The account's host
 
 extension TasksApplication: AccountHost {
-  func whenIdle(_ body: @escaping @MainActor () -> Void) { Idle.run(body) }
+  func whenIdle(_ body: @escaping @MainActor () async -> Void) { Idle.run { Task { await body() } } }
 
   var networkAvailable: Bool { NetworkMonitor.isAvailable }
 

@@ -7,7 +7,7 @@ import TasksCore
 import TasksTestSupport
 import Testing
 
-@Suite("The account session, headless")
+@Suite("The account session, headless", .serialized)
 @MainActor
 struct AccountSessionTests {
   @Test("sign-out removes the session, the offline copy, the web session and the outbox's file once all is sent")
@@ -40,6 +40,20 @@ struct AccountSessionTests {
         let left = (try? FileManager.default.contentsOfDirectory(atPath: outboxFolder.path)) ?? []
         #expect(left.isEmpty, "the outbox's file is removed: \(left)")
       }
+    }
+  }
+
+  @Test("an offline copy due when the main loop is idle is not written after a sign-out that came first")
+  func noOfflineCopyAfterSignOut() async throws {
+    try await SessionHarness.with { harness throws in
+      let account = try AccountHarness(harness)
+      _ = try await account.signIn()
+      account.host.holdsIdleWork = true  // a busy main loop: the copy of the list waits
+      await account.list.add("not left behind").value
+      let files = try await account.files()
+      _ = try await account.account.signOut()
+      await account.host.runIdleWork()
+      #expect(!FileManager.default.fileExists(atPath: files.cache.file.path), "no copy of a signed-out list")
     }
   }
 

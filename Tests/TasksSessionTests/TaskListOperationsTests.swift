@@ -7,7 +7,7 @@ import TasksCore
 import TasksTestSupport
 import Testing
 
-@Suite("The list's operations, headless")
+@Suite("The list's operations, headless", .serialized)
 @MainActor
 struct TaskListOperationsTests {
   /// Runs `body` with a signed-in account of a fresh playground.

@@ -121,7 +121,20 @@ final class TestAccountHost: AccountHost {
     holds += 1
     return { self.holds -= 1 }
   }
-  func whenIdle(_ body: @escaping @MainActor () -> Void) { body() }
+  /// Idle work kept for `runIdleWork` instead of run at once (a busy main loop).
+  var holdsIdleWork = false
+  private var idleWork: [@MainActor () async -> Void] = []
+
+  func whenIdle(_ body: @escaping @MainActor () async -> Void) {
+    if holdsIdleWork { idleWork.append(body) } else { Task { await body() } }
+  }
+
+  /// Runs the idle work kept so far, to its end.
+  func runIdleWork() async {
+    let work = idleWork
+    idleWork = []
+    for body in work { await body() }
+  }
   var networkAvailable: Bool { true }
   func onNetworkChange(_ body: @escaping @MainActor () -> Void) { networkObservers.append(body) }
   func debug(_ message: String) {}
