@@ -46,16 +46,22 @@ public actor TaskCache {
     return try Self.decode(data)
   }
 
-  /// Replaces the copy with `tasks` as of now.
+  /// Replaces the copy with `tasks` as of now; after `remove`, nothing (a save that was on its way when the account
+  /// signed out must not bring the copy back).
   public func save(_ tasks: [TaskItem], at date: Date = Date()) throws(AtomicFileError) {
+    guard !removed else { return }
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .secondsSince1970
     guard let data = try? encoder.encode(CachedTaskList(savedAt: date, tasks: tasks)) else { return }
     try AtomicFile.write(data, to: file)
   }
 
-  /// Deletes the copy (sign-out).
+  /// Whether `remove` was called: this copy is gone for good.
+  private var removed = false
+
+  /// Deletes the copy for good (sign-out): later saves through this instance write nothing.
   public func remove() {
+    removed = true
     try? FileManager.default.removeItem(at: file)
   }
 

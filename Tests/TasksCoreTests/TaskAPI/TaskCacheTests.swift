@@ -41,6 +41,9 @@ struct TaskCacheTests {
     #expect((attributes[.posixPermissions] as? Int) == 0o600)
     await cache.remove()
     await #expect(throws: TaskCacheError.missing) { try await cache.load() }
+    // A save on its way when the account signed out does not bring the copy back.
+    try await cache.save(tasks, at: when)
+    await #expect(throws: TaskCacheError.missing) { try await cache.load() }
   }
 
   @Test("each account has its own copy; an object id cannot reach outside the folder")
