@@ -82,12 +82,12 @@ public final class TaskListOperations {
       sync.lastFetch = .now
     }
     let known = sync.knownList
-    if quietly || presenter == nil {
-      await show(await ListFetch.run(session, files, known: known), of: files, announcingSent: announcingSent)
-    } else {
-      await presenter!.withSpinner {
+    if let presenter, !quietly {
+      await presenter.withSpinner {
         await show(await ListFetch.run(session, files, known: known), of: files, announcingSent: announcingSent)
       }
+    } else {
+      await show(await ListFetch.run(session, files, known: known), of: files, announcingSent: announcingSent)
     }
   }
 
