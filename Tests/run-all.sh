@@ -34,7 +34,13 @@ build() {
 }
 needs_build() { $built || build; }
 
-for stage in $stages; do
+# Each stage's wall time is printed as it ends, so a slow CI run tells where its time went.
+timed() {
+  started=$(date +%s)
+  "$@"
+  echo "run-all: stage $stage took $(($(date +%s) - started)) s"
+}
+run_stage() {
   case $stage in
     deps) meson-wrap/tools/install-deps.sh --tests ;;
     build) build ;;
@@ -69,5 +75,8 @@ for stage in $stages; do
       Tests/swift-tests.sh $swift_arguments
       ;;
   esac
+}
+for stage in $stages; do
+  timed run_stage
 done
 $full && echo "run-all: every stage passed" || true

@@ -145,7 +145,7 @@ struct BrokerTests {
       try await withTeardown({ await gate.stop() }) {
         let file = harness.settingsFile(through: gate)
         let settings = try AppSettings.parse(file.data, file: "gated.plist")
-        let session = Session(settings: settings, store: KeyringSessionStore(), http: .shared)
+        let session = Session(settings: settings, store: KeyringSessionStore(), http: .tests)
         let asker = Asker(.allow)
         let (broker, _) = try await broker(harness, asker, session: session)
         let account = try await harness.signIn(session)

@@ -63,12 +63,12 @@ struct IDTokenValidationTests {
     Account, IDTokenError
   > {
     let validator = IDTokenValidator(
-      metadata: OpenIDMetadata(http: .shared), clientID: PlaygroundConfiguration.appClientID)
+      metadata: OpenIDMetadata(http: .tests), clientID: PlaygroundConfiguration.appClientID)
     let authority = harness.settings.authority
     do throws(IDTokenError) {
       let configuration: OpenIDConfiguration
       do {
-        configuration = try await OpenIDMetadata(http: .shared).configuration(
+        configuration = try await OpenIDMetadata(http: .tests).configuration(
           authority.discovery(for: "B2C_1_SignUpOrSignIn"), for: authority)
       } catch {
         throw .metadata(error)
@@ -147,7 +147,7 @@ struct IDTokenValidationTests {
   func algorithmPinned() async throws {
     try await SessionHarness.with { harness in
       let authority = harness.settings.authority
-      let metadata = OpenIDMetadata(http: .shared)  // one cache, as in a running app
+      let metadata = OpenIDMetadata(http: .tests)  // one cache, as in a running app
       let configuration = try await metadata.configuration(
         authority.discovery(for: "B2C_1_SignUpOrSignIn"), for: authority)
       let validator = IDTokenValidator(metadata: metadata, clientID: PlaygroundConfiguration.appClientID)
@@ -198,7 +198,7 @@ struct IDTokenValidationTests {
   func keySetExpires() async throws {
     let harness = try await SessionHarness.start()
     let clock = Mutex(Date())
-    let metadata = OpenIDMetadata(http: .shared, now: { clock.withLock { $0 } })
+    let metadata = OpenIDMetadata(http: .tests, now: { clock.withLock { $0 } })
     let authority = harness.settings.authority
     let configuration = try await metadata.configuration(
       authority.discovery(for: "B2C_1_SignUpOrSignIn"), for: authority)

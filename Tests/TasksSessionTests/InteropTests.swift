@@ -44,7 +44,7 @@ struct InteropTests {
       #expect(signIn.output.contains("Signed in as \(InteropProvider.user.display)"))
 
       // Another app of the group finds the sign-in in the keyring.
-      let session = Session(settings: settings, store: KeyringSessionStore(), http: .shared)
+      let session = Session(settings: settings, store: KeyringSessionStore(), http: .tests)
       let account = try #require(try await session.restore())
       #expect(account.email == InteropProvider.user.email)
       try await TaskAPIClient(session: session).add("from the independent provider")

@@ -56,7 +56,7 @@ struct OutboxTests {
       _ = try await outbox.add("while offline")
       let tooLong = try await outbox.add(String(repeating: "x", count: 4001))
       _ = try await outbox.add("after the long one")
-      let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: .shared) {
+      let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: .tests) {
         force throws(SessionError) in
         try await session.bearer(forceRefresh: force)
       }
@@ -98,7 +98,7 @@ struct OutboxTests {
         await outbox.pendingChanges.map(\.taskID)
           == ["tick and rename me", "delete me", "too long a text for me", "deleted elsewhere"].map { ids[$0]! })
 
-      let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: .shared) {
+      let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: .tests) {
         force throws(SessionError) in
         try await session.bearer(forceRefresh: force)
       }

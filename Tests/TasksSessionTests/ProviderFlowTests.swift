@@ -96,7 +96,7 @@ struct ProviderFlowTests {
       // The same group, client and authority, but B2C: it must not find the OpenID Connect session.
       let b2cPlist = SessionHarness.plist(base: oidc.base, group: oidc.group, redirect: "urn:ietf:wg:oauth:2.0:oob")
       let b2c = try AppSettings.parse(Data(b2cPlist.utf8), file: "b2c")
-      #expect(try await Session(settings: b2c, store: oidc.store, http: .shared).restore() == nil)
+      #expect(try await Session(settings: b2c, store: oidc.store, http: .tests).restore() == nil)
       #expect(try await oidc.session().restore() != nil)
     }
   }
@@ -107,7 +107,7 @@ struct ProviderFlowTests {
     let settings = harness.settings
     await harness.stop()
     await #expect {
-      _ = try await Session(settings: settings, store: harness.store, http: .shared).startSignIn()
+      _ = try await Session(settings: settings, store: harness.store, http: .tests).startSignIn()
     } throws: { error in
       guard case SessionError.discovery(.network) = error else { return false }
       return true

@@ -32,7 +32,7 @@ struct SessionWriteTests {
       return Scene(harness: harness, gate: gate, settings: settings, file: file)
     }
 
-    func session() -> Session { Session(settings: settings, store: KeyringSessionStore(), http: .shared) }
+    func session() -> Session { Session(settings: settings, store: KeyringSessionStore(), http: .tests) }
 
     /// Starts the CLI with `arguments` on the same settings; its browser signs in as `email`.
     func cli(_ arguments: [String], email: String = "bob@example.com", password: String = "Tasks-Demo-2") throws
@@ -166,7 +166,7 @@ struct RefreshLockTests {
         ).utf8), file: "test")
     let store = MemorySessionStore()
     let session = Session(
-      settings: settings, store: store, http: .shared, environment: ["XDG_RUNTIME_DIR": runtime.path])
+      settings: settings, store: store, http: .tests, environment: ["XDG_RUNTIME_DIR": runtime.path])
     await #expect(throws: SessionError.lock(.unsafeFile(lock.path))) { _ = try await session.signOut() }
   }
 

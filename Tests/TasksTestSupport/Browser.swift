@@ -61,12 +61,23 @@ public final class Browser: NSObject, URLSessionTaskDelegate, @unchecked Sendabl
     if let acceptLanguage { request.setValue(acceptLanguage, forHTTPHeaderField: "Accept-Language") }
     let jar = lock.withLock { cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
     if !jar.isEmpty { request.setValue(jar, forHTTPHeaderField: "Cookie") }
-    let (data, response) = try await session.data(for: request)
+    let (data, response): (Data, URLResponse)
+    do {
+      (data, response) = try await session.data(for: request)
+    } catch let error as URLError where request.httpMethod ?? "GET" == "GET" && Browser.isPollFailure(error) {
+      // Foundation's libcurl driver sometimes fails a request on loopback with "select/poll returned error" before
+      // anything is sent (seen once in a loaded run of 957c3d3, on the authorize GET). A GET is sent once more.
+      (data, response) = try await session.data(for: request)
+    }
     let http = try #require(response as? HTTPURLResponse)
     var fields: [String: String] = [:]
     for (key, value) in http.allHeaderFields { fields["\(key)".lowercased()] = "\(value)" }
     if let setCookie = fields["set-cookie"] { remember(setCookie) }
     return HTTPAnswer(status: http.statusCode, headers: fields, body: data)
+  }
+
+  private static func isPollFailure(_ error: URLError) -> Bool {
+    error.code == .unknown && error.localizedDescription.contains("select/poll")
   }
 
   /// The names of the cookies the browser holds.

@@ -24,3 +24,10 @@ enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
   var testDescription: String { rawValue }
 }
+
+extension HTTPClient {
+  /// The tests' stand-in for the app's `HTTPClient.shared`: URLSession with the tests' long timeout (see
+  /// `Transport.client`). The id_token tests timed out on `.shared`'s 20 s against their own in-process playground in
+  /// a CI run of 0db7ed2, when every suite started at once.
+  static let tests = Transport.urlSession.client()
+}
