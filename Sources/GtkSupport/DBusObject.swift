@@ -99,7 +99,7 @@ public final class DBusObject {
     self.path = path
     self.interface = interface
     var error: UnsafeMutablePointer<GError>?
-    guard let node = g_dbus_node_info_new_for_xml(xml, &error) else { throw Self.failure(error) }
+    guard let node = g_dbus_node_info_new_for_xml(xml, &error) else { throw dbusFailure(error) }
     defer { g_dbus_node_info_unref(node) }
     guard let info = g_dbus_node_info_lookup_interface(node, interface) else {
       throw Failure(message: "no interface \(interface) in its description")
@@ -110,12 +110,7 @@ public final class DBusObject {
     registration = g_dbus_connection_register_object(
       connection, path, info, Self.vtable, Unmanaged.passRetained(DBusHandlerBox(handler)).toOpaque(), release,
       &error)
-    guard registration != 0 else { throw Self.failure(error) }
-  }
-
-  private static func failure(_ error: UnsafeMutablePointer<GError>?) -> Failure {
-    defer { if let error { g_error_free(error) } }
-    return Failure(message: error.map { String(cString: $0.pointee.message) } ?? "unknown")
+    guard registration != 0 else { throw dbusFailure(error) }
   }
 
   /// Sends the signal `name` of the interface with `parameters` (a tuple; nil for none) to every listener.
@@ -150,6 +145,45 @@ public func callBus(_ connection: OpaquePointer, _ method: String, _ arguments: 
       nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, finished, Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque()
     )
   }
+}
+
+/// Opens a connection of its own to the session bus: not GLib's shared one, which GApplication exports its actions
+/// and menus on, so that a name owned on it answers only for what its owner exports there; GLib's reason when the
+/// bus cannot be reached.
+@MainActor
+public func openSessionBusConnection() async -> Result<OpaquePointer, DBusObject.Failure> {
+  var error: UnsafeMutablePointer<GError>?
+  guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+    return .failure(dbusFailure(error))
+  }
+  defer { g_free(address) }
+  // The connection crosses the callback as an address (a pointer is not Sendable); it is used on the main actor only.
+  let opened = await withCheckedContinuation {
+    (continuation: CheckedContinuation<Result<UInt, DBusObject.Failure>, Never>) in
+    let finished: GAsyncReadyCallback = { _, result, data in
+      guard let data else { return }
+      let resume = Unmanaged<ContinuationBox<CheckedContinuation<Result<UInt, DBusObject.Failure>, Never>>>
+        .fromOpaque(data).takeRetainedValue().value
+      var error: UnsafeMutablePointer<GError>?
+      if let connection = g_dbus_connection_new_for_address_finish(result, &error) {
+        resume.resume(returning: .success(UInt(bitPattern: connection)))
+      } else {
+        resume.resume(returning: .failure(dbusFailure(error)))
+      }
+    }
+    let flags = GDBusConnectionFlags(
+      rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+        | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+    g_dbus_connection_new_for_address(
+      address, flags, nil, nil, finished, Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque())
+  }
+  return opened.map { OpaquePointer(bitPattern: $0)! }
+}
+
+/// GLib's error as a failure (freeing it).
+private func dbusFailure(_ error: UnsafeMutablePointer<GError>?) -> DBusObject.Failure {
+  defer { if let error { g_error_free(error) } }
+  return DBusObject.Failure(message: error.map { String(cString: $0.pointee.message) } ?? "unknown")
 }
 
 /// A value in a reference, for C callbacks' user data.

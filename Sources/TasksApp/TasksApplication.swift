@@ -157,12 +157,23 @@ final class TasksApplication {
 // MARK: The broker
 
 extension TasksApplication: BrokerHost {
+  /// The broker owns its name on a connection of its own, which exports nothing but the broker: on GApplication's
+  /// connection the name would also answer `org.gtk.Actions` (Sign Out, Delete Completed…) to any app allowed to
+  /// talk to the broker, a sandboxed one included. The application is held until the broker is on the bus, so a
+  /// start by D-Bus for a call does not end first.
   private func startBroker(_ session: Session) {
-    guard let connection = application.dbusConnection else { return }
+    guard application.dbusConnection != nil else { return }  // --gapplication-service or not, no bus, no broker
     let core = Broker(session: session, consents: consents) { [weak self] caller, account in
       await self?.askConsent(caller, account) ?? .none
     }
-    broker = BrokerBus(connection: connection, broker: core, host: self)
+    let release = application.hold()
+    Task {
+      defer { release() }
+      switch await openSessionBusConnection() {
+      case .success(let connection): broker = BrokerBus(connection: connection, broker: core, host: self)
+      case .failure(let failure): b2c_debug("broker: no connection of its own: \(failure.message)")
+      }
+    }
   }
 
   private func askConsent(_ caller: BrokerCaller, _ account: BrokerAccount) async -> Broker.Answer {

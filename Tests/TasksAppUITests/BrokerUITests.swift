@@ -7,13 +7,59 @@ import Foundation
 import TasksTestSupport
 import Testing
 
+/// The sandbox a Flatpak app lives in, as far as the broker can tell: its own root with a `/.flatpak-info` naming
+/// `appID`, the system read-only, /tmp (the session bus's socket, the tests' folders) and the runtime folder
+/// reachable, its own process namespace.
+struct FlatpakSandbox {
+  let appID: String
+
+  /// bwrap's command line running `command` in the sandbox, with `readable` folders bound read-only.
+  func wrap(_ command: [String], readable: [URL] = []) throws -> [String] {
+    let info = FileManager.default.temporaryDirectory.appending(path: "flatpak-info-\(UUID().uuidString)")
+    try Data("[Application]\nname=\(appID)\nruntime=runtime/org.gnome.Platform/x86_64/47\n".utf8).write(to: info)
+    var sandbox = [
+      "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+      "--symlink", "usr/bin", "/bin", "--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev",
+      "--bind", "/tmp", "/tmp", "--ro-bind", info.path, "/.flatpak-info", "--unshare-pid", "--die-with-parent",
+    ]
+    for folder in readable { sandbox += ["--ro-bind", folder.path, folder.path] }
+    if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] { sandbox += ["--bind", runtime, runtime] }
+    return sandbox + command
+  }
+}
+
+/// What Flatpak puts between a sandboxed app and the session bus: xdg-dbus-proxy with `--filter`, run inside the
+/// app's sandbox (so the bus sees the sandbox's process), letting the app talk to `names` only. Its socket is
+/// `address`.
+final class FilteredBus {
+  let address: String
+  private let proxy: ChildProcess
+
+  init(for sandbox: FlatpakSandbox, talkingTo names: [String]) async throws {
+    let socket = try TestDesktop.temporaryFolder("bus-proxy").appending(path: "bus")
+    let bus = try #require(ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"])
+    proxy = try ChildProcess(
+      URL(filePath: "/usr/bin/bwrap"),
+      try sandbox.wrap(["/usr/bin/xdg-dbus-proxy", bus, socket.path, "--filter"] + names.map { "--talk=\($0)" }))
+    address = "unix:path=\(socket.path)"
+    let listening = await eventually(timeout: .seconds(60)) { [proxy] in
+      FileManager.default.fileExists(atPath: socket.path) || !proxy.isRunning
+    }
+    try #require(listening && proxy.isRunning, "xdg-dbus-proxy listens: \(proxy.standardError)")
+  }
+
+  deinit { proxy.kill() }
+}
+
 /// An app of the desktop calling the broker: `broker_client.py` run by Python, from `script` (a copy of it under
-/// another name is another app), optionally inside a bwrap sandbox that says it is the Flatpak `sandboxAppID`.
+/// another name is another app), optionally inside a Flatpak's sandbox, optionally through a filtered bus.
 struct BrokerClient {
   static let source = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "broker_client.py")
   let script: URL
   var sandboxAppID: String?
   var environment: [String: String?] = [:]
+  /// The bus the client talks to (a `FilteredBus`'s address), if not the session bus.
+  var bus: String?
 
   /// The client under its own name, or a copy named `name` (another app to the broker).
   init(named name: String? = nil, in folder: URL? = nil) throws {
@@ -28,27 +74,14 @@ struct BrokerClient {
 
   /// Starts `arguments` (see broker_client.py).
   func start(_ arguments: [String]) throws -> ChildProcess {
+    var environment = self.environment
+    environment["DBUS_SESSION_BUS_ADDRESS"] = bus ?? ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"]
     guard let sandboxAppID else {
       return try ChildProcess(Tools.python, [script.path] + arguments, environment: environment)
     }
-    // The sandbox a Flatpak app lives in, as far as the broker can tell: its own root with /.flatpak-info, the
-    // system read-only, the session bus's socket (under /tmp) reachable.
-    let info = FileManager.default.temporaryDirectory.appending(path: "flatpak-info-\(UUID().uuidString)")
-    try Data("[Application]\nname=\(sandboxAppID)\nruntime=runtime/org.gnome.Platform/x86_64/47\n".utf8).write(to: info)
-    let bus = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] ?? ""
-    var sandbox = [
-      "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-      "--symlink", "usr/bin", "/bin", "--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev",
-      "--bind", "/tmp", "/tmp", "--ro-bind", script.deletingLastPathComponent().path,
-      script.deletingLastPathComponent().path,
-      "--ro-bind", info.path, "/.flatpak-info", "--unshare-pid", "--die-with-parent",
-    ]
-    if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] { sandbox += ["--bind", runtime, runtime] }
-    var environment = self.environment
-    environment["DBUS_SESSION_BUS_ADDRESS"] = bus
-    return try ChildProcess(
-      URL(filePath: "/usr/bin/bwrap"), sandbox + ["/usr/bin/python3", script.path] + arguments, environment: environment
-    )
+    let command = try FlatpakSandbox(appID: sandboxAppID).wrap(
+      ["/usr/bin/python3", script.path] + arguments, readable: [script.deletingLastPathComponent()])
+    return try ChildProcess(URL(filePath: "/usr/bin/bwrap"), command, environment: environment)
   }
 
   /// Runs `arguments` to the end and answers its JSON line and exit status.

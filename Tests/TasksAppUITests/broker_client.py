@@ -8,6 +8,8 @@ UI tests drive it. Prints one JSON object per answer; a D-Bus error prints {"err
   sign-in                      asks B2C Tasks to sign in; prints the account id
   sign-out ACCOUNT             signs out
   watch                        prints {"signal": "AccountsChanged"} for each change, after {"watching": true}
+  reachable                    what answers under the broker's name: every object path with its interfaces (by
+                               introspection), and what org.gtk.Actions.List at the app's path answers
 """
 import json
 import os
@@ -22,6 +24,33 @@ NAME, PATH, INTERFACE = "io.github.b2ctasks.Broker", "/io/github/b2ctasks/Broker
 
 def say(answer):
     print(json.dumps(answer), flush=True)
+
+
+def reachable():
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+
+    def ask(path, interface, method, answer_type):
+        try:
+            return bus.call_sync(NAME, path, interface, method, None, GLib.VariantType(answer_type),
+                                 Gio.DBusCallFlags.NONE, 30_000, None).unpack()
+        except GLib.Error as error:
+            return {"error": Gio.DBusError.get_remote_error(error) or error.message}
+
+    objects = {}
+
+    def walk(path):
+        answer = ask(path, "org.freedesktop.DBus.Introspectable", "Introspect", "(s)")
+        if isinstance(answer, dict):
+            objects[path] = answer
+            return
+        node = Gio.DBusNodeInfo.new_for_xml(answer[0])
+        objects[path] = sorted(interface.name for interface in node.interfaces)
+        for child in node.nodes:
+            walk(path.rstrip("/") + "/" + child.path)
+
+    walk("/")
+    actions = ask("/io/github/b2ctasks/B2CTasks", "org.gtk.Actions", "List", "(as)")
+    return {"objects": objects, "actions": actions if isinstance(actions, dict) else {"listed": actions[0]}}
 
 
 def main(command, *arguments):
@@ -53,6 +82,8 @@ def main(command, *arguments):
         elif command == "sign-out":
             call("SignOut", "(s)", arguments[0])
             say({"signedOut": True})
+        elif command == "reachable":
+            say(reachable())
         elif command == "watch":
             loop = GLib.MainLoop()
             broker.connect("g-signal", lambda _proxy, _sender, signal, _parameters: say({"signal": signal}))
