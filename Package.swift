@@ -169,7 +169,7 @@ let package = Package(
       dependencies: [
         .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
         .product(name: "Crypto", package: "swift-crypto"),
-      ], path: "Tests/TasksTestSupport", exclude: ["scripted-browser.sh"]),
+      ], path: "Tests/TasksTestSupport", exclude: ["scripted-browser.sh", "hand-over-target.sh"]),
     .testTarget(
       name: "TasksCoreTests",
       dependencies: ["TasksCore", "TasksURLSession", .product(name: "Crypto", package: "swift-crypto")],

@@ -110,6 +110,11 @@ final class AccountController {
         await account.list.reload()
         if case .profileUpdated = step { ui.showToast(tr("Profile saved")) }
         if case .signedIn = step, await session.passwordChanged { ui.showToast(tr("Password changed")) }
+        if case .signedIn(let who) = step, await session.signedInWithBrowser {
+          // Said plainly: the browser's sign-in could have been finished by someone else's account.
+          let name = who.email.map { "\(who.displayName) <\($0)>" } ?? who.displayName
+          ui.showToast(String(template: tr("Signed in as %@"), name))
+        }
       }
     case .cancelled:
       Task { await leaveSignIn() }

@@ -111,9 +111,14 @@ final class SignInController {
       await stopListening()
       return .failure(error)
     }
-    // The browser gets a one-time address of the listener, never the authorize request: a command line is readable
-    // by every local user.
-    if let reason = Browser.open(listener.startURL(redirectingTo: request.url), parent: parent) {
+    // The browser gets a page only this user can read, which leads to a one-time address of the listener: neither
+    // that address nor the authorize request is on a command line, which every local user can read.
+    let page: URL
+    do throws(HandOverPage.Failure) { page = try listener.handOverPage(redirectingTo: request.url) } catch {
+      await cancel()
+      return .failure(.browserUnavailable("\(error)"))
+    }
+    if let reason = Browser.open(page: page, parent: parent) {
       b2c_debug("sign-in: no web browser could be started")
       await cancel()
       return .failure(.browserUnavailable(reason))

@@ -12,9 +12,7 @@ struct Status: AsyncParsableCommand {
     let context = try await Context(options)
     try await context.run {
       if let account = try await context.session.restore() {
-        context.output(
-          "Signed in as \(account.displayName)\(account.email.map { " <\($0)>" } ?? "")",
-          json: ["signedIn": true, "account": account.json])
+        context.output(account.signedInLine, json: ["signedIn": true, "account": account.json])
       } else {
         context.output("Not signed in.", json: ["signedIn": false])
       }

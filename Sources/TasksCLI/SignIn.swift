@@ -46,14 +46,18 @@ struct SignIn: AsyncParsableCommand {
         let request = try await session.startSignIn(
           prompt: promptLogin ? "login" : nil, loginHint: loginHint, redirectURI: listener.redirectURI,
           inBrowser: true)
-        // The browser gets a one-time address of the listener, never the authorize request (a command line is
-        // readable by every local user).
-        let start = listener.startURL(redirectingTo: request.url)
+        // The browser gets a page only this user can read, which leads to a one-time address of the listener:
+        // neither that address nor the authorize request is on a command line (readable by every local user).
+        let page: URL
+        do throws(HandOverPage.Failure) { page = try listener.handOverPage(redirectingTo: request.url) } catch {
+          throw CLIFailure(
+            status: 1, code: "browser", message: "Could not write the sign-in page for your browser (\(error)).")
+        }
         if !options.json { print("Opening your browser to sign in… (waiting for it on \(listener.redirectURI.value))") }
-        do { try Browser.open(start) } catch {
+        do { try Browser.open(page) } catch {
           throw CLIFailure(
             status: 1, code: "browser",
-            message: "Could not open a browser. Open this address yourself:\n\(start.absoluteString)")
+            message: "Could not open a browser. Open this page yourself:\n\(page.absoluteString)")
         }
         let seconds = timeout
         let timer = Task {
@@ -71,7 +75,8 @@ struct SignIn: AsyncParsableCommand {
       await listener.stop()
       switch outcome {
       case .success(let account):
-        context.output("Signed in as \(account.displayName)", json: ["signedIn": true, "account": account.json])
+        // Said plainly: whoever finished the sign-in in the browser is who the keyring now holds for every app.
+        context.output(account.signedInLine, json: ["signedIn": true, "account": account.json])
       case .failure(.authorization(.cancelled)):
         throw CLIFailure(status: 1, code: "cancelled", message: "Sign-in was cancelled.")
       case .failure(let error):
@@ -120,4 +125,9 @@ enum Browser {
     }
     throw CocoaError(.fileNoSuchFile)
   }
+}
+
+extension Account {
+  /// "Signed in as NAME <EMAIL>": who the keyring holds for every app of the group.
+  var signedInLine: String { "Signed in as \(displayName)\(email.map { " <\($0)>" } ?? "")" }
 }

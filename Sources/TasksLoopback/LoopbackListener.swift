@@ -117,14 +117,23 @@ public final class LoopbackListener: Sendable {
     return LoopbackListener(port: port, redirectURI: uri, addresses: addresses, servers: servers, start: start)
   }
 
-  /// The address to give the browser: answered once with a redirect to `authorize` (the authorize request, which
-  /// then never appears on a command line); a second request for it ends the flow. Replaces an earlier one.
+  /// The one-time start address: answered once with a redirect to `authorize` (the authorize request, which then
+  /// never appears on a command line); a second request for it ends the flow. Replaces an earlier one. Give a browser
+  /// `handOverPage(redirectingTo:)` instead: this address on its command line could be read by every local user.
   public func startURL(redirectingTo authorize: URL) -> URL {
     start.offer(authorize)
     var components = URLComponents(string: redirectURI.value) ?? URLComponents()
     components.path = start.path
     components.query = nil
     return components.url ?? authorize
+  }
+
+  /// The address to give the browser: a `HandOverPage` only this user can read, leading to the one-time start
+  /// address (`startURL(redirectingTo:)`), removed when the listener stops.
+  public func handOverPage(redirectingTo authorize: URL) throws(HandOverPage.Failure) -> URL {
+    let page = try HandOverPage(leadingTo: startURL(redirectingTo: authorize))
+    start.keep(page)
+    return page.url
   }
 
   /// What is served, and to whom the requests go.
@@ -197,6 +206,7 @@ public final class LoopbackListener: Sendable {
   /// Stops listening, once the answers under way have been written (for at most five seconds): the browser sees the
   /// page that ends the flow even when the caller stops as soon as it knows the outcome.
   public func stop() async {
+    start.removePage()
     for server in servers { await server.stop() }
   }
 
@@ -218,21 +228,39 @@ public final class LoopbackListener: Sendable {
 /// The one-time start address of a listener and the authorize request it leads to. Any thread.
 private final class StartPage: Sendable {
   let path: String
-  private let state = Mutex<(target: URL?, opened: Bool)>((nil, false))
+  private let state = Mutex<(target: URL?, opened: Bool, page: HandOverPage?)>((nil, false, nil))
 
   init(path: String) {
     self.path = path
   }
 
   func offer(_ authorize: URL) {
-    state.withLock { $0 = (authorize, false) }
+    let earlier = state.withLock { state in
+      defer { state = (authorize, false, nil) }
+      return state.page
+    }
+    earlier?.remove()
+  }
+
+  /// Keeps the page that leads here, to remove it once it has served.
+  func keep(_ page: HandOverPage) {
+    state.withLock { $0.page = page }
+  }
+
+  func removePage() {
+    state.withLock { state in
+      defer { state.page = nil }
+      return state.page
+    }?.remove()
   }
 
   /// The answer to a request for `url` when it is the start address (on to the authorize request the first time,
-  /// `.openedTwice` the second, 404 before anything is offered or after); nil for any other address.
+  /// `.openedTwice` the second, 404 before anything is offered or after); nil for any other address. The hand-over
+  /// page stays until the listener stops: a second visit must reach `.openedTwice`, which ends the flow for all to
+  /// see, not a missing file.
   func answer(_ url: String) -> LoopbackAnswer? {
     guard URLComponents(string: url)?.path == path else { return nil }
-    return state.withLock { state in
+    return state.withLock { state -> LoopbackAnswer in
       guard let target = state.target else { return .notFound }
       if state.opened {
         state.target = nil

@@ -12,6 +12,7 @@ Python's webbrowser module, which otherwise waits for it.
 import html.parser
 import http.cookiejar
 import os
+import re
 import ssl
 import sys
 import urllib.error
@@ -56,6 +57,10 @@ def main(url):
         except urllib.error.URLError:
             return target, ""  # a redirect to a listener that has gone: the flow is over
 
+    if urllib.parse.urlsplit(url).scheme in ("file", ""):  # the apps' hand-over page: follow its refresh
+        with open(urllib.parse.unquote(urllib.parse.urlsplit(url).path), encoding="utf-8") as handed:
+            refresh = re.search(r'http-equiv="refresh" content="0; url=([^"]*)"', handed.read())
+        url = html.unescape(refresh.group(1)) if refresh else url
     here, page = open_page(url)
     for _ in range(4):
         parser = Forms()

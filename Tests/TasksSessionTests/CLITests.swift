@@ -29,6 +29,10 @@ struct CLIRunner {
 
   static var program: URL { TestDesktop.binaryFolder.appending(path: "b2c-tasks-cli") }
   static var scriptedBrowser: String { TestDesktop.scriptedBrowser.path }
+  /// `hand-over-target.sh`: where the apps' hand-over page leads.
+  static var handOverTarget: String {
+    TestDesktop.scriptedBrowser.deletingLastPathComponent().appending(path: "hand-over-target.sh").path
+  }
 
   /// Runs `arguments` (after `--settings FILE`), signing in as `email` if the command opens the browser.
   func run(
@@ -115,7 +119,7 @@ struct CLITests {
       try Data(
         """
         #!/bin/sh
-        redirect=$(printf '%s' "$1" | sed 's|^\\(http://[^/]*\\)/.*|\\1/|')
+        redirect=$(/bin/sh "\(CLIRunner.handOverTarget)" "$1" | sed 's|^\\(http://[^/]*\\)/.*|\\1/|')
         curl -s -o /dev/null -w '%{http_code}\\n' "${redirect}?code=forged&state=wrong" >>"\(log.path)"
         curl -s -o /dev/null -w '%{http_code}\\n' "${redirect}?error=access_denied" >>"\(log.path)"
         exec /bin/sh "\(CLIRunner.scriptedBrowser)" "$1"
@@ -139,20 +143,24 @@ struct CLITests {
       let log = harness.data.appending(path: "browser.log")
       #expect(try await cli.run(["sign-in"], environment: ["B2C_TEST_BROWSER_LOG": log.path]).status == 0)
       let opened = try String(contentsOf: log, encoding: .utf8)
-      #expect(opened.hasPrefix("http://127.0.0.1:"), "\(opened)")
-      for parameter in ["state=", "nonce=", "code_challenge", "redirect_uri", "/authorize", "client_id"] {
+      #expect(opened.hasPrefix("file:///") && opened.contains("/b2c-tasks/sign-in-"), "\(opened)")
+      let parameters = [
+        "state=", "nonce=", "code_challenge", "redirect_uri", "/authorize", "client_id", "b2c-tasks-sign-in",
+      ]
+      for parameter in parameters {
         #expect(!opened.contains(parameter), "the browser's command line names \(parameter): \(opened)")
       }
       _ = try await cli.run(["sign-out"], environment: ["BROWSER": "true"])
 
-      // Another local user reads the address in /proc and opens it before the browser does: they get the authorize
-      // request, and the browser's own visit then stops the sign-in, so the code they would bring back finds no flow.
+      // A program of the user's own (no other user can read the page) opens the start address before the browser
+      // does: it gets the authorize request, and the browser's own visit then stops the sign-in, so the code it would
+      // bring back finds no flow.
       let taken = harness.data.appending(path: "taken.txt")
       let neighbour = harness.data.appending(path: "neighbour.sh")
       try Data(
         """
         #!/bin/sh
-        curl -s --noproxy '*' -o /dev/null -w '%{http_code} %{redirect_url}' "$1" >"\(taken.path)"
+        curl -s --noproxy '*' -o /dev/null -w '%{http_code} %{redirect_url}' "$(/bin/sh "\(CLIRunner.handOverTarget)" "$1")" >"\(taken.path)"
         exec /bin/sh "\(CLIRunner.scriptedBrowser)" "$1"
 
         """.utf8

@@ -194,4 +194,47 @@ struct LoopbackListenerTests {
       #expect(await openedTwice.count == 1)
     }
   }
+
+  @Test(
+    "M2: the browser is handed a page only this user can read (0600 in a 0700 folder), which leads to the start address; gone when the listener stops; a planted folder is refused"
+  )
+  func handOverPage() async throws {
+    let runtime = try TestDesktop.temporaryFolder("hand-over")
+    defer { try? FileManager.default.removeItem(at: runtime) }
+    chmod(runtime.path, 0o700)
+    let folder = PrivateFolder(environment: ["XDG_RUNTIME_DIR": runtime.path])
+    let listener = try await LoopbackListener.start(
+      registered: try #require(RedirectURI("http://127.0.0.1/callback")), onOpenedTwice: {}, handler: answering())
+    try await withTeardown({ await listener.stop() }) {
+      let authorize = try #require(URL(string: "https://login.example.com/authorize?state=S3CRET"))
+      let page = try HandOverPage(leadingTo: listener.startURL(redirectingTo: authorize), folder: folder)
+      let attributes = try FileManager.default.attributesOfItem(atPath: page.url.path)
+      #expect((attributes[.posixPermissions] as? Int) == 0o600)
+      let folderAttributes = try FileManager.default.attributesOfItem(atPath: folder.path)
+      #expect((folderAttributes[.posixPermissions] as? Int) == 0o700)
+      let text = try String(contentsOf: page.url, encoding: .utf8)
+      #expect(!text.contains("S3CRET") && text.contains("http://127.0.0.1:\(listener.port)/b2c-tasks-sign-in/"))
+      #expect(TestDesktop.handOverTarget(page.url.absoluteString)?.path.hasPrefix("/b2c-tasks-sign-in/") == true)
+      page.remove()
+      #expect(!FileManager.default.fileExists(atPath: page.url.path))
+
+      // The listener's own page goes with it.
+      let handed = try listener.handOverPage(redirectingTo: authorize)
+      #expect(FileManager.default.fileExists(atPath: handed.path))
+      await listener.stop()
+      #expect(!FileManager.default.fileExists(atPath: handed.path), "removed when the listener stops")
+    }
+    // A folder open to others, or a link planted where the folder goes, is refused.
+    try FileManager.default.removeItem(atPath: folder.path)
+    try FileManager.default.createSymbolicLink(atPath: folder.path, withDestinationPath: "/tmp")
+    #expect(throws: HandOverPage.Failure.folder(.unsafe(folder.path))) {
+      try HandOverPage(leadingTo: URL(string: "http://127.0.0.1:1/")!, folder: folder)
+    }
+    try FileManager.default.removeItem(atPath: folder.path)
+    try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: false)
+    chmod(folder.path, 0o755)
+    #expect(throws: HandOverPage.Failure.folder(.unsafe(folder.path))) {
+      try HandOverPage(leadingTo: URL(string: "http://127.0.0.1:1/")!, folder: folder)
+    }
+  }
 }

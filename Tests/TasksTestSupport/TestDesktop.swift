@@ -48,6 +48,19 @@ public enum TestDesktop {
     URL(filePath: #filePath).deletingLastPathComponent().appending(path: "scripted-browser.sh")
   }
 
+  /// Where a browser given `address` goes: for the apps' hand-over page (a `file://` address or a path of a page
+  /// only the user can read), the address its refresh leads to (nil once the page is gone); any other address as it is.
+  public static func handOverTarget(_ address: String) -> URL? {
+    let address = address.trimmingCharacters(in: .whitespacesAndNewlines)
+    // GIO hands a desktop entry's %u a local file as its path.
+    guard let given = address.hasPrefix("/") ? URL(filePath: address) : URL(string: address) else { return nil }
+    guard given.isFileURL else { return given }
+    guard let page = try? String(contentsOf: given, encoding: .utf8),
+      let refresh = page.firstMatch(of: /http-equiv="refresh" content="0; url=([^"]*)"/)
+    else { return nil }
+    return URL(string: String(refresh.1).replacingOccurrences(of: "&amp;", with: "&"))
+  }
+
   /// A new empty folder under the system's temporary folder.
   public static func temporaryFolder(_ name: String) throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appending(path: "b2c-tasks-\(name)-\(UUID().uuidString)")

@@ -13,7 +13,8 @@ if [ "${1:-}" = "--debs" ]; then
   packages="$packages $debs"
 fi
 if [ "${1:-}" = "--tests" ]; then
-  # libgtk-4-bin: gtk4-launch, as the launcher starts apps; bubblewrap to call the broker from a sandbox; a CJK
+  # libgtk-4-bin: gtk4-launch, as the launcher starts apps; bubblewrap and xdg-dbus-proxy to call the broker from a
+  # sandbox as Flatpak does (behind a filtered bus); a CJK
   # font for the Chinese screenshots; sqlite3 for the benchmarks (seeding tasks; gcc, there for the WebKit plugin, builds their C baseline), libxtst-dev and
   # libxdamage-dev for scroll.c's XTEST and DAMAGE;
   # python3-venv for the interoperability tests' OpenID Connect provider (Tests/Interop/django-oidc, from PyPI);
@@ -22,7 +23,7 @@ if [ "${1:-}" = "--tests" ]; then
   # cluster and balancer of the tests' own on private ports, whatever Debian's services do); mmdebstrap for the
   # clean Debian 12 and 13 systems the packages are tried in.
   packages="$packages ca-certificates strace xvfb xauth xdotool imagemagick python3-pyatspi gir1.2-atspi-2.0 python3-gi libsecret-tools wrk bubblewrap
-    libgtk-4-bin fonts-wqy-microhei sqlite3 libxtst-dev libxdamage-dev python3-venv postgresql nginx-light
+    xdg-dbus-proxy libgtk-4-bin fonts-wqy-microhei sqlite3 libxtst-dev libxdamage-dev python3-venv postgresql nginx-light
     $debs mmdebstrap"
 fi
 

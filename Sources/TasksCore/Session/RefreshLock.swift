@@ -42,7 +42,7 @@ public struct RefreshLock: Sendable {
 
   /// The lock file.
   public let path: String
-  private let folders: [String]
+  private let folder: PrivateFolder
   private let bound: Duration
 
   /// The lock of session `key` (shared by its keychain group); `bound` is how long a process waits for another one's write before giving up.
@@ -50,15 +50,10 @@ public struct RefreshLock: Sendable {
     _ key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment,
     bound: Duration = .seconds(90)
   ) {
-    if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-      folders = [runtime + "/b2c-tasks"]
-    } else {
-      let base = "/tmp/b2c-tasks-\(geteuid())"
-      folders = [base, base + "/b2c-tasks"]
-    }
+    folder = PrivateFolder(environment: environment)
     // One lock for the whole keychain group: a sign-out removes every session of the group, so every write of any of
     // them (a refresh of another client or provider in the group) must wait for it, and it for them.
-    path = folders[folders.count - 1] + "/group-\(key.groupDigest).lock"
+    path = folder.path + "/group-\(key.groupDigest).lock"
     self.bound = bound
   }
 
@@ -88,12 +83,11 @@ public struct RefreshLock: Sendable {
 
   /// Creates or checks the folders, then opens the lock file without following links.
   private func open() throws(Failure) -> Int32 {
-    for folder in folders {
-      if mkdir(folder, 0o700) != 0 && errno != EEXIST { throw .cannotOpen(folder, errno) }
-      var status = stat()
-      guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid(),
-        status.st_mode & 0o077 == 0
-      else { throw .unsafeFolder(folder) }
+    do throws(PrivateFolder.Failure) { try folder.make() } catch {
+      switch error {
+      case .unsafe(let path): throw .unsafeFolder(path)
+      case .cannotMake(let path, let number): throw .cannotOpen(path, number)
+      }
     }
     let descriptor = Glibc.open(path, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard descriptor >= 0 else {

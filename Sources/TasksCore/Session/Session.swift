@@ -56,6 +56,9 @@ public actor Session {
   /// Whether the sign-in in progress, or the last one, went through B2C's password-reset policy to its end: the
   /// user set a new password (the app confirms it).
   public internal(set) var passwordChanged = false
+  /// Whether the session was signed in in the system browser (whoever finished the sign-in there is who the
+  /// keyring now holds, which the app then says).
+  public var signedInWithBrowser: Bool { tokens?.signedInWithBrowser ?? false }
   var refreshing: Task<TokenSet, any Error>?
 
   /// Creates a session for `settings` over `store`.
