@@ -108,7 +108,7 @@ let package = Package(
     .executableTarget(
       name: "TasksCLI",
       dependencies: [
-        "TasksCore", "TasksKeyring", "TasksLoopback", "TasksURLSession",
+        "TasksCore", "TasksAccount", "TasksKeyring", "TasksLoopback", "TasksURLSession",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 

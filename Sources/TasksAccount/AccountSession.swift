@@ -158,6 +158,13 @@ public final class AccountSession {
     publish(.signedOut(elsewhere: true))
   }
 
+  /// No session of the group was found at the start: whoever signed out did so while this app was not running (the
+  /// CLI, another app of the group, the broker's service), so the provider's "Keep me signed in" cookies of the last
+  /// sign-in go too, or the next Sign In would let the previous user in without a password.
+  public func foundNoSession() {
+    webSession.remove()
+  }
+
   /// The list first (no offline copy of it is written from now on), then the files.
   private func forget(_ files: AccountFiles?) async {
     list.clear()

@@ -51,6 +51,7 @@ final class AccountController {
       if case .needsSignIn(let signedOut) = await session.state {
         sessionEnded(signedOut)
       } else {
+        account.foundNoSession()
         ui.show(.welcome)
       }
     case .failure(let error):

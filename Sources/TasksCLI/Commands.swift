@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Foundation
+import TasksAccount
 import TasksCore
 
 struct Status: AsyncParsableCommand {
@@ -104,6 +105,9 @@ struct SignOut: AsyncParsableCommand {
     try await context.run {
       _ = try await context.session.restore()
       let logout = try await context.session.signOut()
+      // The app's sign-in view keeps the provider's "Keep me signed in" cookies: without them its next Sign In asks
+      // for the password, as after the app's own Sign Out.
+      WebSessionFolders().remove()
       if !noBrowser, let logout { try? Browser.open(logout.url) }  // no token in it: argv and history are public
       context.output("Signed out.", json: ["signedIn": false])
     }

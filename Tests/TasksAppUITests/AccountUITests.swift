@@ -163,5 +163,50 @@ extension AppUI {
       try await app.waitFor(role: "check box", name: "from the empty page")
       await app.stop()
     }
+
+    @Test(
+      "signed out while no window runs, by the CLI or by another app deleting the session: the next Sign In asks for the password",
+      arguments: ["b2c-tasks-cli sign-out", "the session deleted from the keyring"])
+    func signedOutWhileClosed(how: String) async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.tickKeepMeSignedIn()
+      _ = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "No Tasks")
+      let cookies = [
+        app.home.appending(path: "data/io.github.b2ctasks.B2CTasks/web-session"),
+        app.home.appending(path: "cache/io.github.b2ctasks.B2CTasks/web-session"),
+      ]
+      func kept() -> Bool {
+        cookies.contains { !((try? FileManager.default.contentsOfDirectory(atPath: $0.path)) ?? []).isEmpty }
+      }
+      try #require(await eventually(timeout: .seconds(30)) { kept() }, "Keep me signed in kept the provider's cookies")
+      try await app.key("ctrl+q", window: window)
+      #expect(await app.process.waitForExit(timeout: .seconds(30)) == 0)
+      if how.hasPrefix("b2c-tasks-cli") {
+        let signOut = try await ChildProcess.run(
+          try #require(TestDesktop.installPrefix).appending(path: "bin/b2c-tasks-cli"), ["sign-out", "--no-browser"],
+          environment: [
+            "XDG_CONFIG_HOME": app.home.appending(path: "config").path,
+            "XDG_DATA_HOME": app.home.appending(path: "data").path,
+            "XDG_CACHE_HOME": app.home.appending(path: "cache").path,
+          ])
+        #expect(signOut.status == 0, "\(signOut.error)")
+        #expect(!kept(), "the CLI's sign-out removed the app's web session")
+      } else {
+        let cleared = try await ChildProcess.run(
+          URL(filePath: "/usr/bin/secret-tool"), ["clear", "keychain-group", playground.keychainGroup])
+        #expect(cleared.status == 0, "\(cleared.error)")
+      }
+      await app.stop(keepHome: true)
+      let again = try AppDriver(settings: playground.settings, home: app.home)
+      try await again.waitFor(role: "push button", name: "Sign In")
+      #expect(
+        await eventually(timeout: .seconds(30)) { !kept() }, "a start that finds no session forgets the web session")
+      _ = try await again.openSignInPage()
+      try await again.waitFor(role: "label", name: "Sign in")
+      try await again.waitUntilGone(role: "label", name: "Ann Example")
+      await again.stop()
+    }
   }
 }
