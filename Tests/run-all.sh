@@ -58,6 +58,7 @@ run_stage() {
       # Built from the tracked files, checked by lintian, and tried in clean Debian 12 and 13 roots made from
       # Debian's archive (the launcher's entry, a sign-in, a task, the CLI, the service's unit, a clean purge).
       meson-wrap/tools/build-debs.sh "$repo/.build/debs"
+      echo "run-all: the packages were built after $(($(date +%s) - started)) s"
       lintian --fail-on error,warning --no-tag-display-limit "$repo"/.build/debs/*.deb
       if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
       $sudo Tests/Packages/try-debs.sh "$repo/.build/debs" bookworm trixie

@@ -12,8 +12,9 @@ stage=$(mktemp -d /tmp/b2c-tasks-debs.XXXXXX)
 trap 'rm -rf "$stage"' EXIT
 source="$stage/b2c-tasks-$version"
 mkdir -p "$source"
-# The tracked files only: no build folders, no Package.resolved, nothing left over from a run.
-(cd "$repo" && git ls-files -z --cached --others --exclude-standard | xargs -0 sh -c '
+# The tracked files only (as they are in the work tree): no build folders, no Package.resolved, nothing left over
+# from a run, no file that is not in git yet.
+(cd "$repo" && git ls-files -z --cached | xargs -0 sh -c '
   for file; do [ -e "$file" ] && printf "%s\0" "$file"; done' sh | tar --null -T - -cf -) | tar -xf - -C "$source"
 cp -r "$repo/meson-wrap/debian" "$source/debian"
 date=$(date -R -d "@$(git -C "$repo" log -1 --format=%ct)")
