@@ -108,7 +108,7 @@ let package = Package(
     .executableTarget(
       name: "TasksCLI",
       dependencies: [
-        "TasksCore", "TasksAccount", "TasksKeyring", "TasksLoopback", "TasksURLSession",
+        "TasksCore", "TasksAccount", "TasksKeyring", "TasksLoopback", "TasksSoup",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 

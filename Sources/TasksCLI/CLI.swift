@@ -4,7 +4,7 @@ import ArgumentParser
 import Foundation
 import TasksCore
 import TasksKeyring
-import TasksURLSession
+import TasksSoup
 
 /// `b2c-tasks-cli`.
 @main
@@ -65,7 +65,9 @@ struct Context {
     } catch {
       throw Context.report(CLIFailure(status: 6, code: "settings", message: error.description), json: options.json)
     }
-    session = Session(settings: settings, store: KeyringSessionStore(), http: .shared) {
+    // libsoup, as the app: it stops reading an answer at its limit (URLSession's libcurl inflated a 1 GiB gzip
+    // answer, 1.16 GB resident, before its delegate could refuse it).
+    session = Session(settings: settings, store: KeyringSessionStore(), http: .soup()) {
       // Said on the terminal so that a pause behind another app's refresh or sign-out does not look like a hang.
       FileHandle.standardError.write(
         Data((tr("Waiting for another B2C Tasks app to finish with your sign-in…") + "\n").utf8))

@@ -1,4 +1,5 @@
-// URLSessionTransport: the core's HTTP over Foundation's URLSession (libcurl), for b2c-tasks-cli and the tests.
+// URLSessionTransport: the core's HTTP over Foundation's URLSession (libcurl), for the tests and the fuzzing harness
+// (b2c-tasks-cli uses libsoup: libcurl inflates a whole gzip answer before the delegate can refuse it).
 // Sendable.
 
 import Foundation

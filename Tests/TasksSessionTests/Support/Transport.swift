@@ -6,7 +6,7 @@ import TasksSoup
 import TasksURLSession
 import Testing
 
-/// The core's HTTP transports: URLSession (b2c-tasks-cli) and libsoup (the GNOME app).
+/// The core's HTTP transports: URLSession (Foundation's) and libsoup (the GNOME app's and b2c-tasks-cli's).
 enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
   case urlSession = "URLSession"
   case soup = "libsoup"
