@@ -99,12 +99,30 @@ public struct BearerValidator: Sendable {
     for issuer in issuers {
       do {
         let claims = try await issuer.verify(token, naming: named)
+        // Owners are per `iss`: were another trusted document to declare this one's `iss` too, whoever holds its keys
+        // would own this issuer's users' tasks. Neither is taken until the operator removes one.
+        for other in issuers where other !== issuer {
+          if (try? await other.name()) == claims.iss {
+            throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "two trusted issuers name this iss")
+          }
+        }
         return (claims, VerifiedTokens.Signer(keys: issuer, kid: IssuerKeys.keyID(token)))
       } catch {
         lastError = error
       }
     }
     throw lastError
+  }
+
+  /// The `iss` values that more than one of `issuers` declares, with the metadata URLs declaring each (issuers that
+  /// cannot be read now are left out).
+  public static func sharedNames(_ issuers: [IssuerKeys]) async -> [String: [URL]] {
+    var declared: [String: [URL]] = [:]
+    await withTaskGroup(of: (String?, URL).self) { group in
+      for issuer in issuers { group.addTask { (try? await issuer.name(), issuer.metadataURL) } }
+      for await (name, url) in group { if let name { declared[name, default: []].append(url) } }
+    }
+    return declared.filter { $0.value.count > 1 }
   }
 }
 

@@ -150,4 +150,86 @@ struct IssuerOwnerTests {
       }
     }
   }
+
+  /// A hostile issuer's metadata: its `issuer` is whatever the file `issuer` (argument 1) holds, its keys the URL in
+  /// argument 2; 503 while that file does not exist. Prints its port.
+  private static let hostileMetadata = """
+    import http.server, json, os, sys
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args): pass
+        def do_GET(self):
+            if not os.path.exists(sys.argv[1]):
+                self.send_response(503); self.end_headers(); return
+            body = json.dumps({"issuer": open(sys.argv[1]).read(), "jwks_uri": sys.argv[2]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print("listening on %d" % server.server_address[1], flush=True)
+    server.serve_forever()
+    """
+
+  @Test(
+    "M2: a second trusted issuer whose metadata declares the first's iss gets none of its users' tasks: no start, and its tokens refused when it says so later"
+  )
+  func hostileIssuerNamesAnother() async throws {
+    let a = try await PlaygroundHarness.start()
+    let b = try await PlaygroundHarness.start()
+    let folder = try TestDesktop.temporaryFolder("hostile-issuer")
+    try await withTeardown({
+      await a.stop(); await b.stop()
+      try? FileManager.default.removeItem(at: folder)
+    }) {
+      let annA = try #require(
+        try await SignInDriver(a).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+      let claimsA = try await TokenInspector(a).claims(annA)
+      let issuerA = try #require(claimsA["iss"] as? String)
+      // B's operator signs a token naming A's issuer and A's Ann, with B's own key, which B's document publishes.
+      let forged = try await TokenForger(b).sign(
+        ForgedClaims(
+          iss: issuerA, aud: PlaygroundHarness.clientID, exp: Int(Date().timeIntervalSince1970) + 600,
+          nbf: Int(Date().timeIntervalSince1970) - 10, oid: try #require(claimsA["oid"] as? String)))
+      let claimed = folder.appending(path: "issuer")
+      let keysB = b.base.appending(path: "\(PlaygroundHarness.tenant)/\(PlaygroundHarness.signIn)/discovery/v2.0/keys")
+      let hostile = try await ScriptServer.start(["-c", Self.hostileMetadata, claimed.path, keysB.absoluteString])
+      defer { hostile.stop() }
+      let hostileMetadata = try #require(URL(string: hostile.origin + "/.well-known/openid-configuration"))
+
+      // Declaring A's issuer from the start: the service does not start, and says why.
+      try Data(issuerA.utf8).write(to: claimed)
+      let refused = try await ChildProcess.run(
+        TaskAPIProcess.program,
+        [
+          "--port", "0", "--database", folder.appending(path: "refused.sqlite").path, "--issuer-metadata",
+          a.policyMetadata.absoluteString, "--issuer-metadata", hostileMetadata.absoluteString, "--audience",
+          PlaygroundHarness.clientID,
+        ], timeout: .seconds(60))
+      #expect(refused.status != 0 && refused.status != nil, "\(refused.output)")
+      #expect(refused.error.contains("declared by 2 trusted metadata documents"), "\(refused.error)")
+
+      // Unreadable at the start, declaring A's issuer afterwards: its tokens are refused, and A's user's task stays
+      // A's.
+      try FileManager.default.removeItem(at: claimed)
+      let api = try await TaskAPIProcess.start(
+        database: folder.appending(path: "tasks.sqlite").path, issuerMetadata: a.policyMetadata,
+        arguments: ["--issuer-metadata", hostileMetadata.absoluteString])
+      try await withTeardown({ await api.stop() }) {
+        let browser = Browser()
+        let added = try await browser.send(
+          Self.request(api.base, "api/tasks", "POST", token: annA, json: ["Text": "A's secret"]))
+        #expect(added.status == 204)
+        try Data(issuerA.utf8).write(to: claimed)
+        // The hostile document is read once its backing off after the failed start read has passed.
+        var answer = try await browser.send(Self.request(api.base, "api/tasks", token: forged))
+        let refusedLater = await eventually(timeout: .seconds(60)) {
+          answer = (try? await browser.send(Self.request(api.base, "api/tasks", token: forged))) ?? answer
+          return answer.status == 401
+        }
+        #expect(refusedLater, "the forged token was answered \(answer.status): \(answer.text)")
+        #expect(!answer.text.contains("A's secret"))
+      }
+    }
+  }
 }
