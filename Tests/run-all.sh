@@ -57,10 +57,15 @@ run_stage() {
     packages)
       # Built from the tracked files, checked by lintian, and tried in clean Debian 12 and 13 roots made from
       # Debian's archive (the launcher's entry, a sign-in, a task, the CLI, the service's unit, a clean purge).
+      # The clean roots are downloaded while the packages build (the one waits on the network, the other on the CPU).
+      if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+      $sudo Tests/Packages/try-debs.sh --prepare bookworm trixie &
+      roots=$!
       meson-wrap/tools/build-debs.sh "$repo/.build/debs"
       echo "run-all: the packages were built after $(($(date +%s) - started)) s"
+      wait "$roots"
+      echo "run-all: the clean roots were ready after $(($(date +%s) - started)) s"
       lintian --fail-on error,warning --no-tag-display-limit "$repo"/.build/debs/*.deb
-      if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
       $sudo Tests/Packages/try-debs.sh "$repo/.build/debs" bookworm trixie
       ;;
     benchmarks)

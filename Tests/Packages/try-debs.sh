@@ -7,9 +7,12 @@
 # command line serves /ready on SQLite; `apt-get purge` leaves no file of the packages behind. Prints the packages'
 # sizes and install times. The roots' tools (Xvfb, AT-SPI, xdotool, …) are cached in .build/debian-roots/ (made
 # again after a week, or when the list changes). As root.
+# try-debs.sh --prepare RELEASE…: only makes (or finds) the roots, so that their download can overlap the packages'
+# build.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-debs=$(cd "$1" && pwd)
+prepare=false
+if [ "$1" = --prepare ]; then prepare=true; else debs=$(cd "$1" && pwd); fi
 shift
 cache="$repo/.build/debian-roots"
 mkdir -p "$cache"
@@ -29,14 +32,19 @@ trap unmount_root EXIT
 
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
 
-try_release() {
-  release=$1
-  base="$cache/$release-$(echo "$tools" | md5sum | cut -c1-8).tar"
+# The cached root of release $1 with the test tools, made if missing or older than a week.
+make_base() {
+  base="$cache/$1-$(echo "$tools" | md5sum | cut -c1-8).tar"
   if [ -z "$(find "$base" -mtime -7 2>/dev/null)" ]; then
-    echo "== $release: making a clean root with the test tools"
-    mmdebstrap --quiet --format=tar --variant=apt --include="$tools" "$release" "$base.new" http://deb.debian.org/debian
+    echo "== $1: making a clean root with the test tools"
+    mmdebstrap --quiet --format=tar --variant=apt --include="$tools" "$1" "$base.new" http://deb.debian.org/debian
     mv "$base.new" "$base"
   fi
+}
+
+try_release() {
+  release=$1
+  make_base "$release"
   root=$(mktemp -d "/tmp/b2c-tasks-$release.XXXXXX")
   tar -xf "$base" -C "$root"
   mount -t proc proc "$root/proc"
@@ -114,4 +122,8 @@ try_release() {
   unmount_root
 }
 
-for release in "$@"; do try_release "$release"; done
+if $prepare; then
+  for release in "$@"; do make_base "$release"; done
+else
+  for release in "$@"; do try_release "$release"; done
+fi
