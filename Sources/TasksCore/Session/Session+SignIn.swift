@@ -111,6 +111,8 @@ extension Session {
     case .failure(.cancelled):
       cancelFlow()
       return .cancelled
+    case .failure(.service(let error)) where error.error == "invalid_scope":
+      return fail(.scopesRefused(request.scopes, error))
     case .failure(let failure):
       return fail(.authorization(failure))
     }

@@ -159,7 +159,7 @@ public actor Session {
       authorize: authorize, token: token, logout: configuration.endSessionEndpoint ?? conventional?.logout,
       discovery: settings.authority.discovery(for: policy))
     let offlineAccess = configuration.scopesSupported?.contains("offline_access") ?? false
-    return (endpoints, settings.scopes(offlineAccess: offlineAccess))
+    return (endpoints, settings.scopes(offlineAccess: offlineAccess, supported: configuration.scopesSupported))
   }
 
   // MARK: Sign-out

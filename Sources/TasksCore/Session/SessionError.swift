@@ -35,6 +35,8 @@ public enum SessionError: Error, Equatable, Sendable {
   case signInViewUnavailable(String)
   /// No web browser could be started for a sign-in in the browser, with the desktop's reason.
   case browserUnavailable(String)
+  /// The provider refused the scopes asked for (`invalid_scope`): those asked for, and its answer.
+  case scopesRefused([String], ServiceError)
 
   /// One line for the user.
   public var message: String {
@@ -82,6 +84,11 @@ public enum SessionError: Error, Equatable, Sendable {
         template: tr(
           "No web browser could be started for the sign-in (%@). Sign in in this window instead, or set a default browser."
         ), reason)
+    case .scopesRefused(let scopes, _):
+      return String(
+        template: tr(
+          "The sign-in service refused the scopes asked for (%@). Name the scopes it offers under “scopes” in the settings file."
+        ), scopes.joined(separator: " "))
     case .discovery:
       return tr(
         "The sign-in service describes itself in a way this app cannot trust or use. Check the authority in the settings."

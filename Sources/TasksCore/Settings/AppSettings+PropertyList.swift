@@ -73,6 +73,7 @@ struct PropertyListReader {
       }
       return kind
     }
+    let named = try scopes()
     return AppSettings(
       clientID: clientID,
       keychainGroup: try string("keychain").flatMap { $0.isEmpty ? nil : $0 }
@@ -80,8 +81,9 @@ struct PropertyListReader {
       authority: authority,
       policies: policies,
       redirectURI: try redirectURI() ?? .default(for: authority.provider),
+      extraScopes: named ?? [],
       // The standard claims for a name and an address to show; B2C's user flows put them in the id_token unasked.
-      extraScopes: try scopes() ?? (authority.hasPolicies ? [] : ["profile", "email"]),
+      defaultScopes: named == nil && !authority.hasPolicies ? ["profile", "email"] : [],
       // A plain provider's access token is for its own resource server (and may be opaque): the id_token, whose
       // audience is this app, is what the task API can check (PROTOCOL.md §9). B2C issues an access token for us.
       bearerToken: bearer ?? (authority.hasPolicies ? .accessToken : .idToken),

@@ -27,8 +27,12 @@ public struct AppSettings: Sendable, Equatable {
   public var policies: Policies?
   /// Where B2C sends the browser back to when a sign-in ends.
   public var redirectURI: RedirectURI
-  /// Scopes asked for besides `openid`, `offline_access` and (B2C) `<clientID>`.
+  /// Scopes asked for besides `openid`, `offline_access` and (B2C) `<clientID>`: those the settings name.
   public var extraScopes: [String]
+  /// Scopes asked for only where the provider's discovery document lists them (or lists none): the defaults of
+  /// settings that name no scopes (`profile email`, for a name and an address to show, from a provider without
+  /// policies). A provider configured without them refuses a request for them with `invalid_scope`.
+  public var defaultScopes: [String]
   /// Which token the task API receives.
   public var bearerToken: BearerToken
   /// The base URL of the task API (`/api/tasks` is appended).
@@ -37,7 +41,7 @@ public struct AppSettings: Sendable, Equatable {
   /// Creates settings from parts; `AppSettings.load(from:)` validates files into this shape.
   public init(
     clientID: String, keychainGroup: String, authority: Authority,
-    policies: Policies?, redirectURI: RedirectURI, extraScopes: [String] = [],
+    policies: Policies?, redirectURI: RedirectURI, extraScopes: [String] = [], defaultScopes: [String] = [],
     bearerToken: BearerToken = .accessToken, taskAPI: URL
   ) {
     self.clientID = clientID
@@ -46,6 +50,7 @@ public struct AppSettings: Sendable, Equatable {
     self.policies = policies
     self.redirectURI = redirectURI
     self.extraScopes = extraScopes
+    self.defaultScopes = defaultScopes
     self.bearerToken = bearerToken
     self.taskAPI = taskAPI
   }
@@ -55,12 +60,14 @@ public struct AppSettings: Sendable, Equatable {
 
   /// The scopes every request asks for: `openid`; `offline_access` for a refresh token where the provider offers it
   /// (B2C always does); for B2C the client id, without which it issues no access token for the app's own API; then
-  /// the configured extras.
-  public func scopes(offlineAccess: Bool) -> [String] {
+  /// the configured extras; the default scopes those of `supported` (the discovery document's `scopes_supported`;
+  /// nil when it lists none).
+  public func scopes(offlineAccess: Bool, supported: [String]? = nil) -> [String] {
     var scopes = ["openid"]
     if offlineAccess || authority.hasPolicies { scopes.append("offline_access") }
     if authority.hasPolicies { scopes.append(clientID) }
-    for scope in extraScopes where !scopes.contains(scope) { scopes.append(scope) }
+    let defaults = defaultScopes.filter { supported?.contains($0) ?? true }
+    for scope in extraScopes + defaults where !scopes.contains(scope) { scopes.append(scope) }
     return scopes
   }
 }

@@ -164,6 +164,13 @@ struct ProviderAuthorityTests {
     #expect(settings.redirectURI == .anyLoopbackPort)
     #expect(settings.redirectURI.value == "http://127.0.0.1/" && settings.redirectURI.kind == .loopback)
     #expect(settings.scopes(offlineAccess: true) == ["openid", "offline_access", "profile", "email"])
+    // The defaults go only where the provider's document lists them (django-oauth-toolkit set up with only openid,
+    // offline_access and its own scope refuses the request with invalid_scope otherwise).
+    #expect(
+      settings.scopes(offlineAccess: true, supported: ["openid", "offline_access", "read"]) == [
+        "openid", "offline_access",
+      ])
+    #expect(settings.scopes(offlineAccess: false, supported: ["openid", "email"]) == ["openid", "email"])
     #expect(settings.bearerToken == .idToken && settings.keychainGroup == "com.contoso.sso")
     let three = text.replacingOccurrences(of: "<key>keychain</key><string>com.contoso.sso</string>", with: "")
     #expect(try AppSettings.parse(Data(three.utf8), file: "three.plist").keychainGroup == AppIdentity.appID)
@@ -189,6 +196,7 @@ struct ProviderAuthorityTests {
       "https://id.example.com", extra: "<key>scopes</key><string>tasks.read</string>"
     ).get()
     #expect(given.scopes(offlineAccess: false) == ["openid", "tasks.read"])
+    #expect(given.scopes(offlineAccess: false, supported: ["openid"]) == ["openid", "tasks.read"], "named: asked for")
     #expect(given.redirectURI.value == "http://127.0.0.1/")
   }
 
