@@ -152,23 +152,12 @@ struct IssuerOwnerTests {
   }
 
   /// A hostile issuer's metadata: its `issuer` is whatever the file `issuer` (argument 1) holds, its keys the URL in
-  /// argument 2; 503 while that file does not exist. Prints its port.
+  /// argument 2; 503 while that file does not exist.
   private static let hostileMetadata = """
-    import http.server, json, os, sys
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def log_message(self, *args): pass
-        def do_GET(self):
-            if not os.path.exists(sys.argv[1]):
-                self.send_response(503); self.end_headers(); return
-            body = json.dumps({"issuer": open(sys.argv[1]).read(), "jwks_uri": sys.argv[2]}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    print("listening on %d" % server.server_address[1], flush=True)
-    server.serve_forever()
+    def answer(origin):
+        if not os.path.exists(sys.argv[1]):
+            return None
+        return {"issuer": open(sys.argv[1]).read(), "jwks_uri": sys.argv[2]}
     """
 
   @Test(
@@ -193,7 +182,7 @@ struct IssuerOwnerTests {
           nbf: Int(Date().timeIntervalSince1970) - 10, oid: try #require(claimsA["oid"] as? String)))
       let claimed = folder.appending(path: "issuer")
       let keysB = b.base.appending(path: "\(PlaygroundHarness.tenant)/\(PlaygroundHarness.signIn)/discovery/v2.0/keys")
-      let hostile = try await ScriptServer.start(["-c", Self.hostileMetadata, claimed.path, keysB.absoluteString])
+      let hostile = try await ScriptServer.json(Self.hostileMetadata, [claimed.path, keysB.absoluteString])
       defer { hostile.stop() }
       let hostileMetadata = try #require(URL(string: hostile.origin + "/.well-known/openid-configuration"))
 

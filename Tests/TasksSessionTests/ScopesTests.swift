@@ -10,34 +10,22 @@ import Testing
 
 @Suite("Scopes asked of a provider")
 struct ScopesTests {
-  /// Serves an OpenID Connect discovery document whose `scopes_supported` is argument 1 (space-separated; "-" for
-  /// none listed), with its own origin as issuer; prints its port.
+  /// An OpenID Connect discovery document whose `scopes_supported` is argument 1 (space-separated; "-" for none
+  /// listed), with its own origin as issuer.
   private static let provider = """
-    import http.server, json, sys
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def log_message(self, *args): pass
-        def do_GET(self):
-            origin = "http://127.0.0.1:%d" % self.server.server_address[1]
-            document = {"issuer": origin, "authorization_endpoint": origin + "/authorize",
-                        "token_endpoint": origin + "/token", "jwks_uri": origin + "/keys"}
-            if sys.argv[1] != "-":
-                document["scopes_supported"] = sys.argv[1].split()
-            body = json.dumps(document).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    print("listening on %d" % server.server_address[1], flush=True)
-    server.serve_forever()
+    def answer(origin):
+        document = {"issuer": origin, "authorization_endpoint": origin + "/authorize",
+                    "token_endpoint": origin + "/token", "jwks_uri": origin + "/keys"}
+        if sys.argv[1] != "-":
+            document["scopes_supported"] = sys.argv[1].split()
+        return document
     """
 
   /// The scopes the authorize request asks of a provider listing `supported`, with settings of four keys (and
   /// `scopes` when given); and the session, for what follows.
   private func asked(supported: String, scopes: String? = nil) async throws -> ([String], Session, AuthorizationRequest)
   {
-    let server = try await ScriptServer.start(["-c", Self.provider, supported])
+    let server = try await ScriptServer.json(Self.provider, [supported])
     defer { server.stop() }
     let file = SettingsFile([
       "clientID": "scopes-client", "authority": server.origin, "taskAPI": server.origin, "scopes": scopes,

@@ -24,6 +24,31 @@ public struct ScriptServer: Sendable {
     return ScriptServer(process: process, origin: "http://127.0.0.1:\(found)")
   }
 
+  /// Starts a server answering every GET with the JSON object `answer(origin)` returns, a function the Python
+  /// `source` defines (it may read `sys.argv`, whose items 1… are `arguments`); 503 when it returns None.
+  public static func json(_ source: String, _ arguments: [String] = []) async throws -> ScriptServer {
+    let script = """
+      import http.server, json, os, sys
+      \(source)
+      class Handler(http.server.BaseHTTPRequestHandler):
+          def log_message(self, *args): pass
+          def do_GET(self):
+              document = answer("http://127.0.0.1:%d" % self.server.server_address[1])
+              if document is None:
+                  self.send_response(503); self.end_headers(); return
+              body = json.dumps(document).encode()
+              self.send_response(200)
+              self.send_header("Content-Type", "application/json")
+              self.send_header("Content-Length", str(len(body)))
+              self.end_headers()
+              self.wfile.write(body)
+      server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+      print("listening on %d" % server.server_address[1], flush=True)
+      server.serve_forever()
+      """
+    return try await start(["-c", script] + arguments)
+  }
+
   /// Stops it.
   public func stop() {
     process.kill()
