@@ -172,11 +172,55 @@ extension CallerIdentity {
         rest = rest.dropFirst()
         continue
       }
+      // A long option with its value after "=": code (`--eval=…`) names no script; any other is passed over.
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        if code.contains(String(argument[..<equals])) { return nil }
+        continue
+      }
+      // Short options run together, or with their value attached (`-cCODE`, `-mMODULE`, `-Bc CODE`, `-Xdev`):
+      // read one letter at a time, as the interpreter does (java's options are words, never run together).
+      if argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2, options != "java" {
+        switch Self.cluster(argument, rest: &rest, code: code, withValue: withValue) {
+        case .code: return nil
+        case .module(let module): return "-m \(module)"
+        case .flags: continue
+        }
+      }
       // A flag; the shells also take them with "+" (set +x).
       if argument.hasPrefix("-") || (argument.hasPrefix("+") && withValue.contains("+o")) { continue }
       return absolute(argument, in: directory)
     }
     return nil
+  }
+
+  /// What a run of short options (`-Bc`) says: code on the command line, a module, or flags and values only.
+  private enum Cluster {
+    case code
+    case module(String)
+    case flags
+  }
+
+  /// Reads the short options run together in `argument`, taking a value from `rest` for the last one when it needs
+  /// one and has none attached.
+  private static func cluster(
+    _ argument: String, rest: inout ArraySlice<String>, code: Set<String>, withValue: Set<String>
+  ) -> Cluster {
+    var letters = argument.dropFirst()[...]
+    while let letter = letters.first {
+      letters = letters.dropFirst()
+      let option = "-" + String(letter)
+      let attached = letters.isEmpty ? nil : String(letters)
+      if code.contains(option) { return .code }
+      if option == "-m" {
+        guard let module = attached ?? rest.first else { return .flags }
+        return .module(module)
+      }
+      if withValue.contains(option) {
+        if attached == nil { rest = rest.dropFirst() }
+        return .flags
+      }
+    }
+    return .flags
   }
 
   private static func absolute(_ path: String, in directory: String) -> String {

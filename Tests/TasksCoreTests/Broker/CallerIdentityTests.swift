@@ -71,6 +71,17 @@ struct CallerIdentityTests {
       (["java", "-cp", "/opt/a.jar", "-jar", "app.jar"], "/usr/lib/jvm/bin/java", "/srv/app.jar"),
       (["php", "-c", "/etc/php.ini", "app.php"], "/usr/bin/php8.2", "/srv/app.php"),
       (["php", "-r", "echo 1;"], "/usr/bin/php8.2", nil),
+      // Issue 45, L5: options with their value attached, or run together, name no script of their own.
+      (["python3", "-cimport os", "/home/ann/notes.py"], "/usr/bin/python3.11", nil),
+      (["python3", "-mhttp.server", "/home/ann/notes.py"], "/usr/bin/python3.11", "-m http.server"),
+      (["python3", "-Bc", "print(1)", "/home/ann/notes.py"], "/usr/bin/python3.11", nil),
+      (["python3", "-Bm", "evil", "/home/ann/notes.py"], "/usr/bin/python3.11", "-m evil"),
+      (["python3", "-BX", "/home/ann/notes.py", "evil.py"], "/usr/bin/python3.11", "/srv/evil.py"),
+      (["bash", "-xc", "echo", "/home/ann/run.sh"], "/usr/bin/bash", nil),
+      (["node", "--eval=1", "/home/ann/notes.js"], "/usr/bin/node", nil),
+      (["node", "--require=/home/ann/notes.js", "evil.js"], "/usr/bin/node", "/srv/evil.js"),
+      (["perl", "-we", "print 1", "/home/ann/p.pl"], "/usr/bin/perl", nil),
+      (["python3", "-Bu", "app.py"], "/usr/bin/python3.11", "/srv/app.py"),
     ] as [([String], String, String?)])
   func optionValues(arguments: [String], executable: String, script: String?) {
     #expect(CallerIdentity.script(arguments: arguments, executable: executable, directory: "/srv") == script)
