@@ -48,6 +48,8 @@ public enum BrokerError: Error, Equatable, Sendable {
   case network(String)
   /// The user closed the dialog or the sign-in without an answer.
   case cancelled
+  /// The user closed this app's question a moment ago: it is not asked again before `Broker.askAgainAfter`.
+  case notAskedAgainYet(app: String)
   /// The arguments make no sense (an unknown token kind, a scope the app was never given).
   case invalidArguments(String)
   /// Anything else (the keyring, the provider's answer), in words.
@@ -59,7 +61,7 @@ public enum BrokerError: Error, Equatable, Sendable {
     case .denied: AppIdentity.Broker.error("Denied")
     case .notSignedIn: AppIdentity.Broker.error("NotSignedIn")
     case .network: AppIdentity.Broker.error("Network")
-    case .cancelled: AppIdentity.Broker.error("Cancelled")
+    case .cancelled, .notAskedAgainYet: AppIdentity.Broker.error("Cancelled")
     case .invalidArguments: "org.freedesktop.DBus.Error.InvalidArgs"
     case .failed: "org.freedesktop.DBus.Error.Failed"
     }
@@ -74,6 +76,9 @@ public enum BrokerError: Error, Equatable, Sendable {
     case .notSignedIn: tr("That account is not signed in to B2C Tasks.")
     case .network(let reason): reason
     case .cancelled: tr("The request was cancelled.")
+    case .notAskedAgainYet(let app):
+      String(
+        template: tr("You closed the question about %@ a moment ago. B2C Tasks asks again after a minute."), app)
     case .invalidArguments(let reason), .failed(let reason): reason
     }
   }
@@ -105,14 +110,24 @@ public actor Broker {
   public let consents: ConsentStore
   private let ask: @Sendable (BrokerCaller, BrokerAccount) async -> Answer
   private var questions: [String: Task<Answer, Never>] = [:]
+  /// When each app's question (by app and account) was last closed without an answer.
+  private var dismissed: [String: Date] = [:]
+  /// How long an app whose question was closed must wait before it is asked again: closing it must not bring it
+  /// straight back, however often the app calls.
+  public let askAgainAfter: TimeInterval
+  private let now: @Sendable () -> Date
   private var lastAccountID: String?
   private var watchers: [UUID: AsyncStream<Void>.Continuation] = [:]
 
   public init(
-    session: Session, consents: ConsentStore, ask: @escaping @Sendable (BrokerCaller, BrokerAccount) async -> Answer
+    session: Session, consents: ConsentStore, askAgainAfter: TimeInterval = 60,
+    now: @escaping @Sendable () -> Date = Date.init,
+    ask: @escaping @Sendable (BrokerCaller, BrokerAccount) async -> Answer
   ) {
     self.session = session
     self.consents = consents
+    self.askAgainAfter = askAgainAfter
+    self.now = now
     self.ask = ask
   }
 
@@ -181,6 +196,9 @@ public actor Broker {
     if let asked = questions[key] {
       question = asked
     } else {
+      if let closed = dismissed[key], now().timeIntervalSince(closed) < askAgainAfter {
+        throw .notAskedAgainYet(app: caller.name)
+      }
       let ask = self.ask
       question = Task { await ask(caller, account) }
       questions[key] = question
@@ -188,6 +206,7 @@ public actor Broker {
     let answer = await question.value
     if questions[key] == question {
       questions[key] = nil
+      dismissed[key] = answer == .none ? now() : nil
       if answer != .none {
         let grant = Grant(
           app: app, appName: caller.name, account: account.id, accountName: account.label, allowed: answer == .allow,
