@@ -146,6 +146,12 @@ final class AppDriver {
     try await press(role: "push button", name: name)
   }
 
+  /// Presses the button `name` once it takes clicks (the consent question's Allow ignores the first half second).
+  func pressWhenEnabled(button name: String) async throws {
+    try await waitForSensitive(button: name, true)
+    try await press(button: name)
+  }
+
   /// Performs the default action (click, toggle) of the object with `role` and `name`.
   func press(role: String, name: String) async throws {
     let run = try await ChildProcess.run(Tools.python, [Tools.atspiDriver, "press", "\(process.pid)", role, name])

@@ -75,7 +75,8 @@ struct BrokerClient {
   /// Starts `arguments` (see broker_client.py).
   func start(_ arguments: [String]) throws -> ChildProcess {
     var environment = self.environment
-    environment["DBUS_SESSION_BUS_ADDRESS"] = bus ?? ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"]
+    // (Set only when given: a nil here would take the variable away, and GDBus would start a bus of its own.)
+    if let bus { environment["DBUS_SESSION_BUS_ADDRESS"] = bus }
     guard let sandboxAppID else {
       return try ChildProcess(Tools.python, [script.path] + arguments, environment: environment)
     }
@@ -105,7 +106,7 @@ extension AppUI {
     /// The account id the broker lists for the signed-in user.
     static func accountID(_ client: BrokerClient) async throws -> String {
       let (answer, status) = try await client.run(["accounts"])
-      #expect(status == 0)
+      #expect(status == 0, "\(answer)")
       let accounts = try #require(answer["accounts"] as? [[String: Any]])
       #expect(accounts.count == 1 && accounts.first?["email"] as? String == "ann@example.com")
       #expect(accounts.first?["provider"] as? String == "b2c")
@@ -128,7 +129,7 @@ extension AppUI {
       try await app.waitFor(role: "label", name: "Allow “broker_client.py” to Use Your Sign-In?")
       try await app.waitFor(role: "label", name: "Script \(client.script.path), run by \(Self.python())")
       _ = try await app.screenshot("consent-dialog")
-      try await app.press(button: "Allow")
+      try await app.pressWhenEnabled(button: "Allow")
       #expect(await asking.waitForExit(timeout: .seconds(60)) == 0)
       let allowed = try BrokerClient.answer(asking)
       #expect(allowed["status"] as? Int == 200, "the task API took the token: \(allowed)")
@@ -188,10 +189,12 @@ extension AppUI {
       var notes = try BrokerClient(named: "notes_app.py", in: app.home)
       notes.sandboxAppID = "org.example.Notes"
       let asking = try notes.start(["token", id])
-      try await app.waitFor(role: "label", name: "Allow “Notes” to Use Your Sign-In?")
+      // Issue 45, L4: the subject is the identity the broker verified; the entry's own name only stands beside it.
+      try await app.waitFor(role: "label", name: "Allow “org.example.Notes” to Use Your Sign-In?")
+      try await app.waitFor(role: "label", name: "Calls itself “Notes”")
       try await app.waitFor(role: "label", name: "Sandboxed app org.example.Notes")
       _ = try await app.screenshot("consent-dialog-sandboxed")
-      try await app.press(button: "Allow")
+      try await app.pressWhenEnabled(button: "Allow")
       #expect(await asking.waitForExit(timeout: .seconds(60)) == 0, "\(asking.standardError)")
       let (again, status) = try await notes.run(["token", id])
       #expect(status == 0 && again["length"] as? Int ?? 0 > 0, "remembered as that app: \(again)")
@@ -239,7 +242,7 @@ extension AppUI {
           """)
         throw error
       }
-      try await app.press(button: "Allow")
+      try await app.pressWhenEnabled(button: "Allow")
       #expect(await running.waitForExit(timeout: .seconds(60)) == 0, "\(running.standardError)")
       #expect(running.standardOutput.hasPrefix("Authorization: Bearer <"), "\(running.standardOutput)")
       let watching = try client.start(["watch"])
@@ -291,7 +294,7 @@ extension AppUI {
       let id = try await Self.accountID(client)
       let asking = try client.start(["token", id])
       try await app.waitFor(role: "label", name: "Allow “broker_client.py” to Use Your Sign-In?")
-      try await app.press(button: "Allow")
+      try await app.pressWhenEnabled(button: "Allow")
       #expect(await asking.waitForExit(timeout: .seconds(60)) == 0, "\(asking.standardError)")
       // Quit, then the broker alone, as D-Bus starts it for a call: no window.
       try await app.key("ctrl+q", window: window)
