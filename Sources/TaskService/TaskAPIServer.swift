@@ -61,8 +61,6 @@ public struct TaskAPIServer: Sendable {
     responder = router.buildResponder()
   }
 
-  /// Serves until SIGINT or SIGTERM, then stops taking connections and finishes the requests in flight.
-  /// `onListening` is told the bound port (for port 0).
   /// Two trusted issuers' metadata documents declare the same `iss` (OpenID Discovery §4.3 asks that a document's
   /// issuer be its own): the service does not start, as whoever holds either's keys would own the other's users.
   public struct SharedIssuer: Error, CustomStringConvertible {
@@ -75,6 +73,9 @@ public struct TaskAPIServer: Sendable {
     }
   }
 
+  /// Serves until SIGINT or SIGTERM, then stops taking connections and finishes the requests in flight.
+  /// `onListening` is told the bound port (for port 0). Throws `SharedIssuer` before listening when two trusted
+  /// issuers declare one `iss`.
   public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
     if issuers.count > 1, let (name, urls) = await BearerValidator.sharedNames(issuers).first {
       throw SharedIssuer(issuer: name, metadata: urls)

@@ -113,8 +113,7 @@ final class AccountController {
         if case .signedIn = step, await session.passwordChanged { ui.showToast(tr("Password changed")) }
         if case .signedIn(let who) = step, await session.signedInWithBrowser {
           // Said plainly: the browser's sign-in could have been finished by someone else's account.
-          let name = who.email.map { "\(who.displayName) <\($0)>" } ?? who.displayName
-          ui.showToast(String(template: tr("Signed in as %@"), name))
+          ui.showToast(String(template: tr("Signed in as %@"), who.nameAndEmail))
         }
       }
     case .cancelled:

@@ -116,7 +116,7 @@ final class SignInController {
     let page: URL
     do throws(HandOverPage.Failure) { page = try listener.handOverPage(redirectingTo: request.url) } catch {
       await cancel()
-      return .failure(.browserUnavailable("\(error)"))
+      return .failure(.browserUnavailable(error.message))
     }
     if let reason = Browser.open(page: page, parent: parent) {
       b2c_debug("sign-in: no web browser could be started")

@@ -50,8 +50,7 @@ struct SignIn: AsyncParsableCommand {
         // neither that address nor the authorize request is on a command line (readable by every local user).
         let page: URL
         do throws(HandOverPage.Failure) { page = try listener.handOverPage(redirectingTo: request.url) } catch {
-          throw CLIFailure(
-            status: 1, code: "browser", message: "Could not write the sign-in page for your browser (\(error)).")
+          throw CLIFailure(status: 1, code: "browser", message: error.message)
         }
         if !options.json { print("Opening your browser to sign in… (waiting for it on \(listener.redirectURI.value))") }
         do { try Browser.open(page) } catch {
@@ -129,5 +128,5 @@ enum Browser {
 
 extension Account {
   /// "Signed in as NAME <EMAIL>": who the keyring holds for every app of the group.
-  var signedInLine: String { "Signed in as \(displayName)\(email.map { " <\($0)>" } ?? "")" }
+  var signedInLine: String { "Signed in as \(nameAndEmail)" }
 }

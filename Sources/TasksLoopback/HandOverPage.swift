@@ -15,6 +15,18 @@ public struct HandOverPage: Sendable {
     case folder(PrivateFolder.Failure)
     /// The file could not be created (path, errno).
     case cannotWrite(String, Int32)
+
+    /// One line for the user, naming the path.
+    public var message: String {
+      switch self {
+      case .folder(.unsafe(let path)):
+        String(
+          template: tr("The folder %@ is open to other users or not yours, so no sign-in page was written there."),
+          path)
+      case .folder(.cannotMake(let path, _)), .cannotWrite(let path, _):
+        String(template: tr("The sign-in page for your browser could not be written at %@."), path)
+      }
+    }
   }
 
   /// The page's address, for the browser.

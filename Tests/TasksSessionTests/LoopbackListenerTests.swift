@@ -236,5 +236,7 @@ struct LoopbackListenerTests {
     #expect(throws: HandOverPage.Failure.folder(.unsafe(folder.path))) {
       try HandOverPage(leadingTo: URL(string: "http://127.0.0.1:1/")!, folder: folder)
     }
+    // What the app and the CLI then say: the folder, in words.
+    #expect(HandOverPage.Failure.folder(.unsafe(folder.path)).message.contains("\(folder.path) is open to other users"))
   }
 }

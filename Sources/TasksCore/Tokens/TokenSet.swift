@@ -11,6 +11,9 @@ public struct Account: Codable, Equatable, Sendable {
   /// The first of `emails`, if any.
   public var email: String?
 
+  /// "Ann Example <ann@example.com>", or the name alone: who is meant, said plainly.
+  public var nameAndEmail: String { email.map { "\(displayName) <\($0)>" } ?? displayName }
+
   /// Creates an account.
   public init(objectID: String, displayName: String, email: String?) {
     self.objectID = objectID
