@@ -50,7 +50,10 @@ final class PreferencesWindow {
     // The answers were lost (a damaged file, kept aside): said where the list would be.
     if let problem = await consents.problem { noApps.title = problem.message }
     for grant in grants {
-      let row = ActionRow.new(title: grant.appName, subtitle: grant.accountName)
+      // The name it gives itself, then who the broker verified it is (its sandbox's app ID, or its program and
+      // script) and the account.
+      let verified = grant.app.split(separator: ":", maxSplits: 1).last.map(String.init) ?? grant.app
+      let row = ActionRow.new(title: grant.appName, subtitle: verified + "\n" + grant.accountName)
       let toggle = Switch.new(isActive: grant.allowed)
       toggle.centreVertically()
       toggle.setAccessibleLabel(String(template: tr("Allow %@"), grant.appName))
