@@ -165,7 +165,7 @@ struct TasksAPIProgramTests {
       let closed = await eventually(timeout: .seconds(30)) { (try? RawConnection(port: first.port)) == nil }
       #expect(closed, "it still takes new connections after SIGTERM")
       try connection.send(String(body.dropFirst(10)))
-      let answer = try connection.receiveHead()
+      let answer = await connection.receiveHead()
       #expect(answer.hasPrefix("HTTP/1.1 204"), "answered: \(answer)")
       #expect(await first.process.waitForExit(timeout: .seconds(30)) == 0)
 

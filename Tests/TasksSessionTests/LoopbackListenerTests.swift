@@ -62,9 +62,10 @@ struct LoopbackListenerTests {
     // that side, on the fixed port, waits in TIME_WAIT.
     let connection = try RawConnection(port: first.port)
     try connection.send("GET /?state=x HTTP/1.1\r\nHost: 127.0.0.1:\(first.port)\r\n\r\n")
-    #expect(try connection.receiveHead().hasPrefix("HTTP/1.1 200"))
+    let head = await connection.receiveHead()
+    #expect(head.hasPrefix("HTTP/1.1 200"), "answered: \(head)")
     await first.stop()
-    try #require(connection.readUntilClosed(), "the listener did not close the open connection as it stopped")
+    try #require(await connection.readUntilClosed(), "the listener did not close the open connection as it stopped")
     connection.close()
     try #require(
       await eventually(timeout: .seconds(30), every: .milliseconds(100)) { Self.inTimeWait(first.port) },

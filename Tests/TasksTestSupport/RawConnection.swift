@@ -4,13 +4,17 @@
 import Foundation
 
 /// A TCP connection to a loopback port, written and read byte by byte (to stop halfway through a request).
-public final class RawConnection {
+///
+/// Its reads block, so they run on a thread of their own: on the cooperative pool (two threads on a 2-core machine)
+/// a blocked read can hold the very thread the server under test needs to answer it, and then the read only ends
+/// at its timeout (seen in CI: an empty answer from a loopback listener whose handler runs in a Task).
+public final class RawConnection: @unchecked Sendable {
   private var socket: Int32
 
   public init(port: Int) throws {
     socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw POSIXError(.EMFILE) }
-    var timeout = timeval(tv_sec: 30, tv_usec: 0)
+    var timeout = timeval(tv_sec: 120, tv_usec: 0)
     setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -40,25 +44,41 @@ public final class RawConnection {
     guard write(socket, bytes, bytes.count) == bytes.count else { throw POSIXError(.EPIPE) }
   }
 
-  /// The response's status line and headers.
-  public func receiveHead() throws -> String {
-    var received: [UInt8] = []
-    var byte: UInt8 = 0
-    while !received.ends(with: Array("\r\n\r\n".utf8)) {
-      guard read(socket, &byte, 1) == 1 else { break }
-      received.append(byte)
+  /// The response's status line and headers (what came before the other side closed, or before 120 s passed, with
+  /// the reason when that was not a whole head).
+  public func receiveHead() async -> String {
+    await offThePool { [socket] in
+      var received: [UInt8] = []
+      var byte: UInt8 = 0
+      while !received.ends(with: Array("\r\n\r\n".utf8)) {
+        let count = read(socket, &byte, 1)
+        if count < 0 && errno == EINTR { continue }
+        guard count == 1 else {
+          let reason = count == 0 ? "closed" : String(cString: strerror(errno))
+          return String(decoding: received, as: UTF8.self) + "[no whole head: \(reason)]"
+        }
+        received.append(byte)
+      }
+      return String(decoding: received, as: UTF8.self)
     }
-    return String(decoding: received, as: UTF8.self)
   }
 
-  /// Reads what is left until the other side closes (or 30 s pass); true if it closed. Reading everything first
+  /// Reads what is left until the other side closes (or 120 s pass); true if it closed. Reading everything first
   /// matters: closing a socket with unread bytes resets the connection instead of ending it.
-  public func readUntilClosed() -> Bool {
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = read(socket, &buffer, buffer.count)
-      if count == 0 { return true }
-      if count < 0 { return false }
+  public func readUntilClosed() async -> Bool {
+    await offThePool { [socket] in
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let count = read(socket, &buffer, buffer.count)
+        if count == 0 { return true }
+        if count < 0 && errno != EINTR { return false }
+      }
+    }
+  }
+
+  private func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+      Thread.detachNewThread { continuation.resume(returning: work()) }
     }
   }
 }
