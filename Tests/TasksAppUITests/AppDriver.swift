@@ -91,9 +91,11 @@ final class AppDriver {
 
   /// The accessible objects of the app, once the app is on the accessibility bus and shows `until`.
   @discardableResult
-  func accessibleTree(timeout: Duration = .seconds(30), until condition: ([AccessibleNode]) -> Bool) async throws
-    -> [AccessibleNode]
-  {
+  /// `sourceLocation`: the test's line that waited, named in the failure (the helpers pass on their caller's).
+  func accessibleTree(
+    timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
+    until condition: ([AccessibleNode]) -> Bool
+  ) async throws -> [AccessibleNode] {
     var nodes: [AccessibleNode] = []
     let found = try await eventually(timeout: timeout, every: .milliseconds(200)) {
       guard let dumped = try await dumpTree() else { return false }
@@ -105,7 +107,7 @@ final class AppDriver {
       """
       accessible tree never matched; app running: \(process.isRunning); last tree: \(nodes.filter { !$0.name.isEmpty }.map { "\($0.role) \($0.name) \($0.states)" })
       app said: \(process.standardError.suffix(3000))
-      """)
+      """, sourceLocation: sourceLocation)
     return nodes
   }
 
@@ -120,9 +122,13 @@ final class AppDriver {
 
   /// Waits for an accessible object with `role` and `name` to be on screen.
   @discardableResult
-  func waitFor(role: String, name: String, timeout: Duration = .seconds(30)) async throws -> AccessibleNode {
+  func waitFor(
+    role: String, name: String, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws -> AccessibleNode {
     let matches = { (node: AccessibleNode) in node.role == role && node.name == name && node.isShowing }
-    let nodes = try await accessibleTree(timeout: timeout) { $0.contains(where: matches) }
+    let nodes = try await accessibleTree(timeout: timeout, sourceLocation: sourceLocation) {
+      $0.contains(where: matches)
+    }
     return try #require(nodes.first(where: matches))
   }
 
@@ -134,11 +140,11 @@ final class AppDriver {
 
   /// Waits until the object with `role` and `name` is on screen and has keyboard focus (typing before that loses
   /// keystrokes).
-  func waitForFocus(role: String, name: String) async throws {
+  func waitForFocus(role: String, name: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     let matches = { (node: AccessibleNode) in
       node.role == role && node.name == name && node.isShowing && node.states.contains("focused")
     }
-    try await accessibleTree { $0.contains(where: matches) }
+    try await accessibleTree(sourceLocation: sourceLocation) { $0.contains(where: matches) }
   }
 
   /// Presses the button named `name` through its accessible action, as a screen-reader user would.
@@ -147,8 +153,8 @@ final class AppDriver {
   }
 
   /// Presses the button `name` once it takes clicks (the consent question's Allow ignores the first half second).
-  func pressWhenEnabled(button name: String) async throws {
-    try await waitForSensitive(button: name, true)
+  func pressWhenEnabled(button name: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    try await waitForSensitive(button: name, true, sourceLocation: sourceLocation)
     try await press(button: name)
   }
 
@@ -166,8 +172,10 @@ final class AppDriver {
   }
 
   /// Waits until no object with `role` and `name` is on screen.
-  func waitUntilGone(role: String, name: String) async throws {
-    try await accessibleTree { nodes in !nodes.contains { $0.role == role && $0.name == name && $0.isShowing } }
+  func waitUntilGone(role: String, name: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    try await accessibleTree(sourceLocation: sourceLocation) { nodes in
+      !nodes.contains { $0.role == role && $0.name == name && $0.isShowing }
+    }
   }
 
   /// The screen rectangle of the object with `role` and `name`.

@@ -124,8 +124,10 @@ extension AppDriver {
   }
 
   /// Waits until the button named `name` can (or cannot) be pressed.
-  func waitForSensitive(button name: String, _ sensitive: Bool) async throws {
-    try await accessibleTree { nodes in
+  func waitForSensitive(
+    button name: String, _ sensitive: Bool, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    try await accessibleTree(sourceLocation: sourceLocation) { nodes in
       nodes.contains {
         $0.role == "push button" && $0.name == name && $0.isShowing && $0.states.contains("sensitive") == sensitive
       }
