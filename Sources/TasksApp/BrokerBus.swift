@@ -67,7 +67,8 @@ final class BrokerBus {
     let arguments = call.parameters.children
     switch call.method {
     case "GetAccounts":
-      let accounts = try await broker.accounts()
+      let caller = try await callers.identify(call.sender)
+      let accounts = try await broker.accounts(for: caller)
       return .tuple([.dictionaries(accounts.map(Self.describe))])
     case "GetToken":
       guard arguments.count == 3, let id = arguments[0].string, let scopes = arguments[1].strings else {
@@ -84,8 +85,12 @@ final class BrokerBus {
       let token = try await broker.token(for: id, scopes: scopes, kind: kind, caller: caller)
       return .tuple([.string(token.token), .int64(Int64(token.expiresOn.timeIntervalSince1970))])
     case "SignIn":
-      let account = try await host.signInForBroker()
-      return .tuple([.string(broker.id(of: account))])
+      let caller = try await callers.identify(call.sender)
+      let host = self.host
+      let id = try await broker.signIn(caller: caller) { () async throws(BrokerError) in
+        try await host.signInForBroker()
+      }
+      return .tuple([.string(id)])
     case "SignOut":
       guard let id = arguments.first?.string else { throw .invalidArguments(tr("SignOut takes an account id.")) }
       let caller = try await callers.identify(call.sender)

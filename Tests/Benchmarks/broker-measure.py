@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """broker-measure.py, for broker.sh (inside its D-Bus session, with the broker running and Ann signed in):
 
-  allow PYTHON SCRIPT GROUP FILE   writes the answer "allow" for SCRIPT run by PYTHON to the broker's account
+  allow PID DRIVER                 asks the broker (process PID) for the accounts and clicks Allow on its question
+                                   with DRIVER (atspi_driver.py), as the user would
   measure CALLS GROUP              GetToken on the broker, and the session read from the keyring, CALLS times each
   settle                           waits until the broker answers a GetAccounts (it is idle after it)
 """
-import datetime
 import json
 import statistics
+import subprocess
 import sys
+import threading
 import time
 
 from gi.repository import Gio, GLib
@@ -30,13 +32,16 @@ def accounts(broker):
     sys.exit("broker-measure: the broker never answered")
 
 
-def allow(python, script, group, file):
-    account = accounts(proxy(*BROKER))[0]
-    grant = {"app": f"exe:{python} {script}", "appName": "broker-measure.py", "account": account["id"],
-             "accountName": account["display-name"], "allowed": True,
-             "decided": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
-    with open(file, "w") as out:
-        json.dump({"version": 1, "grants": [grant]}, out)
+def allow(pid, driver):
+    """The first GetAccounts brings the question (who is signed in is told only to an allowed app)."""
+    answer = {}
+    asking = threading.Thread(target=lambda: answer.update(accounts=accounts(proxy(*BROKER))))
+    asking.start()
+    subprocess.run([sys.executable, driver, "press-when-enabled", pid, "push button", "Allow"], check=True,
+                   stdout=subprocess.DEVNULL)
+    asking.join()
+    if not answer.get("accounts"):
+        sys.exit("broker-measure: allowed, but the broker lists no account")
 
 
 def percentile(values, share):

@@ -2,7 +2,8 @@
 """Inside a clean Debian root with B2C Tasks installed from its packages: starts the app as GNOME's launcher does
 (gtk4-launch), signs in to the b2c-playground already running by typing into its page, adds a task with the quick
 entry, and checks that b2c-tasks-cli lists it (the sign-in is shared); quits the app and asks the sign-in broker,
-which D-Bus starts from the package's service file, for the accounts. Prints each step; exits non-zero on failure.
+which D-Bus starts from the package's service file, for the accounts: it asks whether this script may use the sign-in,
+and Allow is clicked. Prints each step; exits non-zero on failure.
 
 Runs under Xvfb in a D-Bus session with an unlocked keyring (try-debs.sh sets them up), as an unprivileged user.
 """
@@ -11,6 +12,7 @@ import statistics
 import struct
 import subprocess
 import sys
+import threading
 import time
 
 import pyatspi
@@ -145,7 +147,26 @@ def main():
     broker = Gio.DBusProxy.new_for_bus_sync(
         Gio.BusType.SESSION, Gio.DBusProxyFlags.DO_NOT_AUTO_START_AT_CONSTRUCTION, None,
         "io.github.b2ctasks.Broker", "/io/github/b2ctasks/Broker", "io.github.b2ctasks.Broker1")
-    accounts = broker.call_sync("GetAccounts", None, Gio.DBusCallFlags.NONE, 60000, None).unpack()[0]
+    answer = {}
+
+    def ask():
+        try:
+            answer["accounts"] = broker.call_sync("GetAccounts", None, Gio.DBusCallFlags.NONE, 300000, None).unpack()[0]
+        except Exception as error:
+            answer["error"] = error
+
+    asking = threading.Thread(target=ask)
+    asking.start()
+    # Who is signed in is told only to an app the user allowed: the broker asks first, with no window of its own.
+    name = os.path.basename(__file__)
+    wait("the broker asks about this script", lambda: find("label", f"Allow \u201c{name}\u201d to Use Your Sign-In?"))
+    allow = wait("Allow takes clicks", lambda: (lambda node: node if node is not None and node.getState().contains(
+        pyatspi.STATE_SENSITIVE) else None)(find("push button", "Allow")))
+    allow.queryAction().doAction(0)
+    asking.join(timeout=120)
+    if "accounts" not in answer:
+        sys.exit(f"launcher-check: the broker answered {answer.get('error', 'nothing')}")
+    accounts = answer["accounts"]
     log(f"the broker, D-Bus activated, lists {[account.get('email') for account in accounts]}")
     brokered = [account.get("email") for account in accounts] == ["ann@example.com"] and running("b2c-tasks")
     return 0 if listed and brokered else 1

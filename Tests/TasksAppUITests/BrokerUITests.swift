@@ -103,11 +103,19 @@ struct BrokerClient {
 extension AppUI {
   @Suite("Lending the sign-in to other apps")
   struct BrokerUITests {
-    /// The account id the broker lists for the signed-in user.
-    static func accountID(_ client: BrokerClient) async throws -> String {
-      let (answer, status) = try await client.run(["accounts"])
-      #expect(status == 0, "\(answer)")
-      let accounts = try #require(answer["accounts"] as? [[String: Any]])
+    /// The account id the broker lists for the signed-in user to `client`, which the user allows at its first
+    /// GetAccounts, as the question `Allow “asked” to Use Your Sign-In?` (clicked in `app`).
+    static func allowedAccountID(_ client: BrokerClient, asked: String, app: AppDriver) async throws -> String {
+      let asking = try client.start(["accounts"])
+      try await app.waitFor(role: "label", name: "Allow “\(asked)” to Use Your Sign-In?")
+      try await app.pressWhenEnabled(button: "Allow")
+      #expect(await asking.waitForExit(timeout: .seconds(60)) == 0, "\(asking.standardError)")
+      return try accountID(in: BrokerClient.answer(asking))
+    }
+
+    /// The account id in a GetAccounts answer that lists Ann.
+    static func accountID(in answer: [String: Any]) throws -> String {
+      let accounts = try #require(answer["accounts"] as? [[String: Any]], "\(answer)")
       #expect(accounts.count == 1 && accounts.first?["email"] as? String == "ann@example.com")
       #expect(accounts.first?["provider"] as? String == "b2c")
       return try #require(accounts.first?["id"] as? String)
@@ -123,20 +131,21 @@ extension AppUI {
       try await app.waitFor(role: "label", name: "No Tasks")
       var client = try BrokerClient()
       client.environment["TASK_API"] = "http://127.0.0.1:\(playground.port)"
-      let id = try await Self.accountID(client)
 
-      let asking = try client.start(["token", id])
+      // Issue 45, L3: even who is signed in is told only to an app the user allowed; the question comes first.
+      let asking = try client.start(["accounts"])
       try await app.waitFor(role: "label", name: "Allow “broker_client.py” to Use Your Sign-In?")
       try await app.waitFor(role: "label", name: "Script \(client.script.path), run by \(Self.python())")
+      #expect(
+        asking.isRunning && asking.standardOutput.isEmpty, "no answer before the user's: \(asking.standardOutput)")
       _ = try await app.screenshot("consent-dialog")
       try await app.pressWhenEnabled(button: "Allow")
       #expect(await asking.waitForExit(timeout: .seconds(60)) == 0)
-      let allowed = try BrokerClient.answer(asking)
-      #expect(allowed["status"] as? Int == 200, "the task API took the token: \(allowed)")
-      #expect((allowed["expires"] as? Int ?? 0) > Int(Date().timeIntervalSince1970) + 300)
+      let id = try Self.accountID(in: BrokerClient.answer(asking))
 
-      let (again, status) = try await client.run(["token", id])
-      #expect(status == 0 && again["status"] as? Int == 200, "\(again)")
+      let (allowed, status) = try await client.run(["token", id])
+      #expect(status == 0 && allowed["status"] as? Int == 200, "the task API took the token: \(allowed)")
+      #expect((allowed["expires"] as? Int ?? 0) > Int(Date().timeIntervalSince1970) + 300)
       let (weird, _) = try await client.run(["token", id, "refresh_token"])
       #expect(
         weird["error"] as? String == "org.freedesktop.DBus.Error.InvalidArgs", "never the refresh token: \(weird)")
@@ -144,11 +153,12 @@ extension AppUI {
       #expect(!tree.contains { $0.name == "Allow" && $0.isShowing }, "no dialog the second time")
 
       let other = try BrokerClient(named: "other_app.py", in: app.home)
-      let denying = try other.start(["token", id])
+      let denying = try other.start(["accounts"])
       try await app.waitFor(role: "label", name: "Allow “other_app.py” to Use Your Sign-In?")
       try await app.press(button: "Deny")
       #expect(await denying.waitForExit(timeout: .seconds(60)) == 2)
       #expect(try BrokerClient.answer(denying)["error"] as? String == "io.github.b2ctasks.Broker1.Error.Denied")
+      #expect(!denying.standardOutput.contains("ann@example.com") && !denying.standardOutput.contains(id))
       let (deniedAgain, _) = try await other.run(["token", id])
       #expect(deniedAgain["error"] as? String == "io.github.b2ctasks.Broker1.Error.Denied", "remembered, no dialog")
 
@@ -168,6 +178,8 @@ extension AppUI {
       let (withdrawn, _) = try await client.run(["token", id])
       #expect(withdrawn["error"] as? String == "io.github.b2ctasks.Broker1.Error.Denied", "\(withdrawn)")
       #expect((withdrawn["message"] as? String ?? "").contains("preferences"))
+      let (unnamed, _) = try await client.run(["accounts"])
+      #expect(unnamed["error"] as? String == "io.github.b2ctasks.Broker1.Error.Denied", "\(unnamed)")
       await app.stop()
     }
 
@@ -185,10 +197,9 @@ extension AppUI {
       let app = try AppDriver(settings: playground.settings, home: home)
       try await app.signInByTyping()
       try await app.waitFor(role: "label", name: "No Tasks")
-      let id = try await Self.accountID(try BrokerClient())
       var notes = try BrokerClient(named: "notes_app.py", in: app.home)
       notes.sandboxAppID = "org.example.Notes"
-      let asking = try notes.start(["token", id])
+      let asking = try notes.start(["accounts"])
       // Issue 45, L4: the subject is the identity the broker verified; the entry's own name only stands beside it.
       try await app.waitFor(role: "label", name: "Allow “org.example.Notes” to Use Your Sign-In?")
       try await app.waitFor(role: "label", name: "Calls itself “Notes”")
@@ -196,6 +207,7 @@ extension AppUI {
       _ = try await app.screenshot("consent-dialog-sandboxed")
       try await app.pressWhenEnabled(button: "Allow")
       #expect(await asking.waitForExit(timeout: .seconds(60)) == 0, "\(asking.standardError)")
+      let id = try Self.accountID(in: BrokerClient.answer(asking))
       let (again, status) = try await notes.run(["token", id])
       #expect(status == 0 && again["length"] as? Int ?? 0 > 0, "remembered as that app: \(again)")
       let grants = try String(
@@ -214,7 +226,6 @@ extension AppUI {
       let window = try await app.signInByTyping()
       try await app.waitFor(role: "label", name: "No Tasks")
       let client = try BrokerClient()
-      let id = try await Self.accountID(client)
 
       // The example in README.md, as written there.
       let readme = try String(
@@ -245,6 +256,7 @@ extension AppUI {
       try await app.pressWhenEnabled(button: "Allow")
       #expect(await running.waitForExit(timeout: .seconds(60)) == 0, "\(running.standardError)")
       #expect(running.standardOutput.hasPrefix("Authorization: Bearer <"), "\(running.standardOutput)")
+      let id = try await Self.allowedAccountID(client, asked: "broker_client.py", app: app)
       let watching = try client.start(["watch"])
       defer { watching.kill() }
       _ = await eventually(timeout: .seconds(30)) { watching.standardOutput.contains("watching") }
@@ -259,6 +271,12 @@ extension AppUI {
       let signingIn = try client.start(["sign-in"])
       try await app.waitFor(role: "push button", name: "Sign In")
       try await app.signInByTyping("bob@example.com", "Tasks-Demo-2")
+      // Allowed for Ann's account, not Bob's: asked again, about Bob.
+      try await app.waitFor(role: "label", name: "Allow “broker_client.py” to Use Your Sign-In?")
+      try await app.accessibleTree { nodes in
+        nodes.contains { $0.role == "label" && $0.isShowing && $0.name.contains("as Bob Example (bob@example.com).") }
+      }
+      try await app.pressWhenEnabled(button: "Allow")
       #expect(await signingIn.waitForExit(timeout: .seconds(90)) == 0)
       let account = try BrokerClient.answer(signingIn)["account"] as? String
       let (listed, _) = try await client.run(["accounts"])
@@ -291,11 +309,7 @@ extension AppUI {
       try #require(written, "cookies, an offline copy and an outbox to forget: \(kept.map { files(in: $0) })")
       // The client is allowed once, with the window there to ask.
       let client = try BrokerClient()
-      let id = try await Self.accountID(client)
-      let asking = try client.start(["token", id])
-      try await app.waitFor(role: "label", name: "Allow “broker_client.py” to Use Your Sign-In?")
-      try await app.pressWhenEnabled(button: "Allow")
-      #expect(await asking.waitForExit(timeout: .seconds(60)) == 0, "\(asking.standardError)")
+      let id = try await Self.allowedAccountID(client, asked: "broker_client.py", app: app)
       // Quit, then the broker alone, as D-Bus starts it for a call: no window.
       try await app.key("ctrl+q", window: window)
       #expect(await app.process.waitForExit(timeout: .seconds(30)) == 0)

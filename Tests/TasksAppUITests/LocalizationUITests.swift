@@ -91,10 +91,10 @@ extension AppUI {
 
       // Another app asks for the sign-in: the question, then the preferences that list it.
       let client = try BrokerClient()
-      let asking = try client.start(["token", try await BrokerUITests.accountID(client)])
+      let asking = try client.start(["accounts"])
       try await app.waitFor(role: "label", name: expected.consentHeading)
       try await app.checkScreen("\(expected.language)-consent")
-      try await app.press(button: expected.allow)
+      try await app.pressWhenEnabled(button: expected.allow)
       #expect(await asking.waitForExit(timeout: .seconds(60)) == 0)
       try await app.key("ctrl+comma", window: window)
       try await app.waitFor(role: "label", name: expected.appsUsingSignIn)

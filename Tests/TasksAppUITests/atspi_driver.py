@@ -5,11 +5,14 @@
   atspi_driver.py press PID ROLE NAME  performs the default action (click) of the first matching object on screen
   atspi_driver.py set-text PID ROLE NAME TEXT  replaces the text of the first matching editable object on screen
   atspi_driver.py extents PID ROLE NAME  prints the screen rectangle (x, y, width, height) of the first match
+  atspi_driver.py press-when-enabled PID ROLE NAME  waits (up to 120 s) until a matching object is on screen and
+                                      sensitive, then presses it (for scripts; the Swift tests wait themselves)
 
 Exits 3 when the app is not (yet) on the accessibility bus, 4 when nothing matches.
 """
 import json
 import sys
+import time
 
 import pyatspi
 
@@ -48,8 +51,24 @@ def first(app, role, name):
     sys.exit(4)
 
 
+def press_when_enabled(pid, role, name):
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        app = application(pid)
+        for node, _, on_screen in walk(app) if app is not None else ():
+            if on_screen and node.getRoleName() == role and node.name == name and node.getState().contains(
+                    pyatspi.STATE_SENSITIVE):
+                node.queryAction().doAction(0)
+                print(json.dumps({"pressed": name}))
+                return
+        time.sleep(0.2)
+    sys.exit(4)
+
+
 def main():
     command, pid = sys.argv[1], int(sys.argv[2])
+    if command == "press-when-enabled":
+        return press_when_enabled(pid, sys.argv[3], sys.argv[4])
     app = application(pid)
     if app is None:
         sys.exit(3)

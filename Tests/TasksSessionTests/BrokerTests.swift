@@ -51,7 +51,7 @@ struct BrokerTests {
       let (broker, session) = try await broker(harness, asker)
       let account = try await harness.signIn(session)
       let id = broker.id(of: account)
-      #expect(try await broker.accounts().map(\.id) == [id])
+      #expect(try await broker.accounts(for: Self.notes).map(\.id) == [id])
       async let first = broker.token(for: id, scopes: [], kind: nil, caller: Self.notes)
       async let second = broker.token(for: id, scopes: [], kind: nil, caller: Self.notes)
       let (one, two) = try await (first, second)
@@ -89,7 +89,8 @@ struct BrokerTests {
       await #expect(throws: BrokerError.notSignedIn) {
         try await broker.token(for: "x:y", scopes: [], kind: nil, caller: Self.notes)
       }
-      #expect(try await broker.accounts().isEmpty)
+      #expect(try await broker.accounts(for: Self.notes).isEmpty)
+      #expect(asker.asked == 0, "no one signed in: nothing to ask about")
       let account = try await harness.signIn(session)
       let id = broker.id(of: account)
       await #expect(throws: BrokerError.cancelled) {
@@ -121,6 +122,105 @@ struct BrokerTests {
     }
   }
 
+  @Test(
+    "Issue 45, L3: the accounts only for an allowed app: asked first; Deny answers Denied, a closed question Cancelled, neither names anyone"
+  )
+  func accountsOnlyForAllowed() async throws {
+    try await SessionHarness.with(keyring: true) { harness in
+      let asker = Asker(.deny)
+      let (broker, session) = try await broker(harness, asker)
+      let account = try await harness.signIn(session)
+      await #expect(throws: BrokerError.denied(app: "tool")) { try await broker.accounts(for: Self.tool) }
+      #expect(asker.asked == 1)
+      await #expect(throws: BrokerError.denied(app: "tool"), "remembered") { try await broker.accounts(for: Self.tool) }
+      asker.answer(.none)
+      await #expect(throws: BrokerError.cancelled) { try await broker.accounts(for: Self.notes) }
+      #expect(BrokerError.cancelled.message.contains("ann") == false)
+      asker.answer(.allow)
+      await #expect(throws: BrokerError.notAskedAgainYet(app: "Notes")) { try await broker.accounts(for: Self.notes) }
+      #expect(asker.asked == 2)
+      try await broker.consents.setAllowed(true, app: Self.tool.identity.key, account: broker.id(of: account))
+      let listed = try await broker.accounts(for: Self.tool)
+      #expect(listed.map(\.email) == ["ann@example.com"] && asker.asked == 2, "allowed in Preferences: no question")
+    }
+  }
+
+  @Test(
+    "Issue 45, L3: SignIn answers an allowed app the signed-in account; with no one signed in it shows the sign-in, then asks; a closed sign-in is not shown again for a minute"
+  )
+  func signInForApps() async throws {
+    try await SessionHarness.with(keyring: true) { harness in
+      let asker = Asker(.allow)
+      let clock = Mutex(Date())
+      let (broker, session) = try await broker(harness, asker, now: { clock.withLock { $0 } })
+      let shown = Mutex(0)
+      let closed: @Sendable () async throws(BrokerError) -> Account = { () async throws(BrokerError) in
+        shown.withLock { $0 += 1 }
+        throw .cancelled
+      }
+      await #expect(throws: BrokerError.cancelled) { try await broker.signIn(caller: Self.notes, signIn: closed) }
+      await #expect(throws: BrokerError.signInNotShownAgainYet(app: "Notes")) {
+        try await broker.signIn(caller: Self.notes, signIn: closed)
+      }
+      #expect(shown.withLock { $0 } == 1 && asker.asked == 0, "not shown again within the minute, nothing asked")
+      clock.withLock { $0 += 61 }
+      let id = try await broker.signIn(caller: Self.notes) { () async throws(BrokerError) -> Account in
+        shown.withLock { $0 += 1 }
+        do { return try await harness.signIn(session) } catch { throw .failed("\(error)") }
+      }
+      #expect(shown.withLock { $0 } == 2 && asker.asked == 1, "asked about the account signed in")
+      asker.answer(.deny)
+      await #expect(throws: BrokerError.denied(app: "tool"), "signed in already: no sign-in, the question") {
+        try await broker.signIn(caller: Self.tool, signIn: closed)
+      }
+      #expect(shown.withLock { $0 } == 2 && asker.asked == 2)
+      #expect(try await broker.signIn(caller: Self.notes, signIn: closed) == id)
+    }
+  }
+
+  /// A keyring that stays locked: each unlock prompt is dismissed. Counts the reads (each would be a prompt).
+  private actor DismissedKeyring: SessionStore {
+    private(set) var reads = 0
+    func load(_ key: SessionKey) async throws(KeyringError) -> TokenSet? {
+      reads += 1
+      throw KeyringError(.refused, detail: "Prompt dismissed")
+    }
+    func save(_ tokens: TokenSet, under key: SessionKey) async throws(KeyringError) { throw KeyringError(.refused) }
+    func removeGroup(of key: SessionKey) async throws(KeyringError) { throw KeyringError(.refused) }
+  }
+
+  @Test("Issue 45, L3: a locked keyring whose prompt was dismissed is read once a minute for broker calls, any app")
+  func lockedKeyringOncePerMinute() async throws {
+    try await SessionHarness.with { harness in
+      let keyring = DismissedKeyring()
+      let clock = Mutex(Date())
+      let session = Session(settings: harness.settings, store: keyring, http: .tests)
+      let (broker, _) = try await broker(harness, Asker(.allow), session: session, now: { clock.withLock { $0 } })
+      async let first = try? broker.accounts(for: Self.notes)
+      async let second = try? broker.accounts(for: Self.tool)
+      _ = await (first, second)
+      for caller in [Self.notes, Self.tool] {
+        await #expect(throws: BrokerError.self) { try await broker.accounts(for: caller) }
+        await #expect(throws: BrokerError.self) {
+          try await broker.token(for: "x:y", scopes: [], kind: nil, caller: caller)
+        }
+        await #expect(throws: BrokerError.self) {
+          try await broker.signIn(caller: caller) { () async throws(BrokerError) in throw .cancelled }
+        }
+      }
+      #expect(await keyring.reads == 1, "one prompt for two calls at once and six after it")
+      do throws(BrokerError) {
+        _ = try await broker.accounts(for: Self.notes)
+        Issue.record("a refused keyring answered")
+      } catch {
+        #expect(error == BrokerError(SessionError.keyring(KeyringError(.refused))), "the keyring's own words: \(error)")
+      }
+      clock.withLock { $0 += 61 }
+      _ = try? await broker.accounts(for: Self.notes)
+      #expect(await keyring.reads == 2, "read again after a minute")
+    }
+  }
+
   @Test("sign-out only for an allowed app; then AccountsChanged and NotSignedIn")
   func signOut() async throws {
     try await SessionHarness.with(keyring: true) { harness in
@@ -135,14 +235,14 @@ struct BrokerTests {
       await #expect(throws: BrokerError.denied(app: "tool")) {
         try await broker.signOut(id, caller: Self.tool) { () async throws(SessionError) in ran.withLock { $0 = true } }
       }
-      let stillThere = try await broker.accounts().count
-      #expect(!ran.withLock { $0 } && stillThere == 1)
       asker.answer(.allow)
+      let stillThere = try await broker.accounts(for: Self.notes).count
+      #expect(!ran.withLock { $0 } && stillThere == 1)
       try await broker.signOut(id, caller: Self.notes) { () async throws(SessionError) in
         _ = try await session.signOut()
       }
       _ = await changes.next()
-      #expect(try await broker.accounts().isEmpty)
+      #expect(try await broker.accounts(for: Self.notes).isEmpty)
       await #expect(throws: BrokerError.notSignedIn) {
         try await broker.token(for: id, scopes: [], kind: nil, caller: Self.notes)
       }
@@ -185,7 +285,7 @@ struct BrokerTests {
     try await SessionHarness.with(flavor: flavor, keyring: true) { harness in
       let (broker, session) = try await broker(harness, Asker(.allow))
       let account = try await harness.signIn(session)
-      let listed = try #require(try await broker.accounts().first)
+      let listed = try #require(try await broker.accounts(for: Self.notes).first)
       #expect(listed.provider == flavor.rawValue && listed.email == "ann@example.com")
       #expect(listed.keychainGroup == harness.group && listed.authority == harness.base.absoluteString)
       let token = try await broker.token(for: broker.id(of: account), scopes: [], kind: nil, caller: Self.notes)

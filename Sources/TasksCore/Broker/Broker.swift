@@ -50,6 +50,9 @@ public enum BrokerError: Error, Equatable, Sendable {
   case cancelled
   /// The user closed this app's question a moment ago: it is not asked again before `Broker.askAgainAfter`.
   case notAskedAgainYet(app: String)
+  /// The user closed the sign-in this app asked for a moment ago: it is not shown again before
+  /// `Broker.askAgainAfter`.
+  case signInNotShownAgainYet(app: String)
   /// The arguments make no sense (an unknown token kind, a scope the app was never given).
   case invalidArguments(String)
   /// Anything else (the keyring, the provider's answer), in words.
@@ -61,7 +64,7 @@ public enum BrokerError: Error, Equatable, Sendable {
     case .denied: AppIdentity.Broker.error("Denied")
     case .notSignedIn: AppIdentity.Broker.error("NotSignedIn")
     case .network: AppIdentity.Broker.error("Network")
-    case .cancelled, .notAskedAgainYet: AppIdentity.Broker.error("Cancelled")
+    case .cancelled, .notAskedAgainYet, .signInNotShownAgainYet: AppIdentity.Broker.error("Cancelled")
     case .invalidArguments: "org.freedesktop.DBus.Error.InvalidArgs"
     case .failed: "org.freedesktop.DBus.Error.Failed"
     }
@@ -79,6 +82,11 @@ public enum BrokerError: Error, Equatable, Sendable {
     case .notAskedAgainYet(let app):
       String(
         template: tr("You closed the question about %@ a moment ago. B2C Tasks asks again after a minute."), app)
+    case .signInNotShownAgainYet(let app):
+      String(
+        template: tr(
+          "You closed the sign-in %@ asked for a moment ago. B2C Tasks shows it again for that app after a minute."),
+        app)
     case .invalidArguments(let reason), .failed(let reason): reason
     }
   }
@@ -96,12 +104,16 @@ public enum BrokerError: Error, Equatable, Sendable {
 
 /// The broker: lends the session of the app's settings to other apps, each with the user's consent.
 ///
-/// - `accounts()` lists who is signed in (no consent: names, not tokens).
+/// Every answer that names an account goes only to an app the user allowed for it; the first time, `ask` shows the
+/// question (one question at a time per app and account, however many calls wait for it).
+/// - `accounts(for:)` lists who is signed in (names, e-mail, provider, keychain group).
 /// - `token(…)` gives a token of the session, refreshed under the session's lock when it would expire within the
-///   session's margin (five minutes), to an app the user allowed for that account; the first time, `ask` shows the
-///   question (one question at a time per app and account, however many calls wait for it). Never the refresh
-///   token.
-/// - `signOut(…)` signs every app of the keychain group out, for an app allowed for the account.
+///   session's margin (five minutes). Never the refresh token.
+/// - `signIn(…)` answers the signed-in account, or shows the sign-in when no one is signed in.
+/// - `signOut(…)` signs every app of the keychain group out.
+///
+/// The keyring is read at each call (another app may have signed out). When it is locked and its unlock prompt was
+/// dismissed, calls fail for `askAgainAfter` without reading it again: a polling app must not bring the prompt back.
 public actor Broker {
   /// The answer `ask` gives: allowed, denied, or none (the dialog was closed; nothing is remembered).
   public enum Answer: Sendable { case allow, deny, none }
@@ -117,6 +129,10 @@ public actor Broker {
   public let askAgainAfter: TimeInterval
   private let now: @Sendable () -> Date
   private var lastAccountID: String?
+  /// When the keyring last refused to open (locked, its prompt dismissed), and what callers were told.
+  private var keyringRefused: (at: Date, error: BrokerError)?
+  /// The keyring read under way: calls at once share it (and its prompt).
+  private var reading: Task<Result<Account?, SessionError>, Never>?
   private var watchers: [UUID: AsyncStream<Void>.Continuation] = [:]
 
   public init(
@@ -141,17 +157,75 @@ public actor Broker {
       displayName: account.displayName, email: account.email, keychainGroup: settings.keychainGroup)
   }
 
-  /// The signed-in accounts (none or one), as the keyring has them now.
-  public func accounts() async throws(BrokerError) -> [BrokerAccount] {
-    let account: Account?
-    do { account = try await session.restore() } catch { throw BrokerError(error) }
-    return account.map { [describe($0)] } ?? []
+  /// The signed-in accounts (none or one), as the keyring has them now, for `caller`: each only once the user
+  /// allowed the app for it (asked the first time).
+  public func accounts(for caller: BrokerCaller) async throws(BrokerError) -> [BrokerAccount] {
+    let accounts = try await signedIn()
+    for account in accounts { try await requireConsent(caller, account) }
+    return accounts
+  }
+
+  /// The signed-in accounts (none or one), as the keyring has them now: read once for the calls at once, and not
+  /// for `askAgainAfter` after the keyring refused to open.
+  private func signedIn() async throws(BrokerError) -> [BrokerAccount] {
+    if let refused = keyringRefused {
+      guard now().timeIntervalSince(refused.at) >= askAgainAfter else { throw refused.error }
+      keyringRefused = nil
+    }
+    let read: Task<Result<Account?, SessionError>, Never>
+    if let reading {
+      read = reading
+    } else {
+      let session = self.session
+      read = Task { () -> Result<Account?, SessionError> in
+        do throws(SessionError) { return .success(try await session.restore()) } catch { return .failure(error) }
+      }
+      reading = read
+    }
+    let result = await read.value
+    if reading == read { reading = nil }
+    switch result {
+    case .success(let account):
+      return account.map { [describe($0)] } ?? []
+    case .failure(let error):
+      let answer = BrokerError(error)
+      if case .keyring(let failure) = error, failure.code == .locked || failure.code == .refused {
+        keyringRefused = (now(), answer)
+      }
+      throw answer
+    }
   }
 
   /// The signed-in account whose id is `accountID`.
   private func account(_ accountID: String) async throws(BrokerError) -> BrokerAccount {
-    guard let account = try await accounts().first(where: { $0.id == accountID }) else { throw .notSignedIn }
+    guard let account = try await signedIn().first(where: { $0.id == accountID }) else { throw .notSignedIn }
     return account
+  }
+
+  /// The signed-in account's id for `caller`, once allowed for it. With no one signed in, `signIn` shows the sign-in
+  /// (the window's) and the question follows for the account signed in; a sign-in closed without signing in is not
+  /// shown again for that app before `askAgainAfter`.
+  public func signIn(
+    caller: BrokerCaller, signIn: @Sendable () async throws(BrokerError) -> Account
+  ) async throws(BrokerError) -> String {
+    let account: BrokerAccount
+    if let signedIn = try await signedIn().first {
+      account = signedIn
+    } else {
+      let key = "\(caller.identity.key)\u{1F}sign-in"
+      if let closed = dismissed[key], now().timeIntervalSince(closed) < askAgainAfter {
+        throw .signInNotShownAgainYet(app: caller.name)
+      }
+      do throws(BrokerError) {
+        account = describe(try await signIn())
+        dismissed[key] = nil
+      } catch {
+        if error == .cancelled { dismissed[key] = now() }
+        throw error
+      }
+    }
+    try await requireConsent(caller, account)
+    return account.id
   }
 
   /// A token of `kind` (nil: the settings' bearer) for `accountID`, for `caller`: the token and when it expires.
