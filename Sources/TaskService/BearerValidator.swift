@@ -99,9 +99,10 @@ public struct BearerValidator: Sendable {
     for issuer in issuers {
       do {
         let claims = try await issuer.verify(token, naming: named)
-        // Owners are per `iss`: were another trusted document to declare this one's `iss` too, whoever holds its keys
-        // would own this issuer's users' tasks. Neither is taken until the operator removes one.
-        for other in issuers where other !== issuer {
+        // Owners are per `iss`: were a trusted document of another origin to declare this one's `iss` too, whoever
+        // holds its keys would own this issuer's users' tasks. Neither is taken until the operator removes one. (One
+        // provider's documents may share it: a B2C tenant's policies all declare the tenant's issuer.)
+        for other in issuers where other !== issuer && other.origin != issuer.origin {
           if (try? await other.name()) == claims.iss {
             throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "two trusted issuers name this iss")
           }
@@ -114,15 +115,34 @@ public struct BearerValidator: Sendable {
     throw lastError
   }
 
-  /// The `iss` values that more than one of `issuers` declares, with the metadata URLs declaring each (issuers that
-  /// cannot be read now are left out).
-  public static func sharedNames(_ issuers: [IssuerKeys]) async -> [String: [URL]] {
-    var declared: [String: [URL]] = [:]
-    await withTaskGroup(of: (String?, URL).self) { group in
-      for issuer in issuers { group.addTask { (try? await issuer.name(), issuer.metadataURL) } }
-      for await (name, url) in group { if let name { declared[name, default: []].append(url) } }
+  /// What the trusted documents declare, each read once (now): the issuer each names, from its address or not.
+  public struct Declarations: Sendable {
+    /// The documents that declare an issuer their address does not name.
+    public var misnamed: [IssuerKeys.NotItsIssuer] = []
+    /// The `iss` values declared by documents of more than one origin, with the metadata URLs declaring each.
+    public var shared: [String: [URL]] = [:]
+  }
+
+  /// Reads the name each of `issuers` declares (issuers that cannot be read now are left out).
+  public static func declarations(_ issuers: [IssuerKeys]) async -> Declarations {
+    var declared: [String: [IssuerKeys]] = [:]
+    var result = Declarations()
+    await withTaskGroup(of: (IssuerKeys, Result<String, any Error>).self) { group in
+      for issuer in issuers {
+        group.addTask {
+          do { return (issuer, .success(try await issuer.name())) } catch { return (issuer, .failure(error)) }
+        }
+      }
+      for await (issuer, name) in group {
+        switch name {
+        case .success(let name): declared[name, default: []].append(issuer)
+        case .failure(let error as IssuerKeys.NotItsIssuer): result.misnamed.append(error)
+        case .failure: break
+        }
+      }
     }
-    return declared.filter { $0.value.count > 1 }
+    result.shared = declared.filter { Set($0.value.map(\.origin)).count > 1 }.mapValues { $0.map(\.metadataURL) }
+    return result
   }
 }
 
@@ -176,6 +196,8 @@ final class VerifiedTokens: Sendable {
 /// start's herd never becomes as many requests to the issuer.
 public actor IssuerKeys {
   public let metadataURL: URL
+  /// The scheme, host and port of `metadataURL`: one provider's documents share it.
+  nonisolated let origin: String
   /// How long a key set is used before it is read again (a key the issuer withdrew is then no longer trusted).
   public let maxAge: TimeInterval
   /// The key ids of the set in use and when it was read: what remembered tokens are checked against without a hop
@@ -198,6 +220,8 @@ public actor IssuerKeys {
 
   public init(metadataURL: URL, maxAge: TimeInterval = 86400, firstBackOff: TimeInterval = 1) {
     self.metadataURL = metadataURL
+    let parts = URLComponents(url: metadataURL, resolvingAgainstBaseURL: false)
+    origin = "\(parts?.scheme?.lowercased() ?? "")://\(parts?.host?.lowercased() ?? ""):\(parts?.port ?? -1)"
     self.maxAge = maxAge
     self.firstBackOff = firstBackOff
   }
@@ -287,6 +311,43 @@ public actor IssuerKeys {
     }
   }
 
+  /// A metadata document that declares an issuer its address does not name: its keys are not trusted.
+  public struct NotItsIssuer: Error, CustomStringConvertible {
+    public let issuer: String
+    public let metadataURL: URL
+    public var description: String {
+      "the metadata document \(metadataURL.absoluteString) declares the issuer \(issuer), which its address does not "
+        + "name (OpenID Connect Discovery §4.3): its tokens are not accepted"
+    }
+  }
+
+  /// Whether the document at `metadataURL` may declare `issuer` (OpenID Connect Discovery §4.3: a document's issuer is
+  /// the address it was read from, less `/.well-known/openid-configuration`), as far as the providers served allow:
+  /// - exactly so (any OpenID Connect provider);
+  /// - on the same origin (Azure AD B2C: the document is a policy's, `/TENANT.onmicrosoft.com/POLICY/v2.0/…`, and its
+  ///   issuer `/TENANT-ID/v2.0/` on the same host, custom domains included);
+  /// - Microsoft Entra External ID: a document on a `*.ciamlogin.com` host declares
+  ///   `https://TENANT-ID.ciamlogin.com/TENANT-ID/v2.0`.
+  /// Another origin is refused: a document must not declare an issuer that is someone else's.
+  public static func mayDeclare(_ issuer: String, at metadataURL: URL) -> Bool {
+    guard let named = URLComponents(string: issuer),
+      let address = URLComponents(
+        url: metadataURL,
+        resolvingAgainstBaseURL: false), let host = named.host?.lowercased(), let from = address.host?.lowercased()
+    else { return false }
+    let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+    if address.query == nil, trimmed + "/.well-known/openid-configuration" == metadataURL.absoluteString { return true }
+    if named.scheme?.lowercased() == address.scheme?.lowercased(), host == from, named.port == address.port {
+      return true
+    }
+    let ciam = ".ciamlogin.com"
+    guard named.scheme == "https", address.scheme == "https", named.port == nil, from.hasSuffix(ciam),
+      host.hasSuffix(ciam)
+    else { return false }
+    let tenant = host.dropLast(ciam.count)
+    return !tenant.contains(".") && named.path.lowercased().split(separator: "/").first == tenant
+  }
+
   /// The issuer's name and RS256 keys, from its metadata document and key set.
   private static func read(metadataURL: URL) async throws -> (String, JWTKeyCollection, Set<String>) {
     let metadata = try await KeyFetcher.shared.get(metadataURL)
@@ -294,6 +355,9 @@ public actor IssuerKeys {
       let issuer = document["issuer"] as? String, let jwksText = document["jwks_uri"] as? String,
       isTrustworthy(jwksText), let jwksURL = URL(string: jwksText)
     else { throw JWTError.generic(identifier: "metadata", reason: "not an OpenID Connect metadata document") }
+    guard mayDeclare(issuer, at: metadataURL) else {
+      throw NotItsIssuer(issuer: issuer, metadataURL: metadataURL)
+    }
     let jwks = try await KeyFetcher.shared.get(jwksURL)
     // B2C's key sets name no algorithm, and JWTKit would take it from the first token's header and keep it for the
     // key: one junk token naming PS256 made every later RS256 token fail. Every key is pinned to RS256.

@@ -61,8 +61,9 @@ public struct TaskAPIServer: Sendable {
     responder = router.buildResponder()
   }
 
-  /// Two trusted issuers' metadata documents declare the same `iss` (OpenID Discovery §4.3 asks that a document's
+  /// Trusted metadata documents of two origins declare the same `iss` (OpenID Discovery §4.3 asks that a document's
   /// issuer be its own): the service does not start, as whoever holds either's keys would own the other's users.
+  /// (One provider's documents may: a B2C tenant's policies all declare the tenant's issuer.)
   public struct SharedIssuer: Error, CustomStringConvertible {
     public let issuer: String
     public let metadata: [URL]
@@ -74,12 +75,14 @@ public struct TaskAPIServer: Sendable {
   }
 
   /// Serves until SIGINT or SIGTERM, then stops taking connections and finishes the requests in flight.
-  /// `onListening` is told the bound port (for port 0). Throws `SharedIssuer` before listening when two trusted
-  /// issuers declare one `iss`.
+  /// `onListening` is told the bound port (for port 0). Throws before listening `IssuerKeys.NotItsIssuer` when a
+  /// trusted document declares an issuer its address does not name, and `SharedIssuer` when documents of two origins
+  /// declare one `iss` (issuers that cannot be read at the start are checked when they can: their tokens are refused
+  /// meanwhile).
   public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-    if issuers.count > 1, let (name, urls) = await BearerValidator.sharedNames(issuers).first {
-      throw SharedIssuer(issuer: name, metadata: urls)
-    }
+    let declared = await BearerValidator.declarations(issuers)
+    if let misnamed = declared.misnamed.first { throw misnamed }
+    if let (name, urls) = declared.shared.first { throw SharedIssuer(issuer: name, metadata: urls) }
     let app = Application(
       responder: responder,
       configuration: .init(

@@ -161,7 +161,69 @@ struct IssuerOwnerTests {
     """
 
   @Test(
-    "M2: a second trusted issuer whose metadata declares the first's iss gets none of its users' tasks: no start, and its tokens refused when it says so later"
+    "Issue 45, L6: a B2C tenant's two policies declare one issuer: the service starts trusting both, and takes the tenant's tokens"
+  )
+  func onePoliciesTenant() async throws {
+    let a = try await PlaygroundHarness.start()
+    let folder = try TestDesktop.temporaryFolder("two-policies")
+    try await withTeardown({
+      await a.stop()
+      try? FileManager.default.removeItem(at: folder)
+    }) {
+      let edit = a.base.appending(
+        path: "\(PlaygroundHarness.tenant)/\(PlaygroundHarness.edit)/v2.0/.well-known/openid-configuration")
+      let api = try await TaskAPIProcess.start(
+        database: folder.appending(path: "tasks.sqlite").path, issuerMetadata: a.policyMetadata,
+        arguments: ["--issuer-metadata", edit.absoluteString])
+      try await withTeardown({ await api.stop() }) {
+        let ann = try #require(
+          try await SignInDriver(a).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+        #expect(try await Self.texts(api.base, token: ann) == [])
+      }
+    }
+  }
+
+  @Test(
+    "Issue 45, L6: a metadata document may declare only an issuer its address names (OpenID Connect Discovery §4.3, as B2C and External ID allow)",
+    arguments: [
+      ("https://id.example.com/realms/t", "https://id.example.com/realms/t/.well-known/openid-configuration", true),
+      ("https://id.example.com/", "https://id.example.com/.well-known/openid-configuration", true),
+      (
+        "https://contoso.b2clogin.com/775527ff-9a37-4307-8b3d-cc311f58d925/v2.0/",
+        "https://contoso.b2clogin.com/contoso.onmicrosoft.com/B2C_1_signin/v2.0/.well-known/openid-configuration", true
+      ),
+      (
+        "https://login.contoso.com/775527ff-9a37-4307-8b3d-cc311f58d925/v2.0/",
+        "https://login.contoso.com/contoso.onmicrosoft.com/B2C_1_signin/v2.0/.well-known/openid-configuration", true
+      ),
+      (
+        "https://775527ff-9a37-4307-8b3d-cc311f58d925.ciamlogin.com/775527ff-9a37-4307-8b3d-cc311f58d925/v2.0",
+        "https://contoso.ciamlogin.com/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration", true
+      ),
+      // Hostile or wrong: another origin, port or scheme; a ciamlogin issuer from elsewhere or naming another tenant.
+      (
+        "https://contoso.b2clogin.com/775527ff-9a37-4307-8b3d-cc311f58d925/v2.0/",
+        "https://evil.example/.well-known/openid-configuration", false
+      ),
+      ("http://127.0.0.1:5995/t/v2.0/", "http://127.0.0.1:5996/.well-known/openid-configuration", false),
+      ("https://id.example.com/", "http://id.example.com/.well-known/openid-configuration", false),
+      (
+        "https://775527ff-9a37-4307-8b3d-cc311f58d925.ciamlogin.com/775527ff-9a37-4307-8b3d-cc311f58d925/v2.0",
+        "https://evil.example/.well-known/openid-configuration", false
+      ),
+      (
+        "https://775527ff-9a37-4307-8b3d-cc311f58d925.ciamlogin.com/00000000-0000-0000-0000-000000000000/v2.0",
+        "https://contoso.ciamlogin.com/contoso.onmicrosoft.com/v2.0/.well-known/openid-configuration", false
+      ),
+      ("https://sso.example.org/", "https://contoso.ciamlogin.com/x/v2.0/.well-known/openid-configuration", false),
+      ("not a URL", "https://id.example.com/.well-known/openid-configuration", false),
+    ])
+  func issuerNamedByAddress(issuer: String, metadata: String, allowed: Bool) throws {
+    #expect(IssuerKeys.mayDeclare(issuer, at: try #require(URL(string: metadata))) == allowed)
+  }
+
+  @Test(
+    "M2: a second trusted issuer whose metadata declares the first's iss gets none of its users' tasks: no start (not its own issuer, §4.3), and its tokens refused when it says so later"
   )
   func hostileIssuerNamesAnother() async throws {
     let a = try await PlaygroundHarness.start()
@@ -196,7 +258,8 @@ struct IssuerOwnerTests {
           PlaygroundHarness.clientID,
         ], timeout: .seconds(60))
       #expect(refused.status != 0 && refused.status != nil, "\(refused.output)")
-      #expect(refused.error.contains("declared by 2 trusted metadata documents"), "\(refused.error)")
+      #expect(
+        refused.error.contains("declares the issuer \(issuerA), which its address does not name"), "\(refused.error)")
 
       // Unreadable at the start, declaring A's issuer afterwards: its tokens are refused, and A's user's task stays
       // A's.
