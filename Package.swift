@@ -79,9 +79,12 @@ let package = Package(
     .target(
       name: "TasksCore",
       dependencies: [
-        "CIntl", "CGLib", .product(name: "JWTKit", package: "jwt-kit"),
+        "CIntl", "CGLib", "TasksCalendar", .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Crypto", package: "swift-crypto"),
       ], swiftSettings: startupLayout),
+    // The planner's calendar values (a due date, a time, a repeat rule and its occurrences): pure Swift, shared by
+    // the core and the task service.
+    .target(name: "TasksCalendar", swiftSettings: startupLayout),
     .target(name: "TasksKeyring", dependencies: ["TasksCore", "CSecret"], swiftSettings: startupLayout),
     // The core's HTTP over libsoup 3 (GIO): the GNOME app's, without libcurl, OpenSSL or FoundationNetworking.
     .target(name: "TasksSoup", dependencies: ["TasksCore", "CSoup"], swiftSettings: startupLayout),
@@ -117,6 +120,7 @@ let package = Package(
     .target(
       name: "TaskService",
       dependencies: [
+        "TasksCalendar",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "JWTKit", package: "jwt-kit"),

@@ -384,3 +384,36 @@ struct CalendarDateTests {
     }
   }
 }
+
+@Suite("Repeats: the next occurrence")
+struct OccurrenceTests {
+  @Test(
+    "the next occurrence after the one finished, as RFC 5545 reckons it",
+    arguments: [
+      ("FREQ=DAILY", "2026-11-25", "2026-11-26"),
+      ("FREQ=DAILY;INTERVAL=3", "2026-11-30", "2026-12-03"),
+      ("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "2026-11-27", "2026-11-30"),
+      ("FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR", "2026-11-27", "2026-11-30"),
+      ("FREQ=WEEKLY", "2026-11-25", "2026-12-02"),
+      ("FREQ=WEEKLY;INTERVAL=2", "2026-11-25", "2026-12-09"),
+      ("FREQ=WEEKLY;BYDAY=MO,TH", "2026-11-23", "2026-11-26"),
+      ("FREQ=WEEKLY;BYDAY=MO,TH", "2026-11-26", "2026-11-30"),
+      ("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH", "2026-11-26", "2026-12-07"),
+      ("FREQ=MONTHLY", "2026-11-25", "2026-12-25"),
+      ("FREQ=MONTHLY", "2026-12-25", "2027-01-25"),
+      ("FREQ=MONTHLY", "2027-01-31", "2027-03-31"),
+      ("FREQ=MONTHLY;INTERVAL=3", "2026-11-30", "2027-05-30"),
+      ("FREQ=MONTHLY;BYMONTHDAY=-1", "2027-01-31", "2027-02-28"),
+      ("FREQ=MONTHLY;BYMONTHDAY=1,15", "2026-12-01", "2026-12-15"),
+      ("FREQ=MONTHLY;BYMONTHDAY=1,15", "2026-12-15", "2027-01-01"),
+      ("FREQ=YEARLY", "2026-11-25", "2027-11-25"),
+      ("FREQ=YEARLY", "2028-02-29", "2032-02-29"),
+      ("FREQ=WEEKLY;UNTIL=20261231", "2026-12-24", "2026-12-31"),
+      ("FREQ=WEEKLY;UNTIL=20261230", "2026-12-24", ""),
+      ("FREQ=DAILY;INTERVAL=7;BYDAY=TU", "2026-11-30", ""),
+    ])
+  func next(rule: String, from: String, expected: String) throws {
+    let date = try #require(CalendarDate(from))
+    #expect(try RecurrenceRule(rrule: rule).occurrence(after: date)?.description ?? "" == expected)
+  }
+}
