@@ -56,15 +56,17 @@ def app():
 
 
 def nodes(root):
+    """The tree in document order: where libadwaita 1.2's message dialog keeps a second, unmapped set of response
+    buttons (for its vertical layout) after the one on screen, which AT-SPI also calls visible, the first is the one
+    a person sees."""
     stack = [(root, True)]
     while stack:
         node, on_screen = stack.pop()
         visible = node.getState().contains(pyatspi.STATE_VISIBLE) or node.getRole() == pyatspi.ROLE_APPLICATION
         shown = on_screen and visible
         yield node, shown
-        for child in node:
-            if child is not None:
-                stack.append((child, shown))
+        for child in reversed([child for child in node if child is not None]):
+            stack.append((child, shown))
 
 
 # Role names that changed between the AT-SPI of Debian 12 and 13.
@@ -155,15 +157,27 @@ def main():
         except Exception as error:
             answer["error"] = error
 
-    asking = threading.Thread(target=ask)
+    asking = threading.Thread(target=ask, daemon=True)
     asking.start()
     # Who is signed in is told only to an app the user allowed: the broker asks first, with no window of its own.
     name = os.path.basename(__file__)
     wait("the broker asks about this script", lambda: find("label", f"Allow \u201c{name}\u201d to Use Your Sign-In?"))
-    allow = wait("Allow takes clicks", lambda: (lambda node: node if node is not None and node.getState().contains(
-        pyatspi.STATE_SENSITIVE) else None)(find("push button", "Allow")))
-    allow.queryAction().doAction(0)
-    asking.join(timeout=120)
+    wait("it offers Allow", lambda: find("push button", "Allow"))
+    clicks = 0
+    while asking.is_alive() and clicks < 10:
+        try:
+            allow = find("push button", "Allow")
+        except Exception:  # the tree changes under us as the question closes
+            allow = None
+        if allow is None:  # answered: the broker's reply is on its way
+            asking.join(timeout=120)
+            break
+        if allow.getState().contains(pyatspi.STATE_SENSITIVE):
+            # Clicked again while the question stays: a click in its first half second is no answer, as for a person.
+            allow.queryAction().doAction(0)
+            clicks += 1
+            log(f"Allow clicked ({clicks})")
+        asking.join(timeout=3)
     if "accounts" not in answer:
         sys.exit(f"launcher-check: the broker answered {answer.get('error', 'nothing')}")
     accounts = answer["accounts"]

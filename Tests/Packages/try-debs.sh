@@ -4,7 +4,9 @@
 # their dependencies; in a private network namespace, under Xvfb with a D-Bus session and an unlocked keyring, the
 # launcher's entry (gtk4-launch) starts the app, which signs in to the packaged b2c-playground by typing, shows the
 # list and adds a task that b2c-tasks-cli then lists; b2c-tasks-api's unit passes `systemd-analyze verify` and its
-# command line serves /ready on SQLite; `apt-get purge` leaves no file of the packages behind. Prints the packages'
+# command line serves /ready on SQLite; the root booted with systemd-nspawn runs service-check.sh (the unit's life
+# under systemd, with its maintainer scripts: install, enable, serve with its hardening, upgrade, remove, purge);
+# `apt-get purge` leaves no file of the packages behind (but the tasks that purge says it keeps). Prints the packages'
 # sizes and install times. The roots' tools (Xvfb, AT-SPI, xdotool, …) are cached in .build/debian-roots/ (made
 # again after a week, or when the list changes). As root.
 # try-debs.sh --prepare RELEASE…: only makes (or finds) the roots, so that their download can overlap the packages'
@@ -22,15 +24,27 @@ root=""
 
 unmount_root() {
   [ -n "$root" ] || return 0
-  for mount in $(awk -v root="$root" '$2 ~ "^"root"/" {print $2}' /proc/mounts | sort -r); do
-    umount -l "$mount" 2>/dev/null || true
-  done
+  unmount_kernel
   rm -rf --one-file-system "$root"
   root=""
 }
 trap unmount_root EXIT
 
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
+
+# What a chroot needs of the kernel (and a fresh /tmp and /run); taken away again before systemd-nspawn boots it.
+mount_kernel() {
+  mount -t proc proc "$root/proc"
+  mount -t sysfs sysfs "$root/sys"
+  mount --rbind /dev "$root/dev"
+  mount -t tmpfs tmpfs "$root/tmp"
+  mount -t tmpfs tmpfs "$root/run"
+}
+unmount_kernel() {
+  for mount in $(awk -v root="$root" '$2 ~ "^"root"/" {print $2}' /proc/mounts | sort -r); do
+    umount -l "$mount" 2>/dev/null || true
+  done
+}
 
 # The cached root of release $1 with the test tools, made if missing or older than a week.
 make_base() {
@@ -47,11 +61,7 @@ try_release() {
   make_base "$release"
   root=$(mktemp -d "/tmp/b2c-tasks-$release.XXXXXX")
   tar -xf "$base" -C "$root"
-  mount -t proc proc "$root/proc"
-  mount -t sysfs sysfs "$root/sys"
-  mount --rbind /dev "$root/dev"
-  mount -t tmpfs tmpfs "$root/tmp"
-  mount -t tmpfs tmpfs "$root/run"
+  mount_kernel
   cp /etc/resolv.conf "$root/etc/resolv.conf"
   mkdir -p "$root/tmp/debs"
   cp "$debs"/b2c-tasks_*.deb "$debs"/b2c-tasks-api_*.deb "$debs"/b2c-playground_*.deb "$root/tmp/debs/"
@@ -105,9 +115,34 @@ try_release() {
       done
       echo \"/ready never answered\" >&2; kill \$api; exit 1'"
 
+  echo "== $release: b2c-tasks-api.service under systemd (the root booted by systemd-nspawn)"
+  check="$root/root/b2c-check"
+  mkdir -p "$check"
+  cp "$debs"/b2c-tasks-api_*.deb "$repo/Tests/Packages/service-check.sh" "$repo/Tests/keyring.sh" \
+    "$repo/Tests/TasksTestSupport/scripted-browser.sh" "$repo/Tests/TasksTestSupport/hand-over-target.sh" "$check/"
+  printf '[Unit]\nDescription=The package test of b2c-tasks-api.service\n[Service]\nType=oneshot\n%s\n' \
+    "ExecStart=/bin/sh /root/b2c-check/service-check.sh" >"$root/etc/systemd/system/b2c-service-check.service"
+  mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
+  ln -s ../b2c-service-check.service "$root/etc/systemd/system/multi-user.target.wants/b2c-service-check.service"
+  unmount_kernel
+  timeout 900 systemd-nspawn --quiet --register=no --keep-unit --private-network --directory="$root" --boot \
+    --console=read-only >"$root/root/boot.log" 2>&1 || true
+  cat "$check/service-check.log" 2>/dev/null || true
+  if [ "$(cat "$check/service-check.status" 2>/dev/null)" != 0 ]; then
+    echo "the booted root's last lines:" >&2
+    tail -n 40 "$root/root/boot.log" >&2
+    exit 1
+  fi
+  rm -rf "$check" "$root/root/boot.log" "$root/etc/systemd/system/b2c-service-check.service" \
+    "$root/etc/systemd/system/multi-user.target.wants/b2c-service-check.service"
+  # The tasks purge kept (and said so): an administrator who wants them gone deletes them, as it says.
+  rm -rf "$root/var/lib/private/b2c-tasks-api" "$root/var/lib/b2c-tasks-api"
+  mount_kernel
+
   echo "== $release: apt-get purge"
   in_root userdel --remove tester 2>/dev/null || true
-  in_root env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q b2c-tasks b2c-tasks-api b2c-playground >/dev/null
+  # (b2c-tasks-api was purged under systemd above.)
+  in_root env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q b2c-tasks b2c-playground >/dev/null
   left=""
   for path in $owned; do
     if [ -e "$root$path" ] && [ ! -d "$root$path" ]; then left="$left $path"; fi

@@ -5,8 +5,10 @@
   atspi_driver.py press PID ROLE NAME  performs the default action (click) of the first matching object on screen
   atspi_driver.py set-text PID ROLE NAME TEXT  replaces the text of the first matching editable object on screen
   atspi_driver.py extents PID ROLE NAME  prints the screen rectangle (x, y, width, height) of the first match
-  atspi_driver.py press-when-enabled PID ROLE NAME  waits (up to 120 s) until a matching object is on screen and
-                                      sensitive, then presses it (for scripts; the Swift tests wait themselves)
+  atspi_driver.py press-when-enabled PID ROLE NAME  answers a question: waits (up to 120 s) until a matching object
+                                      is on screen and sensitive, presses it, and again while it stays (a click in the
+                                      consent question's first half second is no answer); for scripts (the Swift tests
+                                      do the same themselves)
 
 Exits 3 when the app is not (yet) on the accessibility bus, 4 when nothing matches.
 """
@@ -52,15 +54,27 @@ def first(app, role, name):
 
 
 def press_when_enabled(pid, role, name):
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
+    def target():
         app = application(pid)
         for node, _, on_screen in walk(app) if app is not None else ():
-            if on_screen and node.getRoleName() == role and node.name == name and node.getState().contains(
-                    pyatspi.STATE_SENSITIVE):
-                node.queryAction().doAction(0)
-                print(json.dumps({"pressed": name}))
-                return
+            if on_screen and node.getRoleName() == role and node.name == name:
+                return node
+        return None
+
+    deadline = time.monotonic() + 120
+    pressed = None
+    while time.monotonic() < deadline:
+        try:
+            node = target()
+        except Exception:  # the app went away, or the tree changed under us
+            node = None
+        if node is None and pressed is not None:
+            print(json.dumps({"pressed": name}))
+            return
+        if node is not None and node.getState().contains(pyatspi.STATE_SENSITIVE) and (
+                pressed is None or time.monotonic() - pressed > 3):
+            node.queryAction().doAction(0)
+            pressed = time.monotonic()
         time.sleep(0.2)
     sys.exit(4)
 

@@ -21,10 +21,11 @@ if [ "${1:-}" = "--tests" ]; then
   # ca-certificates for update-ca-certificates (the TLS tests trust a throwaway authority for their run); strace to
   # see the modes the playground creates its secret files with; PostgreSQL and nginx for b2c-tasks-api's tests (a
   # cluster and balancer of the tests' own on private ports, whatever Debian's services do); mmdebstrap for the
-  # clean Debian 12 and 13 systems the packages are tried in.
+  # clean Debian 12 and 13 systems the packages are tried in, and systemd-container to boot them (systemd-nspawn)
+  # for b2c-tasks-api.service's life under systemd.
   packages="$packages ca-certificates strace xvfb xauth xdotool imagemagick python3-pyatspi gir1.2-atspi-2.0 python3-gi libsecret-tools wrk bubblewrap
     xdg-dbus-proxy libgtk-4-bin fonts-wqy-microhei sqlite3 libxtst-dev libxdamage-dev python3-venv postgresql nginx-light
-    $debs mmdebstrap"
+    $debs mmdebstrap systemd-container"
 fi
 
 missing=""
