@@ -1,0 +1,360 @@
+// PlannerTask: a task of the task API v2 (iCalendar's meaning, JSON names in camelCase, times RFC 3339 in UTC), the
+// changes a client sends (PUT creates, PATCH changes: JSON merge patch, null clearing a field) read with an error
+// naming the field, and the rules a whole task keeps. Pure values; any thread.
+
+import Foundation
+import TasksCalendar
+
+/// A field a request got wrong: answered 400 with the field's name and what is wrong with it.
+public struct FieldError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The field's path, `due.date`, `reminders[2].before`.
+  public let field: String
+  public let message: String
+
+  public init(_ field: String, _ message: String) {
+    self.field = field
+    self.message = message
+  }
+
+  public var description: String { "\(field): \(message)" }
+}
+
+/// When a task is due: a day, or a day and a time (in a time zone, or floating: the same clock time wherever the
+/// user is). A day without a time stays a day: never midnight, never moved by a time zone.
+public struct TaskDue: Equatable, Sendable {
+  public var date: CalendarDate
+  public var time: TimeOfDay?
+  /// An IANA time zone (`Europe/Helsinki`), only with a time.
+  public var timeZone: String?
+
+  public init(date: CalendarDate, time: TimeOfDay? = nil, timeZone: String? = nil) {
+    self.date = date
+    self.time = time
+    self.timeZone = timeZone
+  }
+}
+
+/// How a task repeats: its rule, counted from its due date or from the day it was finished.
+public struct TaskRecurrence: Equatable, Sendable {
+  public enum From: String, Sendable { case due, completion }
+  public var rule: RecurrenceRule
+  public var from: From
+
+  public init(rule: RecurrenceRule, from: From) {
+    self.rule = rule
+    self.from = from
+  }
+}
+
+/// A reminder: at a time, or some minutes before the task is due; acknowledged or snoozed on any device.
+public struct TaskReminder: Equatable, Sendable {
+  public enum When: Equatable, Sendable {
+    case at(Date)
+    case before(minutes: Int)
+  }
+  public var when: When
+  public var acknowledgedAt: Date?
+  public var snoozedUntil: Date?
+
+  public init(_ when: When, acknowledgedAt: Date? = nil, snoozedUntil: Date? = nil) {
+    self.when = when
+    self.acknowledgedAt = acknowledgedAt
+    self.snoozedUntil = snoozedUntil
+  }
+}
+
+/// A task's fields a client writes.
+public struct PlannerTask: Equatable, Sendable {
+  public enum Status: String, Sendable { case needsAction, completed }
+
+  public var title: String
+  public var notes: String = ""
+  public var status: Status = .needsAction
+  public var completedAt: Date?
+  /// 0 none, 1 highest … 9 lowest (RFC 5545).
+  public var priority: Int = 0
+  public var due: TaskDue?
+  public var recurrence: TaskRecurrence?
+  public var reminders: [TaskReminder] = []
+  public var categories: [String] = []
+  /// A subtask's parent (a task of the same list that is no subtask itself).
+  public var parentID: UUID?
+  public var sortKey: String = ""
+
+  public init(title: String) {
+    self.title = title
+  }
+
+  // MARK: Limits
+
+  public static let maxTitleLength = 4000
+  public static let maxNotesLength = 100_000
+  public static let maxReminders = 20
+  public static let maxCategories = 50
+  public static let maxCategoryLength = 100
+  public static let maxSortKeyLength = 100
+  /// A reminder's offset before the due time: at most a year.
+  public static let maxReminderOffset = 525_600
+
+  /// The rules a whole task keeps, whatever changed: a repeat or an offset reminder needs a due date; a time zone
+  /// needs a time; a finished task has a finishing time and an open one has none.
+  public func validate() throws(FieldError) {
+    if due?.timeZone != nil && due?.time == nil { throw FieldError("due.timeZone", "a time zone needs a time") }
+    if recurrence != nil && due == nil { throw FieldError("recurrence", "a repeating task needs a due date") }
+    for (index, reminder) in reminders.enumerated() {
+      if case .before = reminder.when, due == nil {
+        throw FieldError("reminders[\(index)].before", "a reminder before the due time needs a due date")
+      }
+    }
+    if status == .completed && completedAt == nil { throw FieldError("completedAt", "a finished task has one") }
+  }
+
+  /// `changes` applied: what they set replaces, what they clear goes back to its default (a title cannot be cleared);
+  /// the result is validated. Finishing sets `completedAt` to `now` unless given; reopening clears it.
+  public func applying(_ changes: TaskChanges, now: Date) throws(FieldError) -> PlannerTask {
+    var task = self
+    if case .set(let title) = changes.title { task.title = title }
+    task.notes = changes.notes.value(or: task.notes, default: "")
+    task.priority = changes.priority.value(or: task.priority, default: 0)
+    task.due = changes.due.optional(or: task.due)
+    task.recurrence = changes.recurrence.optional(or: task.recurrence)
+    task.reminders = changes.reminders.value(or: task.reminders, default: [])
+    task.categories = changes.categories.value(or: task.categories, default: [])
+    task.parentID = changes.parentID.optional(or: task.parentID)
+    task.sortKey = changes.sortKey.value(or: task.sortKey, default: "")
+    let status = changes.status.value(or: task.status, default: .needsAction)
+    if status != task.status {
+      task.completedAt = status == .completed ? now : nil
+    }
+    task.status = status
+    if case .set(let completedAt) = changes.completedAt, task.status == .completed { task.completedAt = completedAt }
+    try task.validate()
+    return task
+  }
+}
+
+/// A change to one field: keep it, clear it (JSON null), or set it.
+public enum FieldChange<Value: Equatable & Sendable>: Equatable, Sendable {
+  case keep, clear, set(Value)
+
+  func value(or current: Value, default empty: Value) -> Value {
+    switch self {
+    case .keep: current
+    case .clear: empty
+    case .set(let value): value
+    }
+  }
+
+  func optional(or current: Value?) -> Value? {
+    switch self {
+    case .keep: current
+    case .clear: nil
+    case .set(let value): value
+    }
+  }
+}
+
+/// The fields a PUT or PATCH body sets or clears. Fields it does not know, and the server's own (`id`, `version`,
+/// `createdAt`, `updatedAt`, `listId`), are ignored.
+public struct TaskChanges: Equatable, Sendable {
+  public var title: FieldChange<String> = .keep
+  public var notes: FieldChange<String> = .keep
+  public var status: FieldChange<PlannerTask.Status> = .keep
+  public var completedAt: FieldChange<Date> = .keep
+  public var priority: FieldChange<Int> = .keep
+  public var due: FieldChange<TaskDue> = .keep
+  public var recurrence: FieldChange<TaskRecurrence> = .keep
+  public var reminders: FieldChange<[TaskReminder]> = .keep
+  public var categories: FieldChange<[String]> = .keep
+  public var parentID: FieldChange<UUID> = .keep
+  public var sortKey: FieldChange<String> = .keep
+
+  public init() {}
+
+  /// Reads a JSON body (`Data`), each field checked; the first wrong one is the error.
+  public init(json data: Data) throws(FieldError) {
+    let parsed: Any
+    do { parsed = try JSONSerialization.jsonObject(with: data) } catch {
+      throw FieldError("body", "not JSON")
+    }
+    guard let object = parsed as? [String: Any] else { throw FieldError("body", "not a JSON object") }
+    try self.init(object: object)
+  }
+
+  init(object: [String: Any]) throws(FieldError) {
+    let read = FieldReader(object)
+    title = try read.change("title") { value throws(FieldError) in try Self.title(value, read) }
+    if title == .clear { throw FieldError("title", "a task needs a title") }
+    notes = try read.change("notes") { value throws(FieldError) in
+      try read.text(value, "notes", max: PlannerTask.maxNotesLength, lineBreaks: true)
+    }
+    status = try read.change("status") { value throws(FieldError) in
+      guard let text = value as? String, let status = PlannerTask.Status(rawValue: text) else {
+        throw FieldError("status", "needsAction or completed")
+      }
+      return status
+    }
+    completedAt = try read.change("completedAt") { value throws(FieldError) in try read.time(value, "completedAt") }
+    priority = try read.change("priority") { value throws(FieldError) in
+      guard let number = read.integer(value), (0...9).contains(number) else {
+        throw FieldError("priority", "a whole number from 0 (none) to 9 (lowest); 1 is the highest")
+      }
+      return number
+    }
+    due = try read.change("due") { value throws(FieldError) in try Self.due(value) }
+    recurrence = try read.change("recurrence") { value throws(FieldError) in try Self.recurrence(value) }
+    reminders = try read.change("reminders") { value throws(FieldError) in try Self.reminders(value, read) }
+    categories = try read.change("categories") { value throws(FieldError) in try Self.categories(value, read) }
+    parentID = try read.change("parentId") { value throws(FieldError) in
+      guard let text = value as? String, let id = UUID(uuidString: text) else {
+        throw FieldError("parentId", "a task id (a UUID)")
+      }
+      return id
+    }
+    sortKey = try read.change("sortKey") { value throws(FieldError) in
+      try read.text(value, "sortKey", max: PlannerTask.maxSortKeyLength, lineBreaks: false)
+    }
+  }
+
+  private static func title(_ value: Any, _ read: FieldReader) throws(FieldError) -> String {
+    let text = try read.text(value, "title", max: PlannerTask.maxTitleLength, lineBreaks: true)
+    guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
+      throw FieldError("title", "a task needs a title")
+    }
+    return text
+  }
+
+  private static func due(_ value: Any) throws(FieldError) -> TaskDue {
+    guard let object = value as? [String: Any] else { throw FieldError("due", "an object with date, time, timeZone") }
+    guard let text = object["date"] as? String, let date = CalendarDate(text) else {
+      throw FieldError("due.date", "a date that exists, as YYYY-MM-DD")
+    }
+    var due = TaskDue(date: date)
+    if let time = object["time"], !(time is NSNull) {
+      guard let text = time as? String, let parsed = TimeOfDay(text) else {
+        throw FieldError("due.time", "a time of day, as HH:MM (24 hours)")
+      }
+      due.time = parsed
+    }
+    if let zone = object["timeZone"], !(zone is NSNull) {
+      guard let name = zone as? String, name.count <= 64, name.contains("/") || name == "UTC",
+        TimeZone(identifier: name) != nil
+      else { throw FieldError("due.timeZone", "an IANA time zone, as Europe/Helsinki") }
+      due.timeZone = name
+    }
+    return due
+  }
+
+  private static func recurrence(_ value: Any) throws(FieldError) -> TaskRecurrence {
+    guard let object = value as? [String: Any] else { throw FieldError("recurrence", "an object with rrule and from") }
+    guard let text = object["rrule"] as? String else { throw FieldError("recurrence.rrule", "an RRULE") }
+    let rule: RecurrenceRule
+    do throws(RecurrenceRule.ParseError) { rule = try RecurrenceRule(rrule: text) } catch {
+      throw FieldError("recurrence.rrule", "\(error.part) is not in the supported subset")
+    }
+    let from = object["from"].map { $0 as? String } ?? "due"
+    guard let from, let counted = TaskRecurrence.From(rawValue: from) else {
+      throw FieldError("recurrence.from", "due or completion")
+    }
+    return TaskRecurrence(rule: rule, from: counted)
+  }
+
+  private static func reminders(_ value: Any, _ read: FieldReader) throws(FieldError) -> [TaskReminder] {
+    guard let list = value as? [Any] else { throw FieldError("reminders", "a list") }
+    guard list.count <= PlannerTask.maxReminders else {
+      throw FieldError("reminders", "at most \(PlannerTask.maxReminders)")
+    }
+    var reminders: [TaskReminder] = []
+    for (index, item) in list.enumerated() {
+      let path = "reminders[\(index)]"
+      guard let object = item as? [String: Any] else { throw FieldError(path, "an object with at or before") }
+      let at = object["at"].flatMap { $0 is NSNull ? nil : $0 }
+      let before = object["before"].flatMap { $0 is NSNull ? nil : $0 }
+      let when: TaskReminder.When
+      switch (at, before) {
+      case (let at?, nil): when = .at(try read.time(at, "\(path).at"))
+      case (nil, let before?):
+        guard let minutes = read.integer(before), (0...PlannerTask.maxReminderOffset).contains(minutes) else {
+          throw FieldError("\(path).before", "minutes before the due time, 0 to \(PlannerTask.maxReminderOffset)")
+        }
+        when = .before(minutes: minutes)
+      default: throw FieldError(path, "either at (a time) or before (minutes), not both")
+      }
+      var reminder = TaskReminder(when)
+      if let acknowledged = object["acknowledgedAt"], !(acknowledged is NSNull) {
+        reminder.acknowledgedAt = try read.time(acknowledged, "\(path).acknowledgedAt")
+      }
+      if let snoozed = object["snoozedUntil"], !(snoozed is NSNull) {
+        reminder.snoozedUntil = try read.time(snoozed, "\(path).snoozedUntil")
+      }
+      reminders.append(reminder)
+    }
+    return reminders
+  }
+
+  private static func categories(_ value: Any, _ read: FieldReader) throws(FieldError) -> [String] {
+    guard let list = value as? [Any] else { throw FieldError("categories", "a list of names") }
+    guard list.count <= PlannerTask.maxCategories else {
+      throw FieldError("categories", "at most \(PlannerTask.maxCategories)")
+    }
+    var names: [String] = []
+    for (index, item) in list.enumerated() {
+      let name = try read.text(item, "categories[\(index)]", max: PlannerTask.maxCategoryLength, lineBreaks: false)
+      guard !name.isEmpty else { throw FieldError("categories[\(index)]", "a name") }
+      if !names.contains(name) { names.append(name) }
+    }
+    return names
+  }
+}
+
+/// Reads the values of a JSON object's fields.
+struct FieldReader {
+  let object: [String: Any]
+
+  init(_ object: [String: Any]) {
+    self.object = object
+  }
+
+  /// Absent: keep; null: clear; otherwise `read` it.
+  func change<Value>(_ name: String, _ read: (Any) throws(FieldError) -> Value) throws(FieldError) -> FieldChange<
+    Value
+  > {
+    guard let value = object[name] else { return .keep }
+    if value is NSNull { return .clear }
+    return .set(try read(value))
+  }
+
+  /// A string of at most `max` code points without control characters (tab and, where `lineBreaks`, line breaks
+  /// allowed).
+  func text(_ value: Any, _ field: String, max: Int, lineBreaks: Bool) throws(FieldError) -> String {
+    guard let text = value as? String else { throw FieldError(field, "a string") }
+    guard text.unicodeScalars.count <= max else { throw FieldError(field, "at most \(max) characters") }
+    let allowed: Set<Unicode.Scalar> = lineBreaks ? ["\t", "\n", "\r"] : ["\t"]
+    if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !allowed.contains($0) }) {
+      throw FieldError(field, "no control characters")
+    }
+    return text
+  }
+
+  /// A JSON number that is a whole number (not true or false).
+  func integer(_ value: Any) -> Int? {
+    // JSONSerialization gives true and false as NSNumbers too, of ObjC type "c"; numbers are never that small type.
+    guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
+    let double = number.doubleValue
+    guard double.rounded() == double, abs(double) < 1e9 else { return nil }
+    return Int(double)
+  }
+
+  /// An RFC 3339 time in UTC (`2026-11-25T09:00:00Z`, fractions allowed), from 1970 to 9999.
+  func time(_ value: Any, _ field: String) throws(FieldError) -> Date {
+    guard let text = value as? String, text.hasSuffix("Z"), let date = Self.parse(text),
+      date.timeIntervalSince1970 >= 0
+    else { throw FieldError(field, "a time from 1970 on, as RFC 3339 in UTC (2026-11-25T09:00:00Z)") }
+    return date
+  }
+
+  private static func parse(_ text: String) -> Date? {
+    if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+    return try? Date.ISO8601FormatStyle().parse(text)
+  }
+}
