@@ -23,44 +23,9 @@ public struct PlannerList: Equatable, Sendable {
 public struct PlannerItem: Equatable, Sendable {
   public enum Status: String, Sendable { case needsAction, completed }
 
-  public struct Due: Equatable, Sendable {
-    public var date: CalendarDate
-    public var time: TimeOfDay?
-    public var timeZone: String?
-
-    public init(date: CalendarDate, time: TimeOfDay? = nil, timeZone: String? = nil) {
-      self.date = date
-      self.time = time
-      self.timeZone = timeZone
-    }
-  }
-
-  public struct Recurrence: Equatable, Sendable {
-    public enum From: String, Sendable { case due, completion }
-    public var rule: RecurrenceRule
-    public var from: From
-
-    public init(rule: RecurrenceRule, from: From = .due) {
-      self.rule = rule
-      self.from = from
-    }
-  }
-
-  public struct Reminder: Equatable, Sendable {
-    public enum When: Equatable, Sendable {
-      case at(Date)
-      case before(minutes: Int)
-    }
-    public var when: When
-    public var acknowledgedAt: Date?
-    public var snoozedUntil: Date?
-
-    public init(_ when: When, acknowledgedAt: Date? = nil, snoozedUntil: Date? = nil) {
-      self.when = when
-      self.acknowledgedAt = acknowledgedAt
-      self.snoozedUntil = snoozedUntil
-    }
-  }
+  public typealias Due = TaskDue
+  public typealias Recurrence = TaskRecurrence
+  public typealias Reminder = TaskReminder
 
   public var id: UUID
   public var listID: UUID
