@@ -36,6 +36,10 @@ public struct PlannerTask: Equatable, Sendable {
   /// A subtask's parent (a task of the same list that is no subtask itself).
   public var parentID: UUID?
   public var sortKey: String = ""
+  /// The last occurrence finished (`complete`), so that finishing it again changes nothing.
+  public var lastOccurrenceDone: CalendarDate?
+  /// How many occurrences were finished (for a rule's COUNT).
+  public var occurrencesDone = 0
 
   public init(title: String) {
     self.title = title
@@ -86,6 +90,49 @@ public struct PlannerTask: Equatable, Sendable {
     if case .set(let completedAt) = changes.completedAt, task.status == .completed { task.completedAt = completedAt }
     try task.validate()
     return task
+  }
+}
+
+extension PlannerTask {
+  /// Finishes the occurrence due on `occurrence`, on the day `today` (the user's), at `now`.
+  ///
+  /// A task that does not repeat is completed. A repeating one moves to its next occurrence — after the one
+  /// finished, or after `today` when it repeats from completion — keeping its time; reminders at a fixed time move by
+  /// as many days, and every reminder is due again. The series ends (the task is completed) after its COUNT or past
+  /// its UNTIL. Finishing an occurrence already finished changes nothing (a replay, or another device's finishing
+  /// it too); one that is not the task's due date is an error naming `occurrence`.
+  public func completing(
+    occurrence: CalendarDate, today: CalendarDate, now: Date
+  ) throws(FieldError) -> PlannerTask {
+    guard let recurrence, let due else {
+      var done = self
+      if status != .completed {
+        done.status = .completed
+        done.completedAt = now
+      }
+      return done
+    }
+    if occurrence == lastOccurrenceDone || status == .completed { return self }
+    guard occurrence == due.date else {
+      throw FieldError("occurrence", "the task is due on \(due.date), not \(occurrence)")
+    }
+    var next = self
+    next.lastOccurrenceDone = occurrence
+    next.occurrencesDone += 1
+    let following = recurrence.rule.occurrence(after: recurrence.from == .due ? occurrence : max(today, occurrence))
+    guard let following, recurrence.rule.count.map({ next.occurrencesDone < $0 }) ?? true else {
+      next.status = .completed
+      next.completedAt = now
+      return next
+    }
+    let days = following.dayNumber - due.date.dayNumber
+    next.due?.date = following
+    next.reminders = reminders.map { reminder in
+      var moved = TaskReminder(reminder.when)
+      if case .at(let time) = reminder.when { moved.when = .at(time.addingTimeInterval(TimeInterval(days) * 86_400)) }
+      return moved
+    }
+    return next
   }
 }
 

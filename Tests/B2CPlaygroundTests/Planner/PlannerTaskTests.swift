@@ -104,3 +104,55 @@ struct PlannerTaskTests {
     #expect(throws: FieldError("notes", "at most 100000 characters")) { try Self.changes(#"{"notes": "\#(notes)"}"#) }
   }
 }
+
+@Suite("Task API v2: finishing a repeating task")
+struct CompletingTests {
+  static let now = PlannerTaskTests.now
+
+  static func task(_ json: String) throws -> PlannerTask {
+    try PlannerTask(title: "t").applying(try TaskChanges(json: Data(json.utf8)), now: now)
+  }
+
+  static func day(_ text: String) -> CalendarDate { CalendarDate(text)! }
+
+  @Test("monthly from its due date: the next month, its time kept, reminders due again and moved; twice moves once")
+  func fromDue() throws {
+    let task = try Self.task(
+      #"{"due": {"date": "2026-11-25", "time": "09:00"}, "recurrence": {"rrule": "FREQ=MONTHLY", "from": "due"},"#
+        + #" "reminders": [{"before": 30}, {"at": "2026-11-24T18:00:00Z", "acknowledgedAt": "2026-11-24T18:01:00Z"}]}"#)
+    let done = try task.completing(occurrence: Self.day("2026-11-25"), today: Self.day("2026-11-27"), now: Self.now)
+    #expect(done.due == TaskDue(date: Self.day("2026-12-25"), time: TimeOfDay("09:00")))
+    #expect(done.status == .needsAction && done.occurrencesDone == 1)
+    #expect(done.reminders[0] == TaskReminder(.before(minutes: 30)))
+    #expect(done.reminders[1] == TaskReminder(.at(Date(timeIntervalSince1970: 1_798_135_200))), "a month later, again")
+    let again = try done.completing(occurrence: Self.day("2026-11-25"), today: Self.day("2026-11-27"), now: Self.now)
+    #expect(again == done, "the same occurrence sent twice moves once")
+    #expect(throws: FieldError("occurrence", "the task is due on 2026-12-25, not 2026-11-20")) {
+      try done.completing(occurrence: Self.day("2026-11-20"), today: Self.day("2026-11-27"), now: Self.now)
+    }
+  }
+
+  @Test("every two weeks from completion: two weeks after the day it was finished, late or not")
+  func fromCompletion() throws {
+    let task = try Self.task(
+      #"{"due": {"date": "2026-11-20"}, "recurrence": {"rrule": "FREQ=WEEKLY;INTERVAL=2", "from": "completion"}}"#)
+    let done = try task.completing(occurrence: Self.day("2026-11-20"), today: Self.day("2026-11-25"), now: Self.now)
+    #expect(done.due?.date == Self.day("2026-12-09"))
+  }
+
+  @Test("COUNT and UNTIL end the series: the task is then completed; a task that does not repeat just is")
+  func seriesEnds() throws {
+    var twice = try Self.task(#"{"due": {"date": "2026-11-25"}, "recurrence": {"rrule": "FREQ=DAILY;COUNT=2"}}"#)
+    twice = try twice.completing(occurrence: Self.day("2026-11-25"), today: Self.day("2026-11-25"), now: Self.now)
+    #expect(twice.status == .needsAction && twice.due?.date == Self.day("2026-11-26"))
+    twice = try twice.completing(occurrence: Self.day("2026-11-26"), today: Self.day("2026-11-26"), now: Self.now)
+    #expect(twice.status == .completed && twice.completedAt == Self.now && twice.due?.date == Self.day("2026-11-26"))
+    let until = try Self.task(
+      #"{"due": {"date": "2026-12-28"}, "recurrence": {"rrule": "FREQ=WEEKLY;UNTIL=20261231"}}"#)
+    let ended = try until.completing(occurrence: Self.day("2026-12-28"), today: Self.day("2026-12-28"), now: Self.now)
+    #expect(ended.status == .completed)
+    let once = try Self.task(#"{"due": {"date": "2026-11-25"}}"#)
+    let finished = try once.completing(occurrence: Self.day("2026-11-25"), today: Self.day("2026-11-25"), now: Self.now)
+    #expect(finished.status == .completed && finished.due == once.due)
+  }
+}
