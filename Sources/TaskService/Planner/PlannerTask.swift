@@ -361,3 +361,67 @@ struct FieldReader {
     return try? Date.ISO8601FormatStyle().parse(text)
   }
 }
+
+/// A stored task: its fields and the service's own (id, list, times, version).
+public struct StoredTask: Equatable, Sendable {
+  public var id: UUID
+  public var listID: UUID
+  public var task: PlannerTask
+  public var createdAt: Date
+  public var updatedAt: Date
+  public var version: Int64
+
+  public init(id: UUID, listID: UUID, task: PlannerTask, createdAt: Date, updatedAt: Date, version: Int64) {
+    self.id = id
+    self.listID = listID
+    self.task = task
+    self.createdAt = createdAt
+    self.updatedAt = updatedAt
+    self.version = version
+  }
+
+  /// The `ETag` it is answered with: its version.
+  public var etag: String { "\"\(version)\"" }
+
+  /// The JSON object the API answers (camelCase names, times RFC 3339 in UTC with milliseconds, ids lower-case).
+  public var jsonObject: [String: Any] {
+    let task = self.task
+    var object: [String: Any] = [
+      "id": id.uuidString.lowercased(), "listId": listID.uuidString.lowercased(),
+      "parentId": task.parentID.map { $0.uuidString.lowercased() } ?? NSNull(), "title": task.title,
+      "notes": task.notes, "status": task.status.rawValue, "completedAt": task.completedAt.map(Self.time) ?? NSNull(),
+      "priority": task.priority, "categories": task.categories, "sortKey": task.sortKey,
+      "createdAt": Self.time(createdAt), "updatedAt": Self.time(updatedAt), "version": version,
+    ]
+    object["due"] =
+      task.due.map { due -> Any in
+        var fields: [String: Any] = ["date": due.date.description]
+        fields["time"] = due.time?.description ?? NSNull()
+        fields["timeZone"] = due.timeZone ?? NSNull()
+        return fields
+      } ?? NSNull()
+    object["recurrence"] =
+      task.recurrence.map { ["rrule": $0.rule.rrule, "from": $0.from.rawValue] as [String: Any] } ?? NSNull()
+    object["reminders"] = task.reminders.map { reminder -> [String: Any] in
+      var fields: [String: Any] = [
+        "acknowledgedAt": reminder.acknowledgedAt.map(Self.time) ?? NSNull(),
+        "snoozedUntil": reminder.snoozedUntil.map(Self.time) ?? NSNull(),
+      ]
+      switch reminder.when {
+      case .at(let time): fields["at"] = Self.time(time)
+      case .before(let minutes): fields["before"] = minutes
+      }
+      return fields
+    }
+    return object
+  }
+
+  /// The JSON the API answers.
+  public var json: Data {
+    (try? JSONSerialization.data(withJSONObject: jsonObject, options: [.sortedKeys])) ?? Data("{}".utf8)
+  }
+
+  private static func time(_ date: Date) -> String {
+    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+  }
+}
