@@ -6,11 +6,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-venv="$repo/.build/schemathesis-venv"
-if [ ! -x "$venv/bin/st" ]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==4.32.5"
-fi
+venv=$("$here/venv.sh")
 : "${TASK_API_TOKEN:?set TASK_API_TOKEN to a bearer token the API accepts}"
 export TASK_API_TOKEN
 # Without the coverage phase: it fails inside CPython 3.11's ast module ("AST constructor recursion depth mismatch",

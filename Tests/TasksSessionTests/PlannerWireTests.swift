@@ -4,6 +4,7 @@
 import Foundation
 import TaskService
 import TasksCore
+import TasksTestSupport
 import Testing
 
 @Suite("Task API v2: the service's task JSON, read by the app")
@@ -31,5 +32,50 @@ struct PlannerWireTests {
     #expect(read.categories == task.categories && read.parentID == task.parentID && read.sortKey == "a0")
     #expect(read.createdAt == stored.createdAt && read.updatedAt == stored.updatedAt)
     #expect(stored.etag == "\"12\"")
+  }
+
+  @Test(
+    "what the service writes is a PlannerTask of openapi.yaml (checked by jsonschema-rs); a task that breaks it is not")
+  func matchesTheDescription() async throws {
+    let now = Date(timeIntervalSince1970: 1_795_000_000)
+    let bodies = [
+      #"{"title": "minimal"}"#,
+      #"{"title": "t", "due": {"date": "2026-12-01"}, "recurrence": {"rrule": "FREQ=DAILY;COUNT=3"}, "status": "completed"}"#,
+      #"{"title": "t", "due": {"date": "2026-12-01", "time": "23:59", "timeZone": "America/New_York"},"#
+        + #" "reminders": [{"before": 0}, {"at": "2026-12-01T09:00:00Z", "acknowledgedAt": "2026-12-01T09:00:01Z"}],"#
+        + #" "categories": ["a", "b"], "priority": 9, "notes": "n", "parentId": "0b1e2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"}"#,
+    ]
+    var lines: [String] = []
+    for body in bodies {
+      let task = try PlannerTask(title: "x").applying(try TaskChanges(json: Data(body.utf8)), now: now)
+      let stored = StoredTask(id: UUID(), listID: UUID(), task: task, createdAt: now, updatedAt: now, version: 1)
+      lines.append(String(decoding: stored.json, as: UTF8.self))
+    }
+    // Broken on purpose: each must be refused, or the check proves nothing.
+    let sample = lines[2]
+    let broken = [
+      sample.replacingOccurrences(of: #""priority":9"#, with: #""priority":12"#),
+      sample.replacingOccurrences(of: #""time":"23:59""#, with: #""time":"24:00""#),
+      sample.replacingOccurrences(of: #""version":1"#, with: #""version":1,"extra":true"#),
+      sample.replacingOccurrences(of: #""before":0"#, with: #""before":0,"at":"2026-12-01T09:00:00.000Z""#),
+    ]
+    try #require(broken.allSatisfy { $0 != sample })
+    let openAPI = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../OpenAPI").standardized
+    let venv = try await ChildProcess.run(openAPI.appending(path: "venv.sh"), timeout: .seconds(900))
+    try #require(venv.status == 0, "the schemathesis virtualenv could not be made: \(venv.error)")
+    let python = URL(filePath: venv.output.trimmingCharacters(in: .whitespacesAndNewlines)).appending(
+      path: "bin/python")
+    let file = FileManager.default.temporaryDirectory.appending(path: "planner-tasks-\(UUID().uuidString).jsonl")
+    defer { try? FileManager.default.removeItem(at: file) }
+    try Data(((lines + broken).joined(separator: "\n") + "\n").utf8).write(to: file)
+    let run = try await ChildProcess.run(
+      python, [openAPI.appending(path: "validate.py").path, "PlannerTask", file.path], timeout: .seconds(120))
+    try #require(run.status == 0, "validate.py failed: \(run.error.suffix(2000))")
+    let verdicts = run.output.split(separator: "\n").map { String($0) }
+    try #require(verdicts.count == lines.count + broken.count, "\(run.output)")
+    for (index, verdict) in verdicts.enumerated() {
+      let valid = verdict.contains(#""valid": true"#)
+      #expect(valid == (index < lines.count), "line \(index): \(verdict)")
+    }
   }
 }
