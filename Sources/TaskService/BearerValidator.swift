@@ -327,7 +327,8 @@ public actor IssuerKeys {
   /// - on the same origin (Azure AD B2C: the document is a policy's, `/TENANT.onmicrosoft.com/POLICY/v2.0/…`, and its
   ///   issuer `/TENANT-ID/v2.0/` on the same host, custom domains included);
   /// - Microsoft Entra External ID: a document on a `*.ciamlogin.com` host declares
-  ///   `https://TENANT-ID.ciamlogin.com/TENANT-ID/v2.0`.
+  ///   `https://TENANT-ID.ciamlogin.com/TENANT-ID/v2.0` (and the tests' playground, standing in for it on loopback,
+  ///   `TENANT-ID.localhost` on its own port).
   /// Another origin is refused: a document must not declare an issuer that is someone else's.
   public static func mayDeclare(_ issuer: String, at metadataURL: URL) -> Bool {
     guard let named = URLComponents(string: issuer),
@@ -340,12 +341,23 @@ public actor IssuerKeys {
     if named.scheme?.lowercased() == address.scheme?.lowercased(), host == from, named.port == address.port {
       return true
     }
-    let ciam = ".ciamlogin.com"
-    guard named.scheme == "https", address.scheme == "https", named.port == nil, from.hasSuffix(ciam),
-      host.hasSuffix(ciam)
-    else { return false }
-    let tenant = host.dropLast(ciam.count)
-    return !tenant.contains(".") && named.path.lowercased().split(separator: "/").first == tenant
+    // External ID: the tenant's own host on ciamlogin.com, from a document on ciamlogin.com; or, for the tests'
+    // playground, which stands in for it on loopback, TENANT-ID.localhost (RFC 6761: loopback) from a loopback
+    // document on the same port.
+    let tenant = host.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+    let parent = String(host.dropFirst(tenant.count))
+    guard !tenant.isEmpty, named.path.lowercased().split(separator: "/").first.map(String.init) == tenant else {
+      return false
+    }
+    switch parent {
+    case ".ciamlogin.com":
+      return named.scheme == "https" && address.scheme == "https" && named.port == nil && from.hasSuffix(parent)
+    case ".localhost":
+      return named.scheme == address.scheme && named.port == address.port
+        && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(from)
+    default:
+      return false
+    }
   }
 
   /// The issuer's name and RS256 keys, from its metadata document and key set.

@@ -217,6 +217,19 @@ struct IssuerOwnerTests {
       ),
       ("https://sso.example.org/", "https://contoso.ciamlogin.com/x/v2.0/.well-known/openid-configuration", false),
       ("not a URL", "https://id.example.com/.well-known/openid-configuration", false),
+      // The playground's External ID, standing in for ciamlogin.com on loopback (as MSALInteropTests trust it).
+      (
+        "https://5b6e1c9a-2f4d-4e7b-9c3a-1d8f0e2b7a64.localhost:43591/5b6e1c9a-2f4d-4e7b-9c3a-1d8f0e2b7a64/v2.0",
+        "https://127.0.0.1:43591/5b6e1c9a-2f4d-4e7b-9c3a-1d8f0e2b7a64/v2.0/.well-known/openid-configuration", true
+      ),
+      (
+        "https://5b6e1c9a-2f4d-4e7b-9c3a-1d8f0e2b7a64.localhost:43591/5b6e1c9a-2f4d-4e7b-9c3a-1d8f0e2b7a64/v2.0",
+        "https://127.0.0.1:43592/5b6e1c9a-2f4d-4e7b-9c3a-1d8f0e2b7a64/v2.0/.well-known/openid-configuration", false
+      ),
+      (
+        "https://5b6e1c9a-2f4d-4e7b-9c3a-1d8f0e2b7a64.localhost:43591/5b6e1c9a-2f4d-4e7b-9c3a-1d8f0e2b7a64/v2.0",
+        "https://evil.example:43591/5b6e1c9a-2f4d-4e7b-9c3a-1d8f0e2b7a64/v2.0/.well-known/openid-configuration", false
+      ),
     ])
   func issuerNamedByAddress(issuer: String, metadata: String, allowed: Bool) throws {
     #expect(IssuerKeys.mayDeclare(issuer, at: try #require(URL(string: metadata))) == allowed)
