@@ -78,4 +78,33 @@ struct PlannerWireTests {
       #expect(valid == (index < lines.count), "line \(index): \(verdict)")
     }
   }
+
+  @Test("a PATCH the app writes for the fields it changed, the service reads and applies to the same task")
+  func patchRoundTrip() throws {
+    let now = Date(timeIntervalSince1970: 1_795_000_000)
+    let original = try PlannerTask(title: "x").applying(
+      try TaskChanges(
+        json: Data(
+          #"{"title": "Water plants", "due": {"date": "2026-12-01", "time": "08:00"}, "recurrence": {"rrule": "FREQ=WEEKLY"},"#
+            .appending(#" "priority": 5, "categories": ["home"], "notes": "kept"}"#).utf8)), now: now)
+    var stored = StoredTask(id: UUID(), listID: UUID(), task: original, createdAt: now, updatedAt: now, version: 2)
+    let base = try PlannerItem(json: stored.json)
+    var mine = base
+    mine.title = "Water the plants"
+    mine.due = TaskDue(date: CalendarDate("2026-12-03")!)
+    mine.recurrence = nil
+    mine.priority = 1
+    mine.categories = ["home", "garden"]
+    mine.reminders = [TaskReminder(.at(now.addingTimeInterval(3_600)), snoozedUntil: now.addingTimeInterval(4_200))]
+    mine.status = .completed
+    mine.completedAt = now.addingTimeInterval(60)
+    let fields: [PlannerItem.Field] = [.title, .due, .recurrence, .priority, .categories, .reminders, .status]
+    let changes = try TaskChanges(json: mine.patch(fields))
+    stored.task = try stored.task.applying(changes, now: now.addingTimeInterval(120))
+    let applied = try PlannerItem(json: stored.json)
+    for field in PlannerItem.Field.allCases {
+      #expect(applied.same(field, as: mine), "\(field): the service has \(applied), the app sent \(mine)")
+    }
+    #expect(applied.notes == "kept", "a field not sent stays")
+  }
 }

@@ -240,6 +240,11 @@ struct PlannerJSONReader {
     return id
   }
 
+  /// A time as the API writes it: RFC 3339 in UTC with milliseconds.
+  static func text(of date: Date) -> String {
+    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+  }
+
   static func time(_ value: JSONValue, _ path: String) throws(PlannerJSONError) -> Date {
     guard case .string(let text) = value, let date = WireDate.parse(text) else {
       throw PlannerJSONError(field: path, expected: "an RFC 3339 time")
@@ -290,6 +295,54 @@ extension PlannerItem {
     case .sortKey: sortKey = source.sortKey
     case .listID: listID = source.listID
     }
+  }
+}
+
+extension PlannerItem {
+  /// The body of a PATCH (a JSON merge patch) that sets `fields` to this task's values; a field without a value
+  /// (no due date, no repeat, no parent) is null, which clears it at the service. Finishing is sent as the status
+  /// with its time.
+  public func patch(_ fields: [Field]) -> Data {
+    var body: [String: JSONValue] = [:]
+    for field in fields {
+      switch field {
+      case .title: body["title"] = .string(title)
+      case .notes: body["notes"] = .string(notes)
+      case .status:
+        body["status"] = .string(status.rawValue)
+        body["completedAt"] = completedAt.map { .string(PlannerJSONReader.text(of: $0)) } ?? .null
+      case .priority: body["priority"] = .integer(Int64(priority))
+      case .due:
+        body["due"] =
+          due.map { due in
+            .object([
+              "date": .string(due.date.description), "time": due.time.map { .string($0.description) } ?? .null,
+              "timeZone": due.timeZone.map { .string($0) } ?? .null,
+            ])
+          } ?? .null
+      case .recurrence:
+        body["recurrence"] =
+          recurrence.map { .object(["rrule": .string($0.rule.rrule), "from": .string($0.from.rawValue)]) } ?? .null
+      case .reminders:
+        body["reminders"] = .array(
+          reminders.map { reminder in
+            var fields: [String: JSONValue] = [
+              "acknowledgedAt": reminder.acknowledgedAt.map { .string(PlannerJSONReader.text(of: $0)) } ?? .null,
+              "snoozedUntil": reminder.snoozedUntil.map { .string(PlannerJSONReader.text(of: $0)) } ?? .null,
+            ]
+            switch reminder.when {
+            case .at(let time): fields["at"] = .string(PlannerJSONReader.text(of: time))
+            case .before(let minutes): fields["before"] = .integer(Int64(minutes))
+            }
+            return .object(fields)
+          })
+      case .categories: body["categories"] = .array(categories.map { .string($0) })
+      case .parentID: body["parentId"] = parentID.map { .string($0.uuidString.lowercased()) } ?? .null
+      case .sortKey: body["sortKey"] = .string(sortKey)
+      case .listID: body["listId"] = .string(listID.uuidString.lowercased())
+      }
+    }
+    return (try? JSONEncoder().encode(JSONValue.object(body))) ?? Data("{}".utf8)
   }
 }
 
