@@ -1,9 +1,6 @@
 // CalendarDate, TimeOfDay, Weekday: a due date as iCalendar means a DATE (a day, not an instant: never midnight, never
 // moved by a time zone) and a time of day. Pure values; any thread.
 
-import FoundationEssentials
-import Glibc
-
 /// A day of the proleptic Gregorian calendar, as `YYYY-MM-DD` (RFC 3339 full-date).
 public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConvertible {
   public let year: Int
@@ -88,15 +85,6 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     case 4, 6, 9, 11: 30
     default: 31
     }
-  }
-
-  /// Today where the user is (the system's time zone).
-  public static func today(at now: Date = Date()) -> CalendarDate {
-    var seconds = time_t(now.timeIntervalSince1970.rounded(.down))
-    var local = tm()
-    localtime_r(&seconds, &local)
-    return CalendarDate(year: Int(local.tm_year) + 1900, month: Int(local.tm_mon) + 1, day: Int(local.tm_mday))
-      ?? CalendarDate(dayNumber: Int(seconds) / 86400)
   }
 }
 

@@ -1,23 +1,8 @@
-// PlannerItems: the task API v2's lists and tasks as the app holds them, read from the service's JSON with a typed
+// PlannerItems: the task API v2's tasks as the app holds them, read from the service's JSON with a typed
 // error (the core's own reading: it shares no code with the service), and the field-by-field merge of an edit the
 // service refused with 412 against the version it was made on. Pure values; any thread.
 
 import FoundationEssentials
-
-/// A list of tasks.
-public struct PlannerList: Equatable, Sendable {
-  public enum Role: String, Sendable { case owner, member }
-
-  public var id: UUID
-  public var name: String
-  public var sortKey: String
-  public var role: Role
-  public var shared: Bool
-  public var isDefault: Bool
-  public var createdAt: Date
-  public var updatedAt: Date
-  public var version: Int64
-}
 
 /// A task of a list.
 public struct PlannerItem: Equatable, Sendable {
