@@ -186,6 +186,7 @@ let package = Package(
       name: "B2CPlaygroundTests",
       dependencies: [
         "B2CPlayground", "TaskServicePostgres", "TasksTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+        .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
       ]),

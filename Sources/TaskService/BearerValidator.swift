@@ -17,6 +17,8 @@ struct BearerClaims: JWTPayload {
   var nbf: Int?
   var oid: String?
   var sub: String?
+  /// The user's name (shown to the members of a list they share); never an e-mail address the token lacks.
+  var name: String?
 
   func verify(using algorithm: some JWTAlgorithm) throws {}
 }
@@ -51,6 +53,11 @@ public struct BearerValidator: Sendable {
   /// The owner of a valid bearer token in an `Authorization` header (`TaskOwner.key`: its issuer and its `oid`,
   /// else `sub`), or nil.
   public func owner(authorization: String?) async -> String? {
+    await caller(authorization: authorization)?.key
+  }
+
+  /// The owner of a valid bearer token and the name it gives (`name`, at most 200 characters), or nil.
+  public func caller(authorization: String?) async -> PlannerCaller? {
     guard let authorization, authorization.utf8.count < 16_384 else { return nil }
     let parts = authorization.split(separator: " ", maxSplits: 1)
     guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
@@ -81,7 +88,12 @@ public struct BearerValidator: Sendable {
       guard claims.aud.value.contains(where: { audiences.contains($0.lowercased()) }) else { return nil }
       guard now <= claims.exp + clockSkew, now >= (claims.nbf ?? 0) - clockSkew else { return nil }
       guard let subject = claims.oid ?? claims.sub, !subject.isEmpty else { return nil }
-      let owner = TaskOwner(issuer: ownerIssuer, subject: subject).key
+      let name = claims.name.flatMap { name -> String? in
+        let trimmed = TaskRoutes.trimmedText(name)
+        return trimmed.isEmpty || trimmed.unicodeScalars.count > 200 || TaskRoutes.textProblem(trimmed) != nil
+          ? nil : trimmed
+      }
+      let owner = PlannerCaller(key: TaskOwner(issuer: ownerIssuer, subject: subject).key, displayName: name)
       cache.remember(digest, owner: owner, signer: signer, until: claims.exp + clockSkew, now: now)
       return owner
     } catch {
@@ -158,14 +170,14 @@ final class VerifiedTokens: Sendable {
   }
 
   private struct Entry {
-    let owner: String
+    let owner: PlannerCaller
     let signer: Signer?
     let until: Int
   }
   private let entries = Mutex<[Data: Entry]>([:])
   private let limit = 10_000
 
-  func owner(of digest: Data, at now: Int) -> String? {
+  func owner(of digest: Data, at now: Int) -> PlannerCaller? {
     entries.withLock { entries in
       guard let entry = entries[digest] else { return nil }
       if now > entry.until || entry.signer.map({ !$0.keys.stillTrusts(kid: $0.kid) }) == true {
@@ -176,7 +188,7 @@ final class VerifiedTokens: Sendable {
     }
   }
 
-  func remember(_ digest: Data, owner: String, signer: Signer?, until: Int, now: Int) {
+  func remember(_ digest: Data, owner: PlannerCaller, signer: Signer?, until: Int, now: Int) {
     entries.withLock { entries in
       if entries.count >= limit {
         entries = entries.filter { $0.value.until >= now }

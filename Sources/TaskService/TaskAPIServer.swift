@@ -30,10 +30,10 @@ public struct TaskAPIServer: Sendable {
   private let configuration: Configuration
   private let responder: RouterResponder<BasicRequestContext>
   private let logger: Logger
-  private let store: any TaskStore
+  private let store: any TaskStore & PlannerStore
   private let issuers: [IssuerKeys]
 
-  public init(configuration: Configuration, store: any TaskStore, logger: Logger) {
+  public init(configuration: Configuration, store: any TaskStore & PlannerStore, logger: Logger) {
     self.configuration = configuration
     self.logger = logger
     self.store = store
@@ -58,6 +58,8 @@ public struct TaskAPIServer: Sendable {
       store: store, validator: validator, maxRequestBytes: configuration.maxRequestBytes,
       listCacheBytes: configuration.listCacheBytes
     ).register(on: router)
+    PlannerRoutes(store: store, validator: validator, maxRequestBytes: configuration.maxRequestBytes)
+      .register(on: router)
     responder = router.buildResponder()
   }
 

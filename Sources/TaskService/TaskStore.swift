@@ -57,7 +57,7 @@ public struct TaskStoreUnavailable: Error, CustomStringConvertible {
 
 /// Tasks in SQLite through GRDB: the embedded default, and the playground's own database.
 public final class SQLiteTaskStore: TaskStore {
-  private let database: any DatabaseWriter
+  let database: any DatabaseWriter
 
   /// Uses `database`, whose schema its owner keeps (the playground creates the tables with `createTables`).
   public init(database: any DatabaseWriter) {
@@ -76,6 +76,7 @@ public final class SQLiteTaskStore: TaskStore {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("tasks-v1") { db in try Self.createTables(db) }
     Self.registerListVersions(in: &migrator)
+    Self.registerPlanner(in: &migrator)
     try migrator.migrate(pool)
     self.init(database: pool)
   }
@@ -138,9 +139,13 @@ public final class SQLiteTaskStore: TaskStore {
   public func tasks(owner: String) async throws -> [TaskRecord] {
     try await database.read { db in
       // Columns by position from a cached statement, not Codable: decoding records through Decoder took a fifth of
-      // the CPU time of a 100-task answer (Tests/Benchmarks/RESULTS.md).
+      // the CPU time of a 100-task answer (Tests/Benchmarks/RESULTS.md). The owner's default list (v2), whoever
+      // added the task.
       let statement = try db.cachedStatement(
-        sql: "SELECT id, text, completed, dateModified FROM tasks WHERE owner = ? ORDER BY id")
+        sql: """
+          SELECT id, text, completed, dateModified FROM tasks
+          WHERE listID = (SELECT id FROM lists WHERE owner = ? AND isDefault) ORDER BY id
+          """)
       var tasks: [TaskRecord] = []
       let rows = try Row.fetchCursor(statement, arguments: [owner])
       while let row = try rows.next() {
@@ -160,33 +165,58 @@ public final class SQLiteTaskStore: TaskStore {
       {
         return existing
       }
-      var task = TaskRecord(id: nil, owner: owner, text: text, completed: false, dateModified: Date())
-      try task.insert(db)
-      guard let id = task.id else { throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "no row id") }
+      let list = try Self.defaultList(db, caller: owner, displayName: nil)
+      let seq = try Self.tick(db)
+      let now = Date()
+      try db.execute(
+        sql: """
+          INSERT INTO tasks (owner, text, completed, dateModified, uuid, listID, createdAt, version, seq)
+          VALUES (?, ?, 0, ?, ?, ?, ?, 1, ?)
+          """, arguments: [owner, text, now, UUID().lowercased, list, now, seq])
+      let id = db.lastInsertedRowID
+      try db.execute(sql: "UPDATE lists SET seq = ? WHERE id = ?", arguments: [seq, list])
       if let idempotencyKey {
         try db.execute(
           sql: "INSERT INTO idempotencyKeys (owner, key, taskID, createdAt) VALUES (?, ?, ?, ?)",
-          arguments: [owner, idempotencyKey, id, Date()])
+          arguments: [owner, idempotencyKey, id, now])
       }
       return id
     }
   }
 
+  /// The v1 id's task in the owner's default list (uuid and list), if there is one.
+  private static func defaultListTask(_ db: Database, owner: String, id: Int64) throws -> Row? {
+    try Row.fetchOne(
+      db,
+      sql: """
+        SELECT t.uuid, t.listID FROM tasks t JOIN lists l ON l.id = t.listID
+        WHERE t.id = ? AND l.owner = ? AND l.isDefault
+        """, arguments: [id, owner])
+  }
+
   public func deleteTask(owner: String, id: Int64) async throws {
-    _ = try await database.write { db in
-      try TaskRecord.filter(Column("owner") == owner && Column("id") == id).deleteAll(db)
+    try await database.write { db in
+      guard let row = try Self.defaultListTask(db, owner: owner, id: id) else { return }
+      let uuid: String = row[0]
+      let seq = try Self.tick(db)
+      try Self.deleteTasks(db, where: "uuid = ? OR parentID = ?", [uuid, uuid], seq: seq, now: Date())
+      try db.execute(sql: "UPDATE lists SET seq = ? WHERE id = ?", arguments: [seq, row[1] as String])
     }
   }
 
   public func updateTask(owner: String, id: Int64, text: String?, completed: Bool?) async throws -> Bool {
     try await database.write { db in
-      guard var task = try TaskRecord.filter(Column("owner") == owner && Column("id") == id).fetchOne(db) else {
-        return false
-      }
-      if let text { task.text = text }
-      if let completed { task.completed = completed }
-      task.dateModified = Date()
-      try task.update(db)
+      guard let row = try Self.defaultListTask(db, owner: owner, id: id) else { return false }
+      let seq = try Self.tick(db)
+      let now = Date()
+      try db.execute(
+        sql: """
+          UPDATE tasks SET text = coalesce(?, text), completed = coalesce(?, completed),
+            completedAt = CASE WHEN NOT coalesce(?, completed) THEN NULL ELSE coalesce(completedAt, ?) END,
+            dateModified = ?, version = version + 1, seq = ?
+          WHERE id = ?
+          """, arguments: [text, completed, completed, now, now, seq, id])
+      try db.execute(sql: "UPDATE lists SET seq = ? WHERE id = ?", arguments: [seq, row[1] as String])
       return true
     }
   }
@@ -200,6 +230,13 @@ public final class SQLiteTaskStore: TaskStore {
       let prefix = issuer + " "
       try db.execute(
         sql: "UPDATE idempotencyKeys SET owner = ? || owner WHERE instr(owner, ' ') = 0", arguments: [prefix])
+      try db.execute(
+        sql: """
+          UPDATE lists SET owner = ? || owner WHERE instr(owner, ' ') = 0;
+          UPDATE members SET member = ? || member WHERE instr(member, ' ') = 0;
+          UPDATE invitations SET usedBy = ? || usedBy WHERE instr(usedBy, ' ') = 0;
+          UPDATE tombstones SET member = ? || member WHERE instr(member, ' ') = 0;
+          """, arguments: [prefix, prefix, prefix, prefix])
       try db.execute(sql: "UPDATE tasks SET owner = ? || owner WHERE instr(owner, ' ') = 0", arguments: [prefix])
       return db.changesCount
     }

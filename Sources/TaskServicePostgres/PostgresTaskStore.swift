@@ -12,9 +12,9 @@ import TaskService
 ///
 /// Run `run()` for as long as the store is used (it drives the pool), then call `migrate()` before serving.
 public final class PostgresTaskStore: TaskStore {
-  private let client: PostgresClient
+  let client: PostgresClient
   private let versionReader: PostgresVersionReader
-  private let logger: Logger
+  let logger: Logger
 
   /// A store on the database `configuration` names, with at most `connections` connections open (and one more for
   /// the list-version reads).
@@ -87,6 +87,7 @@ public final class PostgresTaskStore: TaskStore {
         """,
       ]
     ),
+    plannerMigration,
   ]
 
   /// Any constant: the advisory lock every instance takes while it migrates (`b2c-tasks-api` in ASCII).
@@ -145,35 +146,58 @@ public final class PostgresTaskStore: TaskStore {
   }
 
   private func insertTask(owner: String, text: String, idempotencyKey: String?) async throws -> Int64 {
-    let now = Date()
-    guard let idempotencyKey else {
-      let rows = try await client.query(
-        """
-        INSERT INTO tasks (owner, text, completed, date_modified) VALUES (\(owner), \(text), false, \(now))
-        RETURNING id
-        """, logger: logger)
-      return try await Self.first(rows)
-    }
-    return try await client.withTransaction(logger: logger) { connection in
-      // The key's row claims the id first: of two instances adding with one key at once, the second waits on the
-      // unique index until the first commits, then finds the key taken and answers with the first one's task.
-      let claimed = try await connection.query(
-        """
-        INSERT INTO idempotency_keys (owner, key, task_id) VALUES (\(owner), \(idempotencyKey),
-          nextval(pg_get_serial_sequence('tasks', 'id')))
-        ON CONFLICT (owner, key) DO NOTHING RETURNING task_id
-        """, logger: logger)
-      if let id = try await Self.firstIfAny(claimed) {
-        try await connection.query(
+    try await client.withTransaction(logger: logger) { connection in
+      // The owner's default list is locked first, as by every writer of its tasks: of two instances adding with
+      // one key at once, the second waits here until the first commits, then finds the key taken.
+      let list = try await self.defaultList(connection, caller: owner, displayName: nil)
+      var id: Int64?
+      if let idempotencyKey {
+        let claimed = try await connection.query(
           """
-          INSERT INTO tasks (id, owner, text, completed, date_modified) VALUES (\(id), \(owner), \(text), false, \(now))
-          """, logger: logger)
-        return id
+          INSERT INTO idempotency_keys (owner, key, task_id) VALUES (\(owner), \(idempotencyKey),
+            nextval(pg_get_serial_sequence('tasks', 'id')))
+          ON CONFLICT (owner, key) DO NOTHING RETURNING task_id
+          """, logger: self.logger)
+        guard let claimedID = try await Self.firstIfAny(claimed) else {
+          let existing = try await connection.query(
+            "SELECT task_id FROM idempotency_keys WHERE owner = \(owner) AND key = \(idempotencyKey)",
+            logger: self.logger)
+          return try await Self.first(existing)
+        }
+        id = claimedID
       }
-      let existing = try await connection.query(
-        "SELECT task_id FROM idempotency_keys WHERE owner = \(owner) AND key = \(idempotencyKey)", logger: logger)
-      return try await Self.first(existing)
+      let seq = try await self.tick(connection)
+      let now = Date()
+      let rows = try await connection.query(
+        """
+        INSERT INTO tasks (id, owner, text, completed, date_modified, uuid, list_id, created_at, version, seq)
+        VALUES (coalesce(\(id), nextval(pg_get_serial_sequence('tasks', 'id'))), \(owner), \(text), false, \(now),
+          gen_random_uuid(), \(list), \(now), 1, \(seq))
+        RETURNING id
+        """, logger: self.logger)
+      let added = try await Self.first(rows)
+      try await self.touch(connection, listID: list, seq: seq)
+      return added
     }
+  }
+
+  /// The owner's default list (locked) and the v1 id's task in it, if there is one.
+  private func defaultListTask(_ connection: PostgresConnection, owner: String, id: Int64) async throws -> (
+    list: UUID, task: UUID
+  )? {
+    var list: UUID?
+    for try await found in try await connection.query(
+      "SELECT id FROM lists WHERE owner = \(owner) AND is_default FOR UPDATE", logger: logger
+    ).decode(UUID.self) {
+      list = found
+    }
+    guard let list else { return nil }
+    for try await task in try await connection.query(
+      "SELECT uuid FROM tasks WHERE id = \(id) AND list_id = \(list)", logger: logger
+    ).decode(UUID.self) {
+      return (list, task)
+    }
+    return nil
   }
 
   public func qualifyLegacyOwners(issuer: String) async throws -> Int {
@@ -184,6 +208,12 @@ public final class PostgresTaskStore: TaskStore {
         let prefix = issuer + " "
         try await connection.query(
           "UPDATE idempotency_keys SET owner = \(prefix) || owner WHERE strpos(owner, ' ') = 0", logger: self.logger)
+        try await connection.query(
+          "UPDATE lists SET owner = \(prefix) || owner WHERE strpos(owner, ' ') = 0", logger: self.logger)
+        try await connection.query(
+          "UPDATE members SET member = \(prefix) || member WHERE strpos(member, ' ') = 0", logger: self.logger)
+        try await connection.query(
+          "UPDATE tombstones SET member = \(prefix) || member WHERE strpos(member, ' ') = 0", logger: self.logger)
         var moved = 0
         let rows = try await connection.query(
           "UPDATE tasks SET owner = \(prefix) || owner WHERE strpos(owner, ' ') = 0 RETURNING id",
@@ -195,20 +225,35 @@ public final class PostgresTaskStore: TaskStore {
   }
 
   public func deleteTask(owner: String, id: Int64) async throws {
-    _ = try await available {
-      try await self.client.query("DELETE FROM tasks WHERE owner = \(owner) AND id = \(id)", logger: self.logger)
+    try await available {
+      try await self.client.withTransaction(logger: self.logger) { connection in
+        guard let (list, task) = try await self.defaultListTask(connection, owner: owner, id: id) else { return }
+        let seq = try await self.tick(connection)
+        try await self.deleteTask(connection, id: task, seq: seq, now: Date())
+        try await self.touch(connection, listID: list, seq: seq)
+      }
     }
   }
 
   public func updateTask(owner: String, id: Int64, text: String?, completed: Bool?) async throws -> Bool {
     try await available {
-      let rows = try await self.client.query(
-        """
-        UPDATE tasks SET text = COALESCE(\(text), text), completed = COALESCE(\(completed), completed),
-          date_modified = \(Date())
-        WHERE owner = \(owner) AND id = \(id) RETURNING id
-        """, logger: self.logger)
-      return try await Self.firstIfAny(rows) != nil
+      try await self.client.withTransaction(logger: self.logger) { connection in
+        guard let (list, task) = try await self.defaultListTask(connection, owner: owner, id: id) else {
+          return false
+        }
+        let seq = try await self.tick(connection)
+        let now = Date()
+        try await connection.query(
+          """
+          UPDATE tasks SET text = COALESCE(\(text), text), completed = COALESCE(\(completed), completed),
+            completed_at = CASE WHEN NOT COALESCE(\(completed), completed) THEN NULL
+              ELSE COALESCE(completed_at, \(now)) END,
+            date_modified = \(now), version = version + 1, seq = \(seq)
+          WHERE uuid = \(task)
+          """, logger: self.logger)
+        try await self.touch(connection, listID: list, seq: seq)
+        return true
+      }
     }
   }
 
@@ -223,7 +268,7 @@ public final class PostgresTaskStore: TaskStore {
 
   /// Runs `work`, turning a database that cannot be reached, or does not answer `within`, into
   /// `TaskStoreUnavailable` (a 503 to retry; the pool keeps trying to connect meanwhile).
-  private func available<Value: Sendable>(
+  func available<Value: Sendable>(
     within limit: Duration = .seconds(15), _ work: @escaping @Sendable () async throws -> Value
   ) async throws -> Value {
     do {
@@ -285,7 +330,10 @@ public enum PostgresStoreError: Error, CustomStringConvertible {
 /// An owner's tasks, oldest first; columns read one by one (decoding them as a tuple cost generic metadata lookups
 /// on every row).
 struct OwnersTasks: PostgresPreparedStatement {
-  static let sql = "SELECT id, text, completed, date_modified FROM tasks WHERE owner = $1 ORDER BY id"
+  static let sql = """
+    SELECT id, text, completed, date_modified FROM tasks
+    WHERE list_id = (SELECT id FROM lists WHERE owner = $1 AND is_default) ORDER BY id
+    """
   typealias Row = TaskRecord
   let owner: String
 

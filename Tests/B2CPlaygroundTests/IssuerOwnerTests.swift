@@ -126,20 +126,13 @@ struct IssuerOwnerTests {
       let data = try TestDesktop.temporaryFolder("tasks-api-legacy")
       defer { try? FileManager.default.removeItem(at: data) }
       let database: String
-      let insert =
-        "INSERT INTO tasks (owner, text, completed, %@) VALUES ('\(oid)', 'kept from before', false, '2024-01-01 00:00:00')"
+      let row = PreviousRelease.Row(
+        owner: oid, text: "kept from before", completed: false, dateModified: "2024-01-01 00:00:00")
       if host == .postgres {
-        database = try await PostgresServer.shared().createDatabase()
-        let schema = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
-        await schema.stop()
-        let name = try #require(database.split(separator: "/").last.map(String.init))
-        _ = try await PostgresServer.shared().psql(name, String(format: insert, "date_modified"))
+        database = try await PreviousRelease.postgres(rows: [row])
       } else {
         database = data.appending(path: "tasks.sqlite").path
-        _ = try SQLiteTaskStore(path: database)
-        let run = try await ChildProcess.run(
-          URL(filePath: "/usr/bin/sqlite3"), [database, String(format: insert, "dateModified")])
-        try #require(run.status == 0, "\(run.error)")
+        try PreviousRelease.sqlite(at: database, rows: [row])
       }
       let api = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
       try await withTeardown({ await api.stop() }) {

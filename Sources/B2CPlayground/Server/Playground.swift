@@ -54,6 +54,8 @@ public struct Playground: Sendable {
       store: tasks, validator: validator,
       maxRequestBytes: configuration.maxRequestBytes
     ).register(on: router)
+    PlannerRoutes(store: tasks, validator: validator, maxRequestBytes: configuration.maxRequestBytes)
+      .register(on: router)
     self.responder = router.buildResponder()
   }
 

@@ -75,6 +75,7 @@ final class PlaygroundStore: Sendable {
       }
     }
     SQLiteTaskStore.registerListVersions(in: &migrator)
+    SQLiteTaskStore.registerPlanner(in: &migrator)
     return migrator
   }
 

@@ -385,24 +385,47 @@ public struct StoredTask: Equatable, Sendable {
 
   /// The JSON object the API answers (camelCase names, times RFC 3339 in UTC with milliseconds, ids lower-case).
   public var jsonObject: [String: Any] {
-    let task = self.task
+    var object = task.detailsObject
+    object["id"] = id.uuidString.lowercased()
+    object["listId"] = listID.uuidString.lowercased()
+    object["parentId"] = task.parentID.map { $0.uuidString.lowercased() } ?? NSNull()
+    object["title"] = task.title
+    object["status"] = task.status.rawValue
+    object["completedAt"] = task.completedAt.map(PlannerTask.time) ?? NSNull()
+    object["createdAt"] = PlannerTask.time(createdAt)
+    object["updatedAt"] = PlannerTask.time(updatedAt)
+    object["version"] = version
+    object.removeValue(forKey: "lastOccurrenceDone")
+    object.removeValue(forKey: "occurrencesDone")
+    return object
+  }
+
+  /// The JSON the API answers.
+  public var json: Data {
+    (try? JSONSerialization.data(withJSONObject: jsonObject, options: [.sortedKeys])) ?? Data("{}".utf8)
+  }
+
+}
+
+extension PlannerTask {
+  /// The fields kept beside the title, status, finishing time and parent (which the databases keep in columns of
+  /// their own): the API's JSON names and values, and the series' count of what was finished.
+  public var detailsObject: [String: Any] {
     var object: [String: Any] = [
-      "id": id.uuidString.lowercased(), "listId": listID.uuidString.lowercased(),
-      "parentId": task.parentID.map { $0.uuidString.lowercased() } ?? NSNull(), "title": task.title,
-      "notes": task.notes, "status": task.status.rawValue, "completedAt": task.completedAt.map(Self.time) ?? NSNull(),
-      "priority": task.priority, "categories": task.categories, "sortKey": task.sortKey,
-      "createdAt": Self.time(createdAt), "updatedAt": Self.time(updatedAt), "version": version,
+      "notes": notes, "priority": priority, "categories": categories, "sortKey": sortKey,
+      "occurrencesDone": occurrencesDone,
     ]
+    object["lastOccurrenceDone"] = lastOccurrenceDone?.description ?? NSNull()
     object["due"] =
-      task.due.map { due -> Any in
+      due.map { due -> Any in
         var fields: [String: Any] = ["date": due.date.description]
         fields["time"] = due.time?.description ?? NSNull()
         fields["timeZone"] = due.timeZone ?? NSNull()
         return fields
       } ?? NSNull()
     object["recurrence"] =
-      task.recurrence.map { ["rrule": $0.rule.rrule, "from": $0.from.rawValue] as [String: Any] } ?? NSNull()
-    object["reminders"] = task.reminders.map { reminder -> [String: Any] in
+      recurrence.map { ["rrule": $0.rule.rrule, "from": $0.from.rawValue] as [String: Any] } ?? NSNull()
+    object["reminders"] = reminders.map { reminder -> [String: Any] in
       var fields: [String: Any] = [
         "acknowledgedAt": reminder.acknowledgedAt.map(Self.time) ?? NSNull(),
         "snoozedUntil": reminder.snoozedUntil.map(Self.time) ?? NSNull(),
@@ -416,12 +439,36 @@ public struct StoredTask: Equatable, Sendable {
     return object
   }
 
-  /// The JSON the API answers.
-  public var json: Data {
-    (try? JSONSerialization.data(withJSONObject: jsonObject, options: [.sortedKeys])) ?? Data("{}".utf8)
+  /// `detailsObject` as the databases keep it.
+  public var details: String {
+    let data = (try? JSONSerialization.data(withJSONObject: detailsObject, options: [.sortedKeys])) ?? Data()
+    return String(decoding: data, as: UTF8.self)
   }
 
-  private static func time(_ date: Date) -> String {
+  /// A stored task from its columns and `details`; details that do not read (written by no release) are an error
+  /// naming the field, never a task made up.
+  public init(
+    title: String, completed: Bool, completedAt: Date?, parentID: UUID?, details: String
+  ) throws(FieldError) {
+    self.init(title: title)
+    let parsed = try? JSONSerialization.jsonObject(with: Data(details.utf8))
+    guard let object = parsed as? [String: Any] else { throw FieldError("details", "not a JSON object") }
+    let changes = try TaskChanges(object: object)
+    notes = changes.notes.value(or: "", default: "")
+    priority = changes.priority.value(or: 0, default: 0)
+    due = changes.due.optional(or: nil)
+    recurrence = changes.recurrence.optional(or: nil)
+    reminders = changes.reminders.value(or: [], default: [])
+    categories = changes.categories.value(or: [], default: [])
+    sortKey = changes.sortKey.value(or: "", default: "")
+    status = completed ? .completed : .needsAction
+    self.completedAt = completed ? (completedAt ?? Date(timeIntervalSince1970: 0)) : nil
+    self.parentID = parentID
+    lastOccurrenceDone = (object["lastOccurrenceDone"] as? String).flatMap(CalendarDate.init)
+    occurrencesDone = FieldReader(object).integer(object["occurrencesDone"] ?? 0) ?? 0
+  }
+
+  static func time(_ date: Date) -> String {
     date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
   }
 }

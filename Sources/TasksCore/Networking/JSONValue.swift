@@ -66,6 +66,11 @@ enum JSONValue: Codable, Equatable, Sendable {
     if case .array(let elements) = self { elements } else { nil }
   }
 
+  /// The truth value, if this is true or false.
+  var bool: Bool? {
+    if case .boolean(let value) = self { value } else { nil }
+  }
+
   /// The text, if this is a string.
   var string: String? {
     if case .string(let text) = self { text } else { nil }

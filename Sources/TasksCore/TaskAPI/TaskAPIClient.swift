@@ -72,6 +72,8 @@ public struct TaskAPIClient: Sendable {
   /// The longest task list taken: 256 MiB (the API's largest texts, 4 000 characters, for 60 000 tasks).
   public static let maxListBytes = 256 << 20
   private let tasksURL: URL
+  /// The task API v2's root (`/api/v2`).
+  let plannerURL: URL
   private let http: HTTPClient
   private let bearer: @Sendable (_ forceRefresh: Bool) async throws(SessionError) -> String
 
@@ -81,6 +83,7 @@ public struct TaskAPIClient: Sendable {
     bearer: @escaping @Sendable (_ forceRefresh: Bool) async throws(SessionError) -> String
   ) {
     tasksURL = baseURL.appending(path: "api/tasks")
+    plannerURL = baseURL.appending(path: "api/v2")
     self.http = http
     self.bearer = bearer
   }
@@ -149,8 +152,11 @@ public struct TaskAPIClient: Sendable {
     _ = try await send("PATCH", tasksURL.appending(path: "\(id)"), form: form)
   }
 
-  private func send(
-    _ method: String, _ url: URL, form: [(String, String)]? = nil, headers: [String: String] = [:]
+  /// Sends with the bearer (refreshed once on 401); a form or a JSON body; answers 2xx and the statuses in
+  /// `passing` (a v2 412 carries the current resource), and throws for the rest.
+  func send(
+    _ method: String, _ url: URL, form: [(String, String)]? = nil, json: Data? = nil, headers: [String: String] = [:],
+    passing: Set<Int> = []
   ) async throws(TaskAPIError) -> HTTPAnswer {
     var lastError: TaskAPIError = .unauthorized(nil)
     for attempt in 0..<2 {
@@ -167,10 +173,15 @@ public struct TaskAPIClient: Sendable {
         request.headers.append(("Content-Type", "application/x-www-form-urlencoded"))
         request.body = Data(FormEncoding.encode(form).utf8)
       }
+      if let json {
+        request.headers.append(("Content-Type", "application/json"))
+        request.body = json
+      }
       let answer: HTTPAnswer
       do { answer = try await http.send(request) } catch { throw .network(error) }
       switch answer.status {
       case 200...299: return answer
+      case let status where passing.contains(status): return answer
       // Not Modified: only an answer to a request that asked "if it changed".
       case 304 where headers["If-None-Match"] != nil: return answer
       case 401: lastError = .unauthorized(nil)
@@ -188,8 +199,12 @@ public struct TaskAPIClient: Sendable {
     return .unauthorized(error)
   }
 
+  /// The service's message: v1's `Message`, or v2's `message` with the field it names.
   private static func message(_ body: Data) -> String? {
-    JSONValue.object(body)?["Message"]?.string
+    let object = JSONValue.object(body)
+    if let message = object?["Message"]?.string { return message }
+    guard let message = object?["message"]?.string else { return nil }
+    return object?["field"]?.string.map { "\($0): \(message)" } ?? message
   }
 }
 

@@ -1,0 +1,376 @@
+// PlannerRoutes: the task API v2 (`/api/v2`: lists, tasks, the change feed, sharing), as openapi.yaml describes it.
+// Sendable.
+
+import Crypto
+import Foundation
+import Hummingbird
+import TasksCalendar
+
+/// The v2 routes. Every route needs a valid bearer token; a list the caller is no member of, and its tasks, answer
+/// 404 as if they did not exist (never 403, which would say they do).
+public struct PlannerRoutes: Sendable {
+  let store: any PlannerStore
+  let validator: BearerValidator
+  let maxRequestBytes: Int
+  /// How long an invitation code can be used.
+  public static let invitationLifetime: TimeInterval = 7 * 86_400
+
+  public init(store: any PlannerStore, validator: BearerValidator, maxRequestBytes: Int) {
+    self.store = store
+    self.validator = validator
+    self.maxRequestBytes = maxRequestBytes
+  }
+
+  public func register<Context: RequestContext>(on router: Router<Context>) {
+    let lists = "/api/v2/lists"
+    router.get(.init(lists)) { request, _ in
+      try await authorized(request) { caller in Self.json(try await store.lists(caller: caller).map(\.jsonObject)) }
+    }
+    router.post(.init(lists)) { request, _ in
+      try await authorized(request) { caller in
+        try await writeList(caller, id: UUID(), try await listWrite(request, creating: true))
+      }
+    }
+    router.get(.init(lists + "/:listId")) { request, context in
+      try await authorized(request) { caller in
+        guard let id = Self.id(context, "listId"), let list = try await store.list(caller: caller.key, id: id) else {
+          return Self.notFound
+        }
+        return Self.json(list.jsonObject, etag: list.etag)
+      }
+    }
+    router.put(.init(lists + "/:listId")) { request, context in
+      try await authorized(request) { caller in
+        guard let id = Self.id(context, "listId") else { return Self.notFound }
+        if let refused = Self.createOnly(request) { return refused }
+        return try await writeList(caller, id: id, try await listWrite(request, creating: true))
+      }
+    }
+    router.patch(.init(lists + "/:listId")) { request, context in
+      try await authorized(request) { caller in
+        guard let id = Self.id(context, "listId") else { return Self.notFound }
+        return try await writeList(caller, id: id, try await listWrite(request, creating: false))
+      }
+    }
+    router.delete(.init(lists + "/:listId")) { request, context in
+      try await authorized(request) { caller in
+        guard let id = Self.id(context, "listId") else { return Self.notFound }
+        return try await writeList(caller, id: id, .delete(ifMatch: try Self.ifMatch(request)))
+      }
+    }
+    registerTasks(on: router)
+    registerSharing(on: router)
+    router.get("/api/v2/changes") { request, _ in
+      try await authorized(request) { caller in try await changes(request, caller: caller) }
+    }
+    TaskRoutes.refuseOtherMethods(on: router, path: .init(lists), allowed: [.get, .post])
+    TaskRoutes.refuseOtherMethods(on: router, path: .init(lists + "/:listId"), allowed: [.get, .put, .patch, .delete])
+    TaskRoutes.refuseOtherMethods(on: router, path: "/api/v2/changes", allowed: [.get])
+  }
+
+  private func registerTasks<Context: RequestContext>(on router: Router<Context>) {
+    let tasks = "/api/v2/lists/:listId/tasks"
+    let task = tasks + "/:taskId"
+    router.get(.init(tasks)) { request, context in
+      try await authorized(request) { caller in
+        guard let listID = Self.id(context, "listId"),
+          let tasks = try await store.tasks(caller: caller.key, listID: listID)
+        else { return Self.notFound }
+        return Self.json(tasks.map(\.jsonObject))
+      }
+    }
+    router.get(.init(task)) { request, context in
+      try await authorized(request) { caller in
+        guard let listID = Self.id(context, "listId"), let id = Self.id(context, "taskId"),
+          let task = try await store.task(caller: caller.key, listID: listID, id: id)
+        else { return Self.notFound }
+        return Self.json(task.jsonObject, etag: task.etag)
+      }
+    }
+    router.put(.init(task)) { request, context in
+      try await taskWrite(request, context) { body in
+        if let refused = Self.createOnly(request) { throw TaskRoutes.ResponseError(refused) }
+        return .create(try TaskChanges(json: body))
+      }
+    }
+    router.patch(.init(task)) { request, context in
+      try await taskWrite(request, context) { body in
+        .change(try TaskChanges(json: body), ifMatch: try Self.ifMatch(request))
+      }
+    }
+    router.delete(.init(task)) { request, context in
+      try await taskWrite(request, context, readsBody: false) { _ in .delete(ifMatch: try Self.ifMatch(request)) }
+    }
+    router.post(.init(task + "/complete")) { request, context in
+      try await taskWrite(request, context) { body in try Self.completion(body) }
+    }
+    TaskRoutes.refuseOtherMethods(on: router, path: .init(tasks), allowed: [.get])
+    TaskRoutes.refuseOtherMethods(on: router, path: .init(task), allowed: [.get, .put, .patch, .delete])
+    TaskRoutes.refuseOtherMethods(on: router, path: .init(task + "/complete"), allowed: [.post])
+  }
+
+  private func registerSharing<Context: RequestContext>(on router: Router<Context>) {
+    router.post("/api/v2/lists/:listId/invitations") { request, context in
+      try await authorized(request) { caller in
+        guard let listID = Self.id(context, "listId") else { return Self.notFound }
+        let code = Self.newCode()
+        let expires = Date().addingTimeInterval(Self.invitationLifetime)
+        guard try await store.invite(caller: caller.key, listID: listID, codeHash: Self.hash(code), expiresAt: expires)
+        else {
+          guard try await store.list(caller: caller.key, id: listID) != nil else { return Self.notFound }
+          return Self.problem(.forbidden, "forbidden", "Only the list's owner can invite.")
+        }
+        return Self.json(["code": code, "expiresAt": PlannerTask.time(expires)], status: .created)
+      }
+    }
+    router.post("/api/v2/invitations/:code") { request, context in
+      try await authorized(request) { caller in
+        let code = context.parameters.get("code") ?? ""
+        guard code.utf8.count <= 64,
+          let list = try await store.join(caller: caller, codeHash: Self.hash(code), now: Date())
+        else { return Self.problem(.notFound, "not_found", "This invitation is unknown, used or expired.") }
+        return Self.json(list.jsonObject, etag: list.etag)
+      }
+    }
+    router.get("/api/v2/lists/:listId/members") { request, context in
+      try await authorized(request) { caller in
+        guard let listID = Self.id(context, "listId"),
+          let members = try await store.members(caller: caller.key, listID: listID)
+        else { return Self.notFound }
+        return Self.json(members.map(\.jsonObject))
+      }
+    }
+    router.delete("/api/v2/lists/:listId/members/:memberId") { request, context in
+      try await authorized(request) { caller in
+        guard let listID = Self.id(context, "listId") else { return Self.notFound }
+        var memberID = Self.id(context, "memberId")
+        if context.parameters.get("memberId") == "me" {
+          memberID = try await store.members(caller: caller.key, listID: listID)?.first(where: \.isCaller)?.id
+        }
+        guard let memberID else { return Self.notFound }
+        return Self.answer(
+          try await store.removeMember(caller: caller.key, listID: listID, memberID: memberID, now: Date()))
+      }
+    }
+    TaskRoutes.refuseOtherMethods(on: router, path: "/api/v2/lists/:listId/invitations", allowed: [.post])
+    TaskRoutes.refuseOtherMethods(on: router, path: "/api/v2/invitations/:code", allowed: [.post])
+    TaskRoutes.refuseOtherMethods(on: router, path: "/api/v2/lists/:listId/members", allowed: [.get])
+    TaskRoutes.refuseOtherMethods(on: router, path: "/api/v2/lists/:listId/members/:memberId", allowed: [.delete])
+  }
+
+  // MARK: Handlers
+
+  private func writeList(_ caller: PlannerCaller, id: UUID, _ write: PlannerListWrite) async throws -> Response {
+    Self.answer(
+      try await store.writeList(caller: caller, id: id, write, now: Date()), location: "/api/v2/lists/\(id.lowercased)")
+  }
+
+  /// A list's fields from a POST, PUT (`creating`: a name is needed) or PATCH body.
+  private func listWrite(_ request: Request, creating: Bool) async throws -> PlannerListWrite {
+    let object = try await Self.object(request, limit: maxRequestBytes)
+    let read = FieldReader(object)
+    var name: String?
+    var sortKey: String?
+    if let value = object["name"], !(value is NSNull) {
+      name = try Self.field { () throws(FieldError) in
+        try read.text(value, "name", max: PlannerRules.maxListName, lineBreaks: false)
+      }
+    }
+    if let value = object["sortKey"], !(value is NSNull) {
+      sortKey = try Self.field { () throws(FieldError) in
+        try read.text(value, "sortKey", max: PlannerTask.maxSortKeyLength, lineBreaks: false)
+      }
+    }
+    if creating {
+      guard let name else { throw TaskRoutes.ResponseError(Self.invalid(FieldError("name", "a list needs a name"))) }
+      return .create(name: name, sortKey: sortKey ?? "")
+    }
+    return .change(name: name, sortKey: sortKey, ifMatch: try Self.ifMatch(request))
+  }
+
+  private func taskWrite<Context: RequestContext>(
+    _ request: Request, _ context: Context, readsBody: Bool = true,
+    _ write: @escaping (Data) throws -> PlannerTaskWrite
+  ) async throws -> Response {
+    try await authorized(request) { caller in
+      guard let listID = Self.id(context, "listId"), let id = Self.id(context, "taskId") else { return Self.notFound }
+      let body = readsBody ? Data(buffer: try await Self.body(request, limit: maxRequestBytes)) : Data()
+      let change: PlannerTaskWrite
+      do { change = try write(body) } catch let error as FieldError { return Self.invalid(error) }
+      return Self.answer(
+        try await store.writeTask(caller: caller.key, listID: listID, id: id, change, now: Date()),
+        location: "/api/v2/lists/\(listID.lowercased)/tasks/\(id.lowercased)")
+    }
+  }
+
+  private func changes(_ request: Request, caller: PlannerCaller) async throws -> Response {
+    var since: Int64?
+    if let token = request.uri.queryParameters.get("since") {
+      guard let number = Self.position(token) else {
+        return Self.invalid(FieldError("since", "a token from an earlier answer's next"))
+      }
+      since = number
+    }
+    do {
+      let page = try await store.changes(caller: caller, since: since)
+      var object: [String: Any] = [
+        "next": "c\(page.next)",
+        "deleted": [
+          "lists": page.deletedLists.map(\.lowercased), "tasks": page.deletedTasks.map(\.lowercased),
+        ],
+      ]
+      object["lists"] = page.lists.map(\.jsonObject)
+      object["tasks"] = page.tasks.map(\.jsonObject)
+      return Self.json(object)
+    } catch PlannerFeedRefusal.gone {
+      return Self.problem(.gone, "token_expired", "This token is too old: read everything again, without since.")
+    } catch PlannerFeedRefusal.unknown {
+      return Self.invalid(FieldError("since", "not a token this service gave"))
+    }
+  }
+
+  /// A feed token's position (`c` and a number).
+  static func position(_ token: String) -> Int64? {
+    guard token.first == "c", token.count <= 20 else { return nil }
+    return Int64(token.dropFirst()).flatMap { $0 >= 0 ? $0 : nil }
+  }
+
+  // MARK: Requests
+
+  private func authorized(_ request: Request, _ body: (PlannerCaller) async throws -> Response) async throws -> Response
+  {
+    guard let caller = await validator.caller(authorization: request.headers[.authorization]) else {
+      var response = Self.problem(.unauthorized, "unauthorized", "Authorization has been denied for this request.")
+      response.headers[.wwwAuthenticate] = "Bearer"
+      return response
+    }
+    do { return try await body(caller) } catch let error as TaskRoutes.ResponseError { return error.response }
+  }
+
+  static func id<Context: RequestContext>(_ context: Context, _ name: String) -> UUID? {
+    context.parameters.get(name).flatMap { UUID(uuidString: $0) }
+  }
+
+  /// A PUT creates only: without `If-None-Match: *` it is refused (428), so that a PUT never replaces a task
+  /// another device changed.
+  static func createOnly(_ request: Request) -> Response? {
+    guard request.headers[.ifNoneMatch]?.trimmingCharacters(in: .whitespaces) != "*" else { return nil }
+    return problem(
+      .init(code: 428), "precondition_required", "Send If-None-Match: * to create; PATCH changes what exists.")
+  }
+
+  /// The version `If-Match` names (`"7"` or `W/"7"`; `*` or none: any).
+  static func ifMatch(_ request: Request) throws -> Int64? {
+    guard let value = request.headers[.ifMatch]?.trimmingCharacters(in: .whitespaces), value != "*" else { return nil }
+    var tag = Substring(value)
+    if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+    guard tag.count > 2, tag.first == "\"", tag.last == "\"", let version = Int64(tag.dropFirst().dropLast()) else {
+      throw TaskRoutes.ResponseError(invalid(FieldError("If-Match", "an ETag this service gave, as \"7\"")))
+    }
+    return version
+  }
+
+  static func body(_ request: Request, limit: Int) async throws -> ByteBuffer {
+    do { return try await request.body.collect(upTo: limit) } catch {
+      throw TaskRoutes.ResponseError(problem(.contentTooLarge, "too_large", "The body is over \(limit) bytes."))
+    }
+  }
+
+  static func object(_ request: Request, limit: Int) async throws -> [String: Any] {
+    let data = Data(buffer: try await body(request, limit: limit))
+    guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+      throw TaskRoutes.ResponseError(invalid(FieldError("body", "a JSON object")))
+    }
+    return object
+  }
+
+  static func field<Value>(_ read: () throws(FieldError) -> Value) throws -> Value {
+    do throws(FieldError) { return try read() } catch { throw TaskRoutes.ResponseError(invalid(error)) }
+  }
+
+  /// `{"occurrence": "YYYY-MM-DD", "today": "YYYY-MM-DD"}` (today: the user's day; UTC's when not given).
+  static func completion(_ body: Data) throws -> PlannerTaskWrite {
+    guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
+      throw FieldError("body", "a JSON object with occurrence")
+    }
+    guard let text = object["occurrence"] as? String, let occurrence = CalendarDate(text) else {
+      throw FieldError("occurrence", "the due date being finished, as YYYY-MM-DD")
+    }
+    var today = CalendarDate(dayNumber: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
+    if let value = object["today"], !(value is NSNull) {
+      guard let text = value as? String, let date = CalendarDate(text) else {
+        throw FieldError("today", "the user's date, as YYYY-MM-DD")
+      }
+      today = date
+    }
+    return .complete(occurrence: occurrence, today: today)
+  }
+
+  // MARK: Sharing codes
+
+  /// 160 random bits in Crockford's base 32 (32 letters and digits, no I, L, O or U): single use, kept only hashed.
+  static func newCode() -> String {
+    let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+    var generator = SystemRandomNumberGenerator()
+    return String((0..<32).map { _ in alphabet[Int(generator.next(upperBound: UInt8(32)))] })
+  }
+
+  /// A code as the database keeps it: its SHA-256 (a copy of the database lets nobody join). Case and dashes are
+  /// forgiven, as people copy codes.
+  static func hash(_ code: String) -> Data {
+    let normal = code.uppercased().filter { $0 != "-" && $0 != " " }
+    return Data(SHA256.hash(data: Data(normal.utf8)))
+  }
+
+  // MARK: Answers
+
+  static func answer<Value>(_ outcome: PlannerOutcome<Value>, location: String? = nil) -> Response {
+    switch outcome {
+    case .created(let value):
+      var response = json(object(value), etag: etag(value), status: .created)
+      if let location { response.headers[.location] = location }
+      return response
+    case .done(let value): return json(object(value), etag: etag(value))
+    case .deleted: return Response(status: .noContent)
+    case .notFound: return notFound
+    case .preconditionFailed(let value): return json(object(value), etag: etag(value), status: .preconditionFailed)
+    case .invalid(let error): return invalid(error)
+    case .forbidden(let message): return problem(.forbidden, "forbidden", message)
+    case .conflict(let message): return problem(.conflict, "conflict", message)
+    }
+  }
+
+  private static func object(_ value: Any) -> Any {
+    switch value {
+    case let task as StoredTask: task.jsonObject
+    case let list as PlannerListView: list.jsonObject
+    case let member as PlannerMember: member.jsonObject
+    default: [String: Any]()
+    }
+  }
+
+  private static func etag(_ value: Any) -> String? {
+    switch value {
+    case let task as StoredTask: task.etag
+    case let list as PlannerListView: list.etag
+    default: nil
+    }
+  }
+
+  static func json(_ object: Any, etag: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+    var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+    if let etag { headers[.eTag] = etag }
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+  }
+
+  static func problem(_ status: HTTPResponse.Status, _ error: String, _ message: String) -> Response {
+    json(["error": error, "message": message], status: status)
+  }
+
+  static func invalid(_ error: FieldError) -> Response {
+    json(["error": "invalid_request", "field": error.field, "message": error.message], status: .badRequest)
+  }
+
+  static var notFound: Response { problem(.notFound, "not_found", "No such list or task.") }
+}

@@ -1,0 +1,316 @@
+// PlannerStore: the task API v2's storage (lists, their members, tasks, the change feed), its values, and the rules
+// every store applies the same way (PlannerRules: what a write does to what is stored). Sendable values.
+
+import Foundation
+import TasksCalendar
+
+/// Who calls: the owner key (`TaskOwner.key`) and the name the token gives (`name`), if any.
+public struct PlannerCaller: Sendable, Equatable {
+  public let key: String
+  public let displayName: String?
+
+  public init(key: String, displayName: String?) {
+    self.key = key
+    self.displayName = displayName
+  }
+}
+
+/// A list as one member sees it.
+public struct PlannerListView: Sendable, Equatable {
+  public enum Role: String, Sendable { case owner, member }
+  public var id: UUID
+  public var name: String
+  public var sortKey: String
+  public var isDefault: Bool
+  public var createdAt: Date
+  public var updatedAt: Date
+  public var version: Int64
+  public var role: Role
+  /// How many accounts share it (1: the owner alone).
+  public var memberCount: Int
+
+  public init(
+    id: UUID, name: String, sortKey: String, isDefault: Bool, createdAt: Date, updatedAt: Date, version: Int64,
+    role: Role, memberCount: Int
+  ) {
+    self.id = id
+    self.name = name
+    self.sortKey = sortKey
+    self.isDefault = isDefault
+    self.createdAt = createdAt
+    self.updatedAt = updatedAt
+    self.version = version
+    self.role = role
+    self.memberCount = memberCount
+  }
+
+  public var etag: String { "\"\(version)\"" }
+
+  public var jsonObject: [String: Any] {
+    [
+      "id": id.uuidString.lowercased(), "name": name, "sortKey": sortKey, "isDefault": isDefault,
+      "createdAt": PlannerTask.time(createdAt), "updatedAt": PlannerTask.time(updatedAt), "version": version,
+      "role": role.rawValue, "shared": memberCount > 1,
+    ]
+  }
+}
+
+/// A member of a list, as the list's members see them: an id of the membership (not the account's key), the name
+/// their token gave, and their role.
+public struct PlannerMember: Sendable, Equatable {
+  public var id: UUID
+  public var displayName: String?
+  public var role: PlannerListView.Role
+  /// Whether this member is the caller.
+  public var isCaller: Bool
+
+  public init(id: UUID, displayName: String?, role: PlannerListView.Role, isCaller: Bool) {
+    self.id = id
+    self.displayName = displayName
+    self.role = role
+    self.isCaller = isCaller
+  }
+
+  public var jsonObject: [String: Any] {
+    [
+      "id": id.uuidString.lowercased(), "displayName": displayName ?? NSNull(), "role": role.rawValue,
+      "you": isCaller,
+    ]
+  }
+}
+
+/// What changed for a caller after a feed position: lists and tasks as they are now, the ids of lists the caller
+/// no longer has and of tasks gone from the lists the caller has, and the position to ask from next.
+public struct PlannerFeedPage: Sendable, Equatable {
+  public var lists: [PlannerListView] = []
+  public var tasks: [StoredTask] = []
+  public var deletedLists: [UUID] = []
+  public var deletedTasks: [UUID] = []
+  public var next: Int64
+
+  public init(next: Int64) { self.next = next }
+}
+
+/// A feed position the store no longer answers from (its deletions were pruned) or never gave.
+public enum PlannerFeedRefusal: Error, Sendable, Equatable {
+  case gone, unknown
+}
+
+/// What to do to a list.
+public enum PlannerListWrite: Sendable, Equatable {
+  /// Create with the client's id; an existing list of the caller's with this id is answered as it is (a replay).
+  case create(name: String, sortKey: String)
+  case change(name: String?, sortKey: String?, ifMatch: Int64?)
+  case delete(ifMatch: Int64?)
+}
+
+/// What to do to a task.
+public enum PlannerTaskWrite: Sendable, Equatable {
+  /// Create with the client's id; an existing task of this list with this id is answered as it is (a replay).
+  case create(TaskChanges)
+  case change(TaskChanges, ifMatch: Int64?)
+  /// Finish the occurrence due on `occurrence`, the user's day being `today`.
+  case complete(occurrence: CalendarDate, today: CalendarDate)
+  case delete(ifMatch: Int64?)
+}
+
+/// How a write went.
+public enum PlannerOutcome<Value: Sendable>: Sendable {
+  case created(Value)
+  case done(Value)
+  case deleted
+  /// No such list or task for this caller (also when it exists for others: never a hint that it does).
+  case notFound
+  /// `If-Match` named an older version: the current one.
+  case preconditionFailed(Value)
+  case invalid(FieldError)
+  /// The caller may see it but not do this (a member deleting a shared list).
+  case forbidden(String)
+  /// It cannot be done as things are (the id is another's, the default list cannot be deleted).
+  case conflict(String)
+}
+
+/// The task API v2's storage. Every call names the caller, and answers only what the caller's lists hold.
+public protocol PlannerStore: Sendable {
+  /// The caller's lists (the default one made if the caller has none yet).
+  func lists(caller: PlannerCaller) async throws -> [PlannerListView]
+  func list(caller: String, id: UUID) async throws -> PlannerListView?
+  func writeList(caller: PlannerCaller, id: UUID, _ write: PlannerListWrite, now: Date) async throws
+    -> PlannerOutcome<PlannerListView>
+  /// A list's tasks, or nil when the caller has no such list.
+  func tasks(caller: String, listID: UUID) async throws -> [StoredTask]?
+  func task(caller: String, listID: UUID, id: UUID) async throws -> StoredTask?
+  func writeTask(caller: String, listID: UUID, id: UUID, _ write: PlannerTaskWrite, now: Date) async throws
+    -> PlannerOutcome<StoredTask>
+  /// What changed for the caller after `since` (everything when nil); throws `PlannerFeedRefusal`.
+  func changes(caller: PlannerCaller, since: Int64?) async throws -> PlannerFeedPage
+  /// Keeps an invitation to the caller's own list (by the code's hash); false when the caller does not own it.
+  func invite(caller: String, listID: UUID, codeHash: Data, expiresAt: Date) async throws -> Bool
+  /// Uses an invitation: the caller becomes a member of its list. Nil when the code is unknown, used or expired.
+  func join(caller: PlannerCaller, codeHash: Data, now: Date) async throws -> PlannerListView?
+  /// The list's members, or nil when the caller is none of them.
+  func members(caller: String, listID: UUID) async throws -> [PlannerMember]?
+  /// Removes a member (the owner removes anyone else, a member themself): `.deleted`, `.notFound`, `.forbidden`.
+  func removeMember(caller: String, listID: UUID, memberID: UUID, now: Date) async throws -> PlannerOutcome<
+    PlannerMember
+  >
+  /// Forgets deletions older than `before` (then a feed position from before them is `gone`).
+  func pruneFeed(before: Date) async throws
+}
+
+extension StoredTask {
+  /// The stored task with `task` as its fields: its next version, changed at `now`; itself when nothing changed.
+  func becoming(_ task: PlannerTask, at now: Date) -> StoredTask {
+    guard task != self.task else { return self }
+    var next = self
+    next.task = task
+    next.updatedAt = now
+    next.version += 1
+    return next
+  }
+}
+
+/// The rules of writes, the same for every store: each store reads what a write needs (in its transaction, locked),
+/// asks these, and stores what they answer.
+public enum PlannerRules {
+  /// The longest list name, in code points.
+  public static let maxListName = 200
+  /// The most lists an account may own, and tasks a list may hold (a bound on what one account can make the
+  /// service keep).
+  public static let maxLists = 500
+  public static let maxTasksPerList = 50_000
+
+  /// What a task write makes of `current` (the stored task with this id in this list, if any; `elsewhere`: the id
+  /// is taken by a task of another list). `parent` is the stored task a change names as parent, if it exists in
+  /// this list; `hasSubtasks` whether any task names `current` as its parent.
+  public static func task(
+    _ write: PlannerTaskWrite, current: StoredTask?, elsewhere: Bool, id: UUID, listID: UUID,
+    parent: StoredTask?, hasSubtasks: Bool, taskCount: Int, now: Date
+  ) -> PlannerOutcome<StoredTask> {
+    // An id another list's task has: as if the list were not there (its owner may be someone else).
+    if elsewhere { return .notFound }
+    switch write {
+    case .create(let changes):
+      if let current { return .done(current) }
+      if taskCount >= maxTasksPerList { return .conflict("A list can hold at most \(maxTasksPerList) tasks.") }
+      guard case .set(let title) = changes.title else { return .invalid(FieldError("title", "a task needs a title")) }
+      do throws(FieldError) {
+        let task = try PlannerTask(title: title).applying(changes, now: now)
+        if let problem = parentProblem(task.parentID, of: id, parent: parent, hasSubtasks: false) {
+          return .invalid(problem)
+        }
+        return .created(StoredTask(id: id, listID: listID, task: task, createdAt: now, updatedAt: now, version: 1))
+      } catch { return .invalid(error) }
+    case .change(let changes, let ifMatch):
+      guard let stored = current else { return .notFound }
+      if let ifMatch, ifMatch != stored.version { return .preconditionFailed(stored) }
+      do throws(FieldError) {
+        let task = try stored.task.applying(changes, now: now)
+        if task.parentID != stored.task.parentID,
+          let problem = parentProblem(task.parentID, of: id, parent: parent, hasSubtasks: hasSubtasks)
+        {
+          return .invalid(problem)
+        }
+        return .done(stored.becoming(task, at: now))
+      } catch { return .invalid(error) }
+    case .complete(let occurrence, let today):
+      guard let stored = current else { return .notFound }
+      do throws(FieldError) {
+        return .done(
+          stored.becoming(try stored.task.completing(occurrence: occurrence, today: today, now: now), at: now))
+      } catch { return .invalid(error) }
+    case .delete(let ifMatch):
+      guard let stored = current else { return .notFound }
+      if let ifMatch, ifMatch != stored.version { return .preconditionFailed(stored) }
+      return .deleted
+    }
+  }
+
+  /// Why `parentID` cannot be the parent of task `id`: it is not a task of this list, it is a subtask itself, the
+  /// task is its own parent, or the task has subtasks (one level deep).
+  static func parentProblem(_ parentID: UUID?, of id: UUID, parent: StoredTask?, hasSubtasks: Bool) -> FieldError? {
+    guard let parentID else { return nil }
+    if parentID == id { return FieldError("parentId", "a task cannot be its own subtask") }
+    guard let parent, parent.id == parentID else { return FieldError("parentId", "no task of this list has this id") }
+    if parent.task.parentID != nil { return FieldError("parentId", "a subtask cannot have subtasks") }
+    if hasSubtasks { return FieldError("parentId", "a task with subtasks cannot become a subtask") }
+    return nil
+  }
+
+  /// The parent a write would give the task, to read before asking `task` (nil: none to check).
+  public static func parentToCheck(_ write: PlannerTaskWrite) -> UUID? {
+    switch write {
+    case .create(let changes), .change(let changes, _):
+      if case .set(let id) = changes.parentID { return id }
+      return nil
+    default: return nil
+    }
+  }
+
+  /// What a list write makes of `current` (the caller's view of the list with this id, if the caller has it;
+  /// `elsewhere`: the id is taken by a list the caller does not have).
+  public static func list(
+    _ write: PlannerListWrite, current: PlannerListView?, elsewhere: Bool, id: UUID, ownedCount: Int, now: Date
+  ) -> PlannerOutcome<PlannerListView> {
+    switch write {
+    case .create(let name, let sortKey):
+      if let current { return .done(current) }
+      if elsewhere { return .notFound }
+      if ownedCount >= maxLists { return .conflict("An account can have at most \(maxLists) lists.") }
+      if let problem = nameProblem(name) ?? sortKeyProblem(sortKey) { return .invalid(problem) }
+      return .created(
+        PlannerListView(
+          id: id, name: name, sortKey: sortKey, isDefault: false, createdAt: now, updatedAt: now, version: 1,
+          role: .owner, memberCount: 1))
+    case .change(let name, let sortKey, let ifMatch):
+      guard var list = current else { return .notFound }
+      if let ifMatch, ifMatch != list.version { return .preconditionFailed(list) }
+      if let problem = name.flatMap(nameProblem) ?? sortKey.flatMap(sortKeyProblem) { return .invalid(problem) }
+      if name != nil && name != list.name && list.role != .owner {
+        return .forbidden("Only the list's owner can rename it.")
+      }
+      let changed = PlannerListView(
+        id: list.id, name: name ?? list.name, sortKey: sortKey ?? list.sortKey, isDefault: list.isDefault,
+        createdAt: list.createdAt, updatedAt: list.updatedAt, version: list.version, role: list.role,
+        memberCount: list.memberCount)
+      if changed == list { return .done(list) }
+      list = changed
+      list.updatedAt = now
+      list.version += 1
+      return .done(list)
+    case .delete(let ifMatch):
+      guard let list = current else { return .notFound }
+      if let ifMatch, ifMatch != list.version { return .preconditionFailed(list) }
+      if list.role != .owner { return .forbidden("Only the list's owner can delete it; leave it instead.") }
+      if list.isDefault { return .conflict("The default list cannot be deleted.") }
+      return .deleted
+    }
+  }
+
+  /// Whether the caller may remove a member: the owner removes anyone but themself (the owner deletes the list
+  /// instead), a member removes themself.
+  public static func removal(callerIsOwner: Bool, targetIsCaller: Bool, targetIsOwner: Bool) -> PlannerOutcome<
+    PlannerMember
+  > {
+    if targetIsOwner { return .forbidden("The owner cannot leave the list; delete it instead.") }
+    if !callerIsOwner && !targetIsCaller { return .forbidden("Only the list's owner can remove others.") }
+    return .deleted
+  }
+
+  static func nameProblem(_ name: String) -> FieldError? {
+    do throws(FieldError) {
+      let text = try FieldReader([:]).text(name, "name", max: maxListName, lineBreaks: false)
+      if !text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) {
+        return FieldError("name", "a list needs a name")
+      }
+      return nil
+    } catch { return error }
+  }
+
+  static func sortKeyProblem(_ key: String) -> FieldError? {
+    do throws(FieldError) {
+      _ = try FieldReader([:]).text(key, "sortKey", max: PlannerTask.maxSortKeyLength, lineBreaks: false)
+      return nil
+    } catch { return error }
+  }
+}

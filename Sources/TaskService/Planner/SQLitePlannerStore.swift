@@ -1,0 +1,425 @@
+// SQLitePlannerStore: the task API v2 in SQLite (GRDB): the schema the v1 tables migrate to, and PlannerStore.
+// Sendable (SQLiteTaskStore).
+
+import Foundation
+import GRDB
+import TasksCalendar
+
+extension SQLiteTaskStore: PlannerStore {
+  /// The planner's tables, made from the v1 ones in one migration (one transaction): every owner's tasks go to
+  /// their default list ("Tasks"), unchanged, keeping their integer ids for `/api/tasks`.
+  ///
+  /// The change feed: a one-row clock gives every writing transaction the next number, stamped on the rows it
+  /// wrote and on their list (`seq`); deletions leave tombstones. SQLite has one writer at a time, so numbers are
+  /// taken in commit order.
+  public static func registerPlanner(in migrator: inout DatabaseMigrator) {
+    migrator.registerMigration("planner-v1") { db in
+      db.add(function: DatabaseFunction("newUUID", argumentCount: 0, pure: false) { _ in UUID().lowercased })
+      try db.execute(
+        sql: """
+          CREATE TABLE plannerClock (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL,
+            horizon INTEGER NOT NULL);
+          INSERT INTO plannerClock (id, value, horizon) VALUES (1, 1, 0);
+          CREATE TABLE lists (id TEXT PRIMARY KEY NOT NULL, owner TEXT NOT NULL, name TEXT NOT NULL,
+            sortKey TEXT NOT NULL DEFAULT '', isDefault BOOLEAN NOT NULL DEFAULT 0, createdAt DATETIME NOT NULL,
+            updatedAt DATETIME NOT NULL, version INTEGER NOT NULL, seq INTEGER NOT NULL);
+          CREATE UNIQUE INDEX listsDefault ON lists (owner) WHERE isDefault;
+          CREATE INDEX listsOwner ON lists (owner);
+          CREATE TABLE members (listID TEXT NOT NULL REFERENCES lists (id) ON DELETE CASCADE, member TEXT NOT NULL,
+            memberID TEXT NOT NULL UNIQUE, displayName TEXT, role TEXT NOT NULL, joinedSeq INTEGER NOT NULL,
+            PRIMARY KEY (listID, member));
+          CREATE INDEX membersMember ON members (member);
+          CREATE TABLE invitations (codeHash BLOB PRIMARY KEY NOT NULL,
+            listID TEXT NOT NULL REFERENCES lists (id) ON DELETE CASCADE, expiresAt DATETIME NOT NULL,
+            usedBy TEXT);
+          CREATE TABLE tombstones (seq INTEGER NOT NULL, kind TEXT NOT NULL, id TEXT NOT NULL, listID TEXT,
+            member TEXT, deletedAt DATETIME NOT NULL);
+          CREATE INDEX tombstonesList ON tombstones (listID, seq);
+          CREATE INDEX tombstonesMember ON tombstones (member, seq);
+          ALTER TABLE tasks ADD COLUMN uuid TEXT;
+          ALTER TABLE tasks ADD COLUMN listID TEXT;
+          ALTER TABLE tasks ADD COLUMN parentID TEXT;
+          ALTER TABLE tasks ADD COLUMN completedAt DATETIME;
+          ALTER TABLE tasks ADD COLUMN details TEXT NOT NULL DEFAULT '{}';
+          ALTER TABLE tasks ADD COLUMN createdAt DATETIME;
+          ALTER TABLE tasks ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+          ALTER TABLE tasks ADD COLUMN seq INTEGER NOT NULL DEFAULT 1;
+          INSERT INTO lists (id, owner, name, isDefault, createdAt, updatedAt, version, seq)
+            SELECT newUUID(), owner, 'Tasks', 1, min(dateModified), max(dateModified), 1, 1 FROM tasks GROUP BY owner;
+          INSERT INTO members (listID, member, memberID, role, joinedSeq)
+            SELECT id, owner, newUUID(), 'owner', 1 FROM lists;
+          UPDATE tasks SET uuid = newUUID(), createdAt = dateModified,
+            completedAt = CASE WHEN completed THEN dateModified END,
+            listID = (SELECT id FROM lists WHERE lists.owner = tasks.owner AND isDefault);
+          CREATE UNIQUE INDEX tasksUUID ON tasks (uuid);
+          CREATE INDEX tasksListSeq ON tasks (listID, seq);
+          CREATE INDEX tasksParent ON tasks (parentID) WHERE parentID IS NOT NULL;
+          """)
+    }
+  }
+
+  // MARK: Reading
+
+  static let listColumns = """
+    l.id, l.name, l.sortKey, l.isDefault, l.createdAt, l.updatedAt, l.version, m.role,
+      (SELECT count(*) FROM members c WHERE c.listID = l.id), l.seq, m.joinedSeq
+    """
+
+  static func listView(_ row: Row) -> PlannerListView {
+    PlannerListView(
+      id: UUID(uuidString: row[0]) ?? UUID(), name: row[1], sortKey: row[2], isDefault: row[3], createdAt: row[4],
+      updatedAt: row[5], version: row[6], role: PlannerListView.Role(rawValue: row[7]) ?? .member, memberCount: row[8])
+  }
+
+  static func memberList(_ db: Database, caller: String, id: UUID) throws -> PlannerListView? {
+    try Row.fetchOne(
+      db,
+      sql: "SELECT \(listColumns) FROM lists l JOIN members m ON m.listID = l.id WHERE m.member = ? AND l.id = ?",
+      arguments: [caller, id.lowercased]
+    ).map(listView)
+  }
+
+  static let taskColumns =
+    "uuid, listID, text, completed, completedAt, parentID, details, createdAt, dateModified, version"
+
+  static func storedTask(_ row: Row) throws -> StoredTask {
+    let parent: String? = row[5]
+    let task = try PlannerTask(
+      title: row[2], completed: row[3], completedAt: row[4], parentID: parent.flatMap { UUID(uuidString: $0) },
+      details: row[6])
+    return StoredTask(
+      id: UUID(uuidString: row[0]) ?? UUID(), listID: UUID(uuidString: row[1]) ?? UUID(), task: task,
+      createdAt: row[7] ?? row[8], updatedAt: row[8], version: row[9])
+  }
+
+  static func task(_ db: Database, id: UUID) throws -> StoredTask? {
+    try Row.fetchOne(db, sql: "SELECT \(taskColumns) FROM tasks WHERE uuid = ?", arguments: [id.lowercased])
+      .map(storedTask)
+  }
+
+  public func lists(caller: PlannerCaller) async throws -> [PlannerListView] {
+    try await database.write { db in
+      _ = try Self.defaultList(db, caller: caller.key, displayName: caller.displayName)
+      return try Row.fetchAll(
+        db,
+        sql: """
+          SELECT \(Self.listColumns) FROM lists l JOIN members m ON m.listID = l.id WHERE m.member = ?
+          ORDER BY l.isDefault DESC, l.sortKey, l.createdAt, l.id
+          """, arguments: [caller.key]
+      ).map(Self.listView)
+    }
+  }
+
+  public func list(caller: String, id: UUID) async throws -> PlannerListView? {
+    try await database.read { db in try Self.memberList(db, caller: caller, id: id) }
+  }
+
+  public func tasks(caller: String, listID: UUID) async throws -> [StoredTask]? {
+    try await database.read { db in
+      guard try Self.memberList(db, caller: caller, id: listID) != nil else { return nil }
+      return try Row.fetchAll(
+        db, sql: "SELECT \(Self.taskColumns) FROM tasks WHERE listID = ? ORDER BY id",
+        arguments: [listID.lowercased]
+      ).map(Self.storedTask)
+    }
+  }
+
+  public func task(caller: String, listID: UUID, id: UUID) async throws -> StoredTask? {
+    try await database.read { db in
+      guard try Self.memberList(db, caller: caller, id: listID) != nil,
+        let task = try Self.task(db, id: id), task.listID == listID
+      else { return nil }
+      return task
+    }
+  }
+
+  // MARK: Writing
+
+  /// The next number of the change feed (the transaction's).
+  static func tick(_ db: Database) throws -> Int64 {
+    guard let value = try Int64.fetchOne(db, sql: "UPDATE plannerClock SET value = value + 1 RETURNING value") else {
+      throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "no planner clock")
+    }
+    return value
+  }
+
+  /// The caller's default list, made (with its number on the feed) if the caller has none.
+  static func defaultList(_ db: Database, caller: String, displayName: String?) throws -> String {
+    if let id = try String.fetchOne(db, sql: "SELECT id FROM lists WHERE owner = ? AND isDefault", arguments: [caller])
+    {
+      return id
+    }
+    let id = UUID().lowercased
+    let seq = try tick(db)
+    let now = Date()
+    try db.execute(
+      sql: """
+        INSERT INTO lists (id, owner, name, isDefault, createdAt, updatedAt, version, seq)
+        VALUES (?, ?, 'Tasks', 1, ?, ?, 1, ?)
+        """, arguments: [id, caller, now, now, seq])
+    try db.execute(
+      sql:
+        "INSERT INTO members (listID, member, memberID, displayName, role, joinedSeq) VALUES (?, ?, ?, ?, 'owner', ?)",
+      arguments: [id, caller, UUID().lowercased, displayName, seq])
+    return id
+  }
+
+  public func writeList(
+    caller: PlannerCaller, id: UUID, _ write: PlannerListWrite, now: Date
+  ) async throws -> PlannerOutcome<PlannerListView> {
+    try await database.write { db in
+      let current = try Self.memberList(db, caller: caller.key, id: id)
+      let taken = try Int.fetchOne(db, sql: "SELECT 1 FROM lists WHERE id = ?", arguments: [id.lowercased]) != nil
+      let elsewhere = current == nil && taken
+      let owned = try Int.fetchOne(db, sql: "SELECT count(*) FROM lists WHERE owner = ?", arguments: [caller.key]) ?? 0
+      let outcome = PlannerRules.list(
+        write, current: current, elsewhere: elsewhere, id: id, ownedCount: owned, now: now)
+      switch outcome {
+      case .created(let list):
+        let seq = try Self.tick(db)
+        try db.execute(
+          sql: """
+            INSERT INTO lists (id, owner, name, sortKey, isDefault, createdAt, updatedAt, version, seq)
+            VALUES (?, ?, ?, ?, 0, ?, ?, 1, ?)
+            """, arguments: [id.lowercased, caller.key, list.name, list.sortKey, now, now, seq])
+        try db.execute(
+          sql: """
+            INSERT INTO members (listID, member, memberID, displayName, role, joinedSeq)
+            VALUES (?, ?, ?, ?, 'owner', ?)
+            """, arguments: [id.lowercased, caller.key, UUID().lowercased, caller.displayName, seq])
+      case .done(let list) where list != current:
+        let seq = try Self.tick(db)
+        try db.execute(
+          sql: "UPDATE lists SET name = ?, sortKey = ?, updatedAt = ?, version = ?, seq = ? WHERE id = ?",
+          arguments: [list.name, list.sortKey, list.updatedAt, list.version, seq, id.lowercased])
+      case .deleted:
+        let seq = try Self.tick(db)
+        try db.execute(
+          sql: """
+            INSERT INTO tombstones (seq, kind, id, listID, member, deletedAt)
+              SELECT ?, 'list', listID, listID, member, ? FROM members WHERE listID = ?;
+            DELETE FROM tasks WHERE listID = ?;
+            DELETE FROM lists WHERE id = ?;
+            """, arguments: [seq, now, id.lowercased, id.lowercased, id.lowercased])
+      default: break
+      }
+      return outcome
+    }
+  }
+
+  public func writeTask(
+    caller: String, listID: UUID, id: UUID, _ write: PlannerTaskWrite, now: Date
+  ) async throws -> PlannerOutcome<StoredTask> {
+    try await database.write { db in
+      guard try Self.memberList(db, caller: caller, id: listID) != nil else { return .notFound }
+      let found = try Self.task(db, id: id)
+      let current = found?.listID == listID ? found : nil
+      let parent = try PlannerRules.parentToCheck(write).flatMap { try Self.task(db, id: $0) }
+      let hasSubtasks =
+        try Int.fetchOne(db, sql: "SELECT 1 FROM tasks WHERE parentID = ? LIMIT 1", arguments: [id.lowercased]) != nil
+      let count = try Int.fetchOne(
+        db, sql: "SELECT count(*) FROM tasks WHERE listID = ?", arguments: [listID.lowercased])
+      let outcome = PlannerRules.task(
+        write, current: current, elsewhere: found != nil && current == nil, id: id, listID: listID,
+        parent: parent?.listID == listID ? parent : nil, hasSubtasks: hasSubtasks, taskCount: count ?? 0, now: now)
+      switch outcome {
+      case .created(let task):
+        let seq = try Self.tick(db)
+        let owner = try String.fetchOne(db, sql: "SELECT owner FROM lists WHERE id = ?", arguments: [listID.lowercased])
+        try db.execute(
+          sql: """
+            INSERT INTO tasks (owner, uuid, listID, text, completed, completedAt, parentID, details, createdAt,
+              dateModified, version, seq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+          arguments: Self.taskArguments(task, seq: seq, prefix: [owner, id.lowercased, listID.lowercased]))
+        try Self.touch(db, listID: listID, seq: seq)
+      case .done(let task) where task != current:
+        let seq = try Self.tick(db)
+        try db.execute(
+          sql: """
+            UPDATE tasks SET text = ?, completed = ?, completedAt = ?, parentID = ?, details = ?, createdAt = ?,
+              dateModified = ?, version = ?, seq = ? WHERE uuid = ?
+            """, arguments: Self.taskArguments(task, seq: seq, prefix: []) + [id.lowercased])
+        try Self.touch(db, listID: listID, seq: seq)
+      case .deleted:
+        let seq = try Self.tick(db)
+        try Self.deleteTasks(db, where: "uuid = ? OR parentID = ?", [id.lowercased, id.lowercased], seq: seq, now: now)
+        try Self.touch(db, listID: listID, seq: seq)
+      default: break
+      }
+      return outcome
+    }
+  }
+
+  /// A task's columns from `text` on, after `prefix`.
+  static func taskArguments(_ stored: StoredTask, seq: Int64, prefix: [(any DatabaseValueConvertible)?])
+    -> StatementArguments
+  {
+    let task = stored.task
+    return StatementArguments(
+      prefix + [
+        task.title, task.status == .completed, task.completedAt, task.parentID?.lowercased, task.details,
+        stored.createdAt, stored.updatedAt, stored.version, seq,
+      ])
+  }
+
+  /// Deletes the tasks `condition` selects, each leaving a tombstone numbered `seq`.
+  static func deleteTasks(
+    _ db: Database, where condition: String, _ arguments: StatementArguments, seq: Int64, now: Date
+  ) throws {
+    try db.execute(
+      sql: """
+        INSERT INTO tombstones (seq, kind, id, listID, deletedAt)
+          SELECT ?, 'task', uuid, listID, ? FROM tasks WHERE \(condition)
+        """, arguments: [seq, now] + arguments)
+    try db.execute(sql: "DELETE FROM tasks WHERE \(condition)", arguments: arguments)
+  }
+
+  /// Marks the list as changed at `seq` (its tasks changed; its own version stays).
+  static func touch(_ db: Database, listID: UUID, seq: Int64) throws {
+    try db.execute(sql: "UPDATE lists SET seq = ? WHERE id = ?", arguments: [seq, listID.lowercased])
+  }
+
+  // MARK: The change feed
+
+  public func changes(caller: PlannerCaller, since: Int64?) async throws -> PlannerFeedPage {
+    if since == nil {
+      _ = try await database.write { db in
+        try Self.defaultList(db, caller: caller.key, displayName: caller.displayName)
+      }
+    }
+    return try await database.read { db in
+      guard let clock = try Row.fetchOne(db, sql: "SELECT value, horizon FROM plannerClock") else {
+        throw PlannerFeedRefusal.unknown
+      }
+      let now: Int64 = clock[0]
+      let horizon: Int64 = clock[1]
+      if let since {
+        if since > now { throw PlannerFeedRefusal.unknown }
+        if since < horizon { throw PlannerFeedRefusal.gone }
+      }
+      var page = PlannerFeedPage(next: now)
+      let after = since ?? -1
+      let lists = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT \(Self.listColumns) FROM lists l JOIN members m ON m.listID = l.id
+          WHERE m.member = ? AND (l.seq > ? OR m.joinedSeq > ?) ORDER BY l.isDefault DESC, l.sortKey, l.id
+          """, arguments: [caller.key, after, after])
+      for row in lists {
+        let list = Self.listView(row)
+        page.lists.append(list)
+        let joined: Int64 = row[10]
+        let whole = since == nil || joined > after
+        let tasks = try Row.fetchAll(
+          db,
+          sql: "SELECT \(Self.taskColumns) FROM tasks WHERE listID = ? AND seq > ? ORDER BY id",
+          arguments: [list.id.lowercased, whole ? -1 : after])
+        page.tasks += try tasks.map(Self.storedTask)
+        if !whole {
+          page.deletedTasks += try String.fetchAll(
+            db, sql: "SELECT id FROM tombstones WHERE listID = ? AND kind = 'task' AND seq > ?",
+            arguments: [list.id.lowercased, after]
+          ).compactMap { UUID(uuidString: $0) }
+        }
+      }
+      if since != nil {
+        page.deletedLists = try String.fetchAll(
+          db, sql: "SELECT id FROM tombstones WHERE member = ? AND kind = 'list' AND seq > ?",
+          arguments: [caller.key, after]
+        ).compactMap { UUID(uuidString: $0) }
+      }
+      return page
+    }
+  }
+
+  public func pruneFeed(before: Date) async throws {
+    try await database.write { db in
+      try db.execute(
+        sql: """
+          UPDATE plannerClock SET horizon = max(horizon, coalesce((SELECT max(seq) FROM tombstones
+            WHERE deletedAt < ?), 0));
+          DELETE FROM tombstones WHERE deletedAt < ?;
+          DELETE FROM invitations WHERE expiresAt < ?;
+          """, arguments: [before, before, before])
+    }
+  }
+
+  // MARK: Sharing
+
+  public func invite(caller: String, listID: UUID, codeHash: Data, expiresAt: Date) async throws -> Bool {
+    try await database.write { db in
+      guard try Self.memberList(db, caller: caller, id: listID)?.role == .owner else { return false }
+      try db.execute(
+        sql: "INSERT INTO invitations (codeHash, listID, expiresAt) VALUES (?, ?, ?)",
+        arguments: [codeHash, listID.lowercased, expiresAt])
+      return true
+    }
+  }
+
+  public func join(caller: PlannerCaller, codeHash: Data, now: Date) async throws -> PlannerListView? {
+    try await database.write { db in
+      guard
+        let listID = try String.fetchOne(
+          db, sql: "SELECT listID FROM invitations WHERE codeHash = ? AND usedBy IS NULL AND expiresAt > ?",
+          arguments: [codeHash, now]), let id = UUID(uuidString: listID)
+      else { return nil }
+      try db.execute(sql: "UPDATE invitations SET usedBy = ? WHERE codeHash = ?", arguments: [caller.key, codeHash])
+      if let list = try Self.memberList(db, caller: caller.key, id: id) { return list }
+      let seq = try Self.tick(db)
+      try db.execute(
+        sql: """
+          INSERT INTO members (listID, member, memberID, displayName, role, joinedSeq) VALUES (?, ?, ?, ?, 'member', ?)
+          """, arguments: [listID, caller.key, UUID().lowercased, caller.displayName, seq])
+      try Self.touch(db, listID: id, seq: seq)
+      return try Self.memberList(db, caller: caller.key, id: id)
+    }
+  }
+
+  public func members(caller: String, listID: UUID) async throws -> [PlannerMember]? {
+    try await database.read { db in
+      guard try Self.memberList(db, caller: caller, id: listID) != nil else { return nil }
+      return try Row.fetchAll(
+        db,
+        sql: """
+          SELECT memberID, displayName, role, member = ? FROM members WHERE listID = ?
+          ORDER BY role = 'owner' DESC, joinedSeq
+          """, arguments: [caller, listID.lowercased]
+      ).map { row in
+        PlannerMember(
+          id: UUID(uuidString: row[0]) ?? UUID(), displayName: row[1],
+          role: PlannerListView.Role(rawValue: row[2]) ?? .member, isCaller: row[3])
+      }
+    }
+  }
+
+  public func removeMember(
+    caller: String, listID: UUID, memberID: UUID, now: Date
+  ) async throws -> PlannerOutcome<PlannerMember> {
+    try await database.write { db in
+      guard let list = try Self.memberList(db, caller: caller, id: listID),
+        let target = try Row.fetchOne(
+          db, sql: "SELECT member, role FROM members WHERE listID = ? AND memberID = ?",
+          arguments: [listID.lowercased, memberID.lowercased])
+      else { return .notFound }
+      let key: String = target[0]
+      let decision = PlannerRules.removal(
+        callerIsOwner: list.role == .owner, targetIsCaller: key == caller, targetIsOwner: target[1] == "owner")
+      guard case .deleted = decision else { return decision }
+      let seq = try Self.tick(db)
+      try db.execute(
+        sql: """
+          DELETE FROM members WHERE listID = ? AND member = ?;
+          INSERT INTO tombstones (seq, kind, id, listID, member, deletedAt) VALUES (?, 'list', ?, ?, ?, ?);
+          """, arguments: [listID.lowercased, key, seq, listID.lowercased, listID.lowercased, key, now])
+      try Self.touch(db, listID: listID, seq: seq)
+      return .deleted
+    }
+  }
+}
+
+extension UUID {
+  /// The id as the databases and the API write it.
+  var lowercased: String { uuidString.lowercased() }
+}

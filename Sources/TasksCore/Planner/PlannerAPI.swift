@@ -1,0 +1,275 @@
+// PlannerAPI: the task API v2 as the core calls it (lists, tasks, finishing, the change feed, sharing), and the
+// values it answers. Sendable.
+
+import FoundationEssentials
+
+/// A list as the service shows it to the signed-in user.
+public struct PlannerListItem: Equatable, Sendable, Identifiable {
+  public enum Role: String, Sendable { case owner, member }
+  public var id: UUID
+  public var name: String
+  public var sortKey: String = ""
+  /// The account's own first list, where the sample's `/api/tasks` lives.
+  public var isDefault = false
+  public var role: Role = .owner
+  /// Whether someone else has it too.
+  public var shared = false
+  public var version: Int64 = 0
+
+  public init(id: UUID, name: String) {
+    self.id = id
+    self.name = name
+  }
+
+  init(object: [String: JSONValue]) throws(PlannerJSONError) {
+    let read = PlannerJSONReader(object, path: "")
+    id = try read.uuid("id")
+    name = try read.string("name")
+    sortKey =
+      try read.optional("sortKey") { value, path throws(PlannerJSONError) in
+        try PlannerJSONReader.string(value, path)
+      } ?? ""
+    isDefault = object["isDefault"]?.bool ?? false
+    shared = object["shared"]?.bool ?? false
+    guard let role = Role(rawValue: try read.string("role")) else {
+      throw PlannerJSONError(field: "role", expected: "owner or member")
+    }
+    self.role = role
+    guard let version = object["version"].flatMap(PlannerJSONReader.whole) else {
+      throw PlannerJSONError(field: "version", expected: "a whole number")
+    }
+    self.version = version
+  }
+
+  /// The list as the service writes it (what the offline copy keeps).
+  var jsonValue: JSONValue {
+    .object([
+      "id": .string(id.uuidString.lowercased()), "name": .string(name), "sortKey": .string(sortKey),
+      "isDefault": .boolean(isDefault), "role": .string(role.rawValue), "shared": .boolean(shared),
+      "version": .integer(version),
+    ])
+  }
+}
+
+/// A member of a shared list.
+public struct PlannerMemberItem: Equatable, Sendable, Identifiable {
+  public var id: UUID
+  /// The name their sign-in gave, if it gave one.
+  public var displayName: String?
+  public var role: PlannerListItem.Role
+  /// Whether this member is the signed-in user.
+  public var isYou: Bool
+}
+
+/// What changed since a feed token: lists and tasks as they are now, the ids gone, and the token to ask from next.
+public struct PlannerChanges: Equatable, Sendable {
+  public var lists: [PlannerListItem] = []
+  public var tasks: [PlannerItem] = []
+  public var deletedLists: [UUID] = []
+  public var deletedTasks: [UUID] = []
+  public var next: String
+
+  /// Reads a feed answer; anything that is not one is a `PlannerJSONError` naming the part.
+  public init(json data: Data) throws(PlannerJSONError) {
+    guard let object = JSONValue.object(data) else { throw PlannerJSONError(field: "body", expected: "a JSON object") }
+    guard let next = object["next"]?.string, !next.isEmpty, next.utf8.count <= 64,
+      next.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+    else { throw PlannerJSONError(field: "next", expected: "a token") }
+    self.next = next
+    let read = PlannerJSONReader(object, path: "")
+    lists = try read.list("lists") { value, path throws(PlannerJSONError) in
+      guard case .object(let list) = value else { throw PlannerJSONError(field: path, expected: "a list") }
+      do throws(PlannerJSONError) { return try PlannerListItem(object: list) } catch {
+        throw PlannerJSONError(field: "\(path).\(error.field)", expected: error.expected)
+      }
+    }
+    tasks = try read.list("tasks") { value, path throws(PlannerJSONError) in
+      guard case .object(let task) = value else { throw PlannerJSONError(field: path, expected: "a task") }
+      do throws(PlannerJSONError) { return try PlannerItem(object: task) } catch {
+        throw PlannerJSONError(field: "\(path).\(error.field)", expected: error.expected)
+      }
+    }
+    guard case .object(let deleted) = object["deleted"] ?? .null else {
+      throw PlannerJSONError(field: "deleted", expected: "an object with lists and tasks")
+    }
+    let gone = PlannerJSONReader(deleted, path: "deleted")
+    deletedLists = try gone.list("lists") { value, path throws(PlannerJSONError) in
+      try PlannerJSONReader.uuid(value, path)
+    }
+    deletedTasks = try gone.list("tasks") { value, path throws(PlannerJSONError) in
+      try PlannerJSONReader.uuid(value, path)
+    }
+  }
+}
+
+/// A write the service either made (`done`) or refused because the version named is not the current one any more
+/// (`stale`, 412): then it carries the current one, to merge with.
+public enum PlannerWriteResult<Value: Sendable>: Sendable {
+  case done(Value)
+  case stale(Value)
+}
+
+extension TaskAPIClient {
+  private func planner(_ path: String) -> URL { plannerURL.appending(path: path) }
+
+  private static func lower(_ id: UUID) -> String { id.uuidString.lowercased() }
+
+  private static func decode<Value>(_ data: Data, _ read: ([String: JSONValue]) throws(PlannerJSONError) -> Value)
+    throws(TaskAPIError) -> Value
+  {
+    guard let object = JSONValue.object(data) else { throw .badResponse("not a JSON object") }
+    do throws(PlannerJSONError) { return try read(object) } catch { throw .badResponse(error.description) }
+  }
+
+  private static func decodeArray<Value>(
+    _ data: Data, _ read: ([String: JSONValue]) throws(PlannerJSONError) -> Value
+  ) throws(TaskAPIError) -> [Value] {
+    guard case .array(let items) = JSONValue.parse(data) ?? .null else { throw .badResponse("not a JSON array") }
+    var values: [Value] = []
+    for item in items {
+      guard case .object(let object) = item else { throw .badResponse("not a JSON array of objects") }
+      do throws(PlannerJSONError) { values.append(try read(object)) } catch { throw .badResponse(error.description) }
+    }
+    return values
+  }
+
+  private static func ifMatch(_ version: Int64?) -> [String: String] {
+    version.map { ["If-Match": "\"\($0)\""] } ?? [:]
+  }
+
+  private static func body(_ fields: [String: JSONValue]) -> Data {
+    (try? JSONEncoder().encode(JSONValue.object(fields))) ?? Data("{}".utf8)
+  }
+
+  // MARK: Lists
+
+  /// The user's lists (the default one included).
+  public func plannerLists() async throws(TaskAPIError) -> [PlannerListItem] {
+    try Self.decodeArray(try await send("GET", planner("lists")).body, PlannerListItem.init(object:))
+  }
+
+  /// Creates a list with the client's id; sent again after a lost answer, it answers the same list.
+  public func createList(id: UUID, name: String, sortKey: String = "") async throws(TaskAPIError) -> PlannerListItem {
+    let answer = try await send(
+      "PUT", planner("lists/\(Self.lower(id))"),
+      json: Self.body(["name": .string(name), "sortKey": .string(sortKey)]), headers: ["If-None-Match": "*"])
+    return try Self.decode(answer.body, PlannerListItem.init(object:))
+  }
+
+  /// Renames a list (or changes its place); with `ifMatch`, only if it is still that version.
+  public func changeList(
+    id: UUID, name: String? = nil, sortKey: String? = nil, ifMatch: Int64? = nil
+  ) async throws(TaskAPIError) -> PlannerWriteResult<PlannerListItem> {
+    var fields: [String: JSONValue] = [:]
+    if let name { fields["name"] = .string(name) }
+    if let sortKey { fields["sortKey"] = .string(sortKey) }
+    let answer = try await send(
+      "PATCH", planner("lists/\(Self.lower(id))"), json: Self.body(fields), headers: Self.ifMatch(ifMatch),
+      passing: [412])
+    let list = try Self.decode(answer.body, PlannerListItem.init(object:))
+    return answer.status == 412 ? .stale(list) : .done(list)
+  }
+
+  /// Deletes a list the user owns, with its tasks.
+  public func deleteList(id: UUID) async throws(TaskAPIError) {
+    _ = try await send("DELETE", planner("lists/\(Self.lower(id))"))
+  }
+
+  // MARK: Tasks
+
+  /// A list's tasks.
+  public func plannerTasks(list: UUID) async throws(TaskAPIError) -> [PlannerItem] {
+    try Self.decodeArray(
+      try await send("GET", planner("lists/\(Self.lower(list))/tasks")).body, PlannerItem.init(object:))
+  }
+
+  private func taskURL(_ list: UUID, _ id: UUID) -> URL {
+    planner("lists/\(Self.lower(list))/tasks/\(Self.lower(id))")
+  }
+
+  /// The fields a new task is sent with.
+  static let creationFields: [PlannerItem.Field] = PlannerItem.Field.allCases.filter { $0 != .listID }
+
+  /// Creates `item` in its list with its id; sent again after a lost answer, it answers the same task.
+  public func createTask(_ item: PlannerItem) async throws(TaskAPIError) -> PlannerItem {
+    let answer = try await send(
+      "PUT", taskURL(item.listID, item.id), json: item.patch(Self.creationFields), headers: ["If-None-Match": "*"])
+    return try Self.decode(answer.body, PlannerItem.init(object:))
+  }
+
+  /// Sends `item`'s `fields`; with `ifMatch`, only if the task is still that version (else `.stale` with it).
+  public func changeTask(
+    _ item: PlannerItem, fields: [PlannerItem.Field], ifMatch: Int64?
+  ) async throws(TaskAPIError) -> PlannerWriteResult<PlannerItem> {
+    let answer = try await send(
+      "PATCH", taskURL(item.listID, item.id), json: item.patch(fields), headers: Self.ifMatch(ifMatch),
+      passing: [412])
+    let task = try Self.decode(answer.body, PlannerItem.init(object:))
+    return answer.status == 412 ? .stale(task) : .done(task)
+  }
+
+  /// Deletes a task and its subtasks.
+  public func deleteTask(list: UUID, id: UUID) async throws(TaskAPIError) {
+    _ = try await send("DELETE", taskURL(list, id))
+  }
+
+  /// Finishes the occurrence due on `occurrence` (the user's day being `today`): a repeating task moves to its
+  /// next one, once however often this is sent; another is completed.
+  public func complete(
+    list: UUID, id: UUID, occurrence: CalendarDate, today: CalendarDate
+  ) async throws(TaskAPIError) -> PlannerItem {
+    let answer = try await send(
+      "POST", taskURL(list, id).appending(path: "complete"),
+      json: Self.body(["occurrence": .string(occurrence.description), "today": .string(today.description)]))
+    return try Self.decode(answer.body, PlannerItem.init(object:))
+  }
+
+  // MARK: The change feed
+
+  /// What changed since `token` (everything without one). A token too old answers `.rejected(410, …)`: start over.
+  public func changes(since token: String?) async throws(TaskAPIError) -> PlannerChanges {
+    var url = planner("changes")
+    if let token { url.append(queryItems: [URLQueryItem(name: "since", value: token)]) }
+    let answer = try await send("GET", url)
+    do throws(PlannerJSONError) { return try PlannerChanges(json: answer.body) } catch {
+      throw .badResponse(error.description)
+    }
+  }
+
+  // MARK: Sharing
+
+  /// A code another person uses to join the list (the owner's alone), and until when it works.
+  public func invite(list: UUID) async throws(TaskAPIError) -> (code: String, expiresAt: Date) {
+    let answer = try await send("POST", planner("lists/\(Self.lower(list))/invitations"))
+    return try Self.decode(answer.body) { object throws(PlannerJSONError) in
+      let read = PlannerJSONReader(object, path: "")
+      return (try read.string("code"), try read.time("expiresAt"))
+    }
+  }
+
+  /// Joins the list a code was made for.
+  public func join(code: String) async throws(TaskAPIError) -> PlannerListItem {
+    let clean = code.filter { $0.isLetter || $0.isNumber }
+    let answer = try await send("POST", planner("invitations/\(clean)"))
+    return try Self.decode(answer.body, PlannerListItem.init(object:))
+  }
+
+  /// The members of a list.
+  public func members(list: UUID) async throws(TaskAPIError) -> [PlannerMemberItem] {
+    try Self.decodeArray(try await send("GET", planner("lists/\(Self.lower(list))/members")).body) {
+      object throws(PlannerJSONError) in
+      let read = PlannerJSONReader(object, path: "")
+      guard let role = PlannerListItem.Role(rawValue: try read.string("role")) else {
+        throw PlannerJSONError(field: "role", expected: "owner or member")
+      }
+      return PlannerMemberItem(
+        id: try read.uuid("id"), displayName: object["displayName"]?.string, role: role,
+        isYou: object["you"]?.bool ?? false)
+    }
+  }
+
+  /// Removes a member (the owner removes others; anyone removes themself: `member` nil leaves the list).
+  public func removeMember(list: UUID, member: UUID?) async throws(TaskAPIError) {
+    _ = try await send("DELETE", planner("lists/\(Self.lower(list))/members/\(member.map(Self.lower) ?? "me")"))
+  }
+}
