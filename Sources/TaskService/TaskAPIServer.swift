@@ -98,6 +98,8 @@ public struct TaskAPIServer: Sendable {
         await LegacyOwners.migrate(store, to: issuers[0], logger: logger)
       } : nil
     defer { migration?.cancel() }
+    let pruning = Task { [store, logger] in await FeedPruning.run(store, logger: logger) }
+    defer { pruning.cancel() }
     try await app.runService()
   }
 }

@@ -351,8 +351,7 @@ extension PostgresTaskStore: PlannerStore {
       FROM planner_clock WHERE id = 1
       """, logger: logger)
     for try await (now, horizon, changed) in rows.decode((Int64, Int64, Bool).self) {
-      if since > now { throw PlannerFeedRefusal.unknown }
-      if since < horizon { throw PlannerFeedRefusal.gone }
+      try PlannerFeedRefusal.check(since, clock: now, horizon: horizon)
       return changed ? nil : PlannerFeedPage(next: now)
     }
     throw PostgresStoreError.noRow
@@ -382,8 +381,7 @@ extension PostgresTaskStore: PlannerStore {
     }
     guard let (now, horizon) = clock else { throw PostgresStoreError.noRow }
     if let since {
-      if since > now { throw PlannerFeedRefusal.unknown }
-      if since < horizon { throw PlannerFeedRefusal.gone }
+      try PlannerFeedRefusal.check(since, clock: now, horizon: horizon)
     }
     var page = PlannerFeedPage(next: now)
     let after = since ?? -1

@@ -12,7 +12,9 @@ struct TasksCLI: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "b2c-tasks-cli",
     abstract: "Your B2C Tasks from the terminal. Shares the sign-in of the B2C Tasks app through the keyring.",
-    subcommands: [SignIn.self, Status.self, List.self, Add.self, Done.self, Delete.self, SignOut.self])
+    subcommands: [
+      SignIn.self, Status.self, Lists.self, List.self, Add.self, Done.self, Delete.self, SignOut.self,
+    ])
 }
 
 /// Options every command takes.

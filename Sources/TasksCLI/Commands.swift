@@ -22,31 +22,46 @@ struct Status: AsyncParsableCommand {
 }
 
 struct List: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "List your tasks.")
+  static let configuration = CommandConfiguration(abstract: "List your tasks (of your default list, or --list).")
   @OptionGroup var options: CommonOptions
+  @Option(help: "The list to show (by name).") var list: String?
 
   func run() async throws {
     let context = try await Context(options)
     try await context.run {
-      let tasks = try await context.tasks.list()
-      let text =
-        tasks.isEmpty
-        ? "No tasks." : tasks.map { "\($0.id)\t[\($0.completed ? "x" : " ")] \($0.text)" }.joined(separator: "\n")
+      let tasks: [PlannerItem]
+      do {
+        tasks = try await context.tasks.plannerTasks(list: try await context.list(named: list).id)
+      } catch TaskAPIError.notFound where list == nil {
+        // A task service of the sample's API alone (no /api/v2).
+        return try await listV1(context)
+      }
       context.output(
-        text,
-        json: tasks.map {
-          [
-            "id": $0.id, "text": $0.text, "completed": $0.completed,
-            "dateModified": $0.dateModified.map { $0.formatted(.iso8601) } ?? NSNull(),
-          ] as [String: Any]
-        })
+        tasks.isEmpty ? "No tasks." : tasks.map(\.cliLine).joined(separator: "\n"), json: tasks.map(\.cliJSON))
     }
+  }
+
+  private func listV1(_ context: Context) async throws {
+    let tasks = try await context.tasks.list()
+    let text =
+      tasks.isEmpty
+      ? "No tasks." : tasks.map { "\($0.id)\t[\($0.completed ? "x" : " ")] \($0.text)" }.joined(separator: "\n")
+    context.output(
+      text,
+      json: tasks.map {
+        [
+          "id": $0.id, "text": $0.text, "completed": $0.completed,
+          "dateModified": $0.dateModified.map { $0.formatted(.iso8601) } ?? NSNull(),
+        ] as [String: Any]
+      })
   }
 }
 
 struct Add: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "Add a task.")
+  static let configuration = CommandConfiguration(
+    abstract: "Add a task, with a due date, repeat, reminders, priority and note if you like.")
   @OptionGroup var options: CommonOptions
+  @OptionGroup var planner: PlannerOptions
   @Argument(help: "The task's text.") var text: [String]
 
   func validate() throws {
@@ -57,39 +72,80 @@ struct Add: AsyncParsableCommand {
 
   func run() async throws {
     let context = try await Context(options)
-    let task = text.joined(separator: " ")
+    let title = text.joined(separator: " ")
     try await context.run {
-      try await context.tasks.add(task, idempotencyKey: UUID().uuidString)
-      context.output("Added: \(task)", json: ["added": task])
+      // The phrases are read before anything is sent: one that does not read changes nothing.
+      let placeholder = PlannerItem(id: UUID(), listID: UUID(), title: title, createdAt: Date())
+      var item = try context.applying(planner, to: placeholder)
+      do {
+        item.listID = try await context.list(named: planner.list).id
+      } catch TaskAPIError.notFound where planner.isEmpty {
+        // A task service of the sample's API alone (no /api/v2).
+        try await context.tasks.add(title, idempotencyKey: UUID().uuidString)
+        return context.output("Added: \(title)", json: ["added": title])
+      }
+      let added = try await context.tasks.createTask(item)
+      context.output("Added: \(added.cliLine)", json: added.cliJSON)
     }
   }
 }
 
 struct Done: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "Mark a task done (or, with --undo, not done).")
+  static let configuration = CommandConfiguration(
+    abstract: "Mark a task done (a repeating one moves to its next date), or with --undo not done.")
   @OptionGroup var options: CommonOptions
-  @Argument(help: "The task's id (see list).") var id: Int64
+  @Argument(help: "The task's id, or its start (see list).") var id: String
   @Flag(help: "Mark it not done.") var undo = false
 
   func run() async throws {
     let context = try await Context(options)
     try await context.run {
-      try await context.tasks.update(id: id, completed: !undo)
-      context.output(undo ? "Task \(id) is not done." : "Task \(id) is done.", json: ["id": id, "completed": !undo])
+      // A task of the v2 lists whose id starts so, else a number of the sample's API.
+      let found = try await context.task(id)
+      if found == nil, let number = Int64(id) {
+        try await context.tasks.update(id: number, completed: !undo)
+        return context.output(
+          undo ? "Task \(number) is not done." : "Task \(number) is done.", json: ["id": number, "completed": !undo])
+      }
+      guard let task = found else { throw CLIFailure.unknownTask(id) }
+      let after: PlannerItem
+      if undo {
+        var open = task
+        open.status = .needsAction
+        open.completedAt = nil
+        guard case .done(let changed) = try await context.tasks.changeTask(open, fields: [.status], ifMatch: nil) else {
+          return
+        }
+        after = changed
+      } else {
+        after = try await context.tasks.complete(
+          list: task.listID, id: task.id, occurrence: task.due?.date ?? Context.today, today: Context.today)
+      }
+      let text =
+        after.status == .completed
+        ? "Done: \(after.title)"
+        : undo ? "Not done: \(after.title)" : "Done: \(after.title); next: \(after.cliLine)"
+      context.output(text, json: after.cliJSON)
     }
   }
 }
 
 struct Delete: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "Delete a task.")
+  static let configuration = CommandConfiguration(abstract: "Delete a task (and its subtasks).")
   @OptionGroup var options: CommonOptions
-  @Argument(help: "The task's id (see list).") var id: Int64
+  @Argument(help: "The task's id, or its start (see list).") var id: String
 
   func run() async throws {
     let context = try await Context(options)
     try await context.run {
-      try await context.tasks.delete(id: id)
-      context.output("Deleted task \(id).", json: ["deleted": id])
+      let found = try await context.task(id)
+      if found == nil, let number = Int64(id) {
+        try await context.tasks.delete(id: number)
+        return context.output("Deleted task \(number).", json: ["deleted": number])
+      }
+      guard let task = found else { throw CLIFailure.unknownTask(id) }
+      try await context.tasks.deleteTask(list: task.listID, id: task.id)
+      context.output("Deleted: \(task.title)", json: ["deleted": task.id.uuidString.lowercased()])
     }
   }
 }

@@ -3,6 +3,7 @@
 
 import Foundation
 import TasksCore
+import TasksCoreTesting
 import TasksKeyring
 import TasksTestSupport
 import Testing
@@ -43,7 +44,9 @@ struct CLIRunner {
     environment["BROWSER"] = environment["BROWSER"] ?? Self.scriptedBrowser
     environment["B2C_TEST_EMAIL"] = email
     environment["B2C_TEST_PASSWORD"] = password
-    let command = Array(arguments.prefix(1)) + ["--settings", settingsFile.path] + arguments.dropFirst()
+    // After the (sub)command's name: `lists share NAME` takes its options after `share`.
+    let depth = arguments.first == "lists" && arguments.count > 1 && !arguments[1].hasPrefix("-") ? 2 : 1
+    let command = Array(arguments.prefix(depth)) + ["--settings", settingsFile.path] + arguments.dropFirst(depth)
     return try await ChildProcess.run(Self.program, command, environment: environment, timeout: .seconds(60))
   }
 
@@ -81,11 +84,12 @@ struct CLITests {
       let list = try await cli.run(["list", "--json"], environment: ["BROWSER": "false"])
       #expect(list.status == 0, "\(list.error)")
       let tasks = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]])
-      #expect(tasks.map { $0["text"] as? String } == ["water the plants"])
-      let id = try #require(tasks.first?["id"] as? Int)
-      #expect(try await cli.run(["done", "\(id)"]).status == 0)
+      #expect(tasks.map { $0["title"] as? String } == ["water the plants"])
+      let id = try #require(tasks.first?["id"] as? String)
+      let done = try await cli.run(["done", String(id.prefix(8))])
+      #expect(done.status == 0, "\(done.output) \(done.error)")
       #expect(try await TaskAPIClient(session: harness.session()).list().first?.completed == true)
-      #expect(try await cli.run(["delete", "\(id)"]).status == 0)
+      #expect(try await cli.run(["delete", id]).status == 0)
       #expect(try await cli.run(["list"]).output.contains("No tasks."))
       #expect(try await cli.run(["done", "999999"]).status == 1)
     }
@@ -235,6 +239,69 @@ struct CLITests {
       #expect(list.output.contains("\"error\":\"not-signed-in\""))
       let bad = try await ChildProcess.run(CLIRunner.program, ["status", "--settings", "/nonexistent.plist"])
       #expect(bad.status == 6 && bad.error.contains("/nonexistent.plist: the file does not exist"))
+    }
+  }
+
+  @Test(
+    "the planner: lists, add with phrases (English and German), a clear exit 2 changing nothing, done on a repeat, sharing"
+  )
+  func planner() async throws {
+    try await SessionHarness.with(keyring: true) { harness in
+      _ = try await harness.signIn(harness.session(), "bob@example.com", "Tasks-Demo-2")
+      let cli = try CLIRunner(harness)
+      #expect(try await cli.run(["lists", "add", "Groceries"]).status == 0)
+      let lists = try await cli.run(["lists"])
+      #expect(lists.status == 0 && lists.output.contains("Groceries") && lists.output.contains("Tasks  (default)"))
+
+      let added = try await cli.run([
+        "add", "Pay", "rent", "--list", "groceries", "--due", "tomorrow 9:00", "--repeat", "every month", "--remind",
+        "1 hour before", "--priority", "high", "--note", "by transfer",
+      ])
+      #expect(added.status == 0, "\(added.output) \(added.error)")
+      let german = try await cli.run(
+        ["add", "Müll", "rausbringen", "--list", "Groceries", "--due", "morgen 9 Uhr"], environment: ["LANGUAGE": "de"])
+      #expect(german.status == 0, "\(german.error)")
+      let calendar = Calendar.current
+      let tomorrow = calendar.dateComponents([.year, .month, .day], from: Date().addingTimeInterval(86_400))
+      let tomorrowText = String(format: "%04d-%02d-%02d", tomorrow.year!, tomorrow.month!, tomorrow.day!)
+      let listed = try await cli.run(["list", "--list", "Groceries", "--json"])
+      let tasks = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+      let rent = try #require(tasks.first { $0["title"] as? String == "Pay rent" })
+      #expect((rent["due"] as? [String: Any])?["date"] as? String == tomorrowText)
+      #expect((rent["due"] as? [String: Any])?["time"] as? String == "09:00")
+      #expect((rent["recurrence"] as? [String: Any])?["rrule"] as? String == "FREQ=MONTHLY")
+      #expect(rent["priority"] as? Int == 1 && rent["notes"] as? String == "by transfer")
+      #expect((rent["reminders"] as? [[String: Any]])?.first?["before"] as? Int == 60)
+      let rubbish = try #require(tasks.first { $0["title"] as? String == "Müll rausbringen" })
+      #expect((rubbish["due"] as? [String: Any])?["date"] as? String == tomorrowText)
+      #expect((rubbish["due"] as? [String: Any])?["time"] as? String == "09:00")
+
+      // Refused before anything is sent: exit status 2, a clear message, nothing added.
+      let unknownList = try await cli.run(["add", "x", "--list", "Nope"])
+      #expect(unknownList.status == 2 && unknownList.error.contains("You have no list named “Nope”"))
+      let badPhrase = try await cli.run(["add", "x", "--due", "tomorrow blorp"])
+      #expect(badPhrase.status == 2 && badPhrase.error.contains("“blorp” is not understood"), "\(badPhrase.error)")
+      let badReminder = try await cli.run(["add", "x", "--remind", "whenever"])
+      #expect(badReminder.status == 2)
+      #expect(!(try await cli.run(["list"]).output.contains("\tx")), "nothing was added")
+
+      // Done on the repeating task moves it a month on.
+      let id = try #require(rent["id"] as? String)
+      let done = try await cli.run(["done", String(id.prefix(8))])
+      #expect(done.status == 0 && done.output.contains("next"), "\(done.output) \(done.error)")
+      let after = try await cli.run(["list", "--list", "Groceries"])
+      #expect(after.output.contains("[ ] Pay rent") && !after.output.contains("due \(tomorrowText)  "))
+
+      // Sharing: Bob's code, joined by Ann (another app's sign-in), then Ann's list shows shared.
+      let share = try await cli.run(["lists", "share", "Groceries"])
+      let code = try #require(share.output.split(separator: "\n").last.map(String.init))
+      #expect(share.status == 0 && code.count == 32)
+      let ann = Session(settings: harness.settings, store: MemorySessionStore(), http: .tests)
+      _ = try await harness.signIn(ann, "ann@example.com", "Tasks-Demo-1")
+      let joined = try await TaskAPIClient(session: ann).join(code: code)
+      #expect(joined.name == "Groceries" && joined.role == .member)
+      #expect(try await cli.run(["lists"]).output.contains("Groceries  (shared)"))
+      #expect(try await cli.run(["lists", "leave", "Groceries"]).status == 2, "the owner cannot leave")
     }
   }
 }

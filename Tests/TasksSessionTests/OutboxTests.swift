@@ -56,16 +56,9 @@ struct OutboxTests {
       _ = try await outbox.add("while offline")
       let tooLong = try await outbox.add(String(repeating: "x", count: 4001))
       _ = try await outbox.add("after the long one")
-      let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: .tests) {
-        force throws(SessionError) in
-        try await session.bearer(forceRefresh: force)
-      }
-      let failed = await outbox.flush(offline)
+      let failed = await outbox.flush(.offline(session))
       #expect(failed.sent == 0)
-      guard case .network = failed.stoppedBy else {
-        Issue.record("expected a network failure, got \(String(describing: failed.stoppedBy))")
-        return
-      }
+      guard stoppedByNetwork(failed.stoppedBy) else { return }
       #expect(await outbox.pending.count == 3)
       let result = await outbox.flush(TaskAPIClient(session: session))
       #expect(result.sent == 2)
@@ -98,15 +91,8 @@ struct OutboxTests {
         await outbox.pendingChanges.map(\.taskID)
           == ["tick and rename me", "delete me", "too long a text for me", "deleted elsewhere"].map { ids[$0]! })
 
-      let offline = TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: .tests) {
-        force throws(SessionError) in
-        try await session.bearer(forceRefresh: force)
-      }
-      let failed = await outbox.flush(offline)
-      guard case .network = failed.stoppedBy else {
-        Issue.record("expected a network failure, got \(String(describing: failed.stoppedBy))")
-        return
-      }
+      let failed = await outbox.flush(.offline(session))
+      guard stoppedByNetwork(failed.stoppedBy) else { return }
       // A restart finds them, and shows the list as it will be.
       let reopened = Outbox(file: file)
       #expect(await reopened.pendingChanges == outbox.pendingChanges)

@@ -17,6 +17,7 @@ public struct Playground: Sendable {
   private let logger: Logger
   private let origin: ServerOrigin
   private let server: HTTPServerBuilder
+  private let tasks: SQLiteTaskStore
 
   /// Prepares the server: loads (or creates) the signing key, opens the database and seeds the demo accounts.
   public init(configuration: PlaygroundConfiguration, logger: Logger = Logger(label: "b2c-playground")) async throws {
@@ -49,6 +50,7 @@ public struct Playground: Sendable {
     // before owners named their issuer are the playground's own users' (with --issuer-metadata, a test set-up, they
     // stay where they are).
     let tasks = SQLiteTaskStore(database: store.database)
+    self.tasks = tasks
     if configuration.externalTenant == nil { _ = try await tasks.qualifyLegacyOwners(issuer: TaskOwner.localIssuer) }
     TaskRoutes(
       store: tasks, validator: validator,
@@ -61,6 +63,8 @@ public struct Playground: Sendable {
 
   /// Runs until SIGINT or SIGTERM; `onListening` is told the origin it serves (with the bound port, for port 0).
   public func run(onListening: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
+    let pruning = Task { [tasks, logger] in await FeedPruning.run(tasks, logger: logger) }
+    defer { pruning.cancel() }
     try await application { [origin] _ in await onListening(origin.current) }.runService()
   }
 

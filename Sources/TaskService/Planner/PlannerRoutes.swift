@@ -49,7 +49,13 @@ public struct PlannerRoutes: Sendable {
     router.patch(.init(lists + "/:listId")) { request, context in
       try await authorized(request) { caller in
         guard let id = Self.id(context, "listId") else { return Self.notFound }
-        return try await writeList(caller, id: id, try await listWrite(request, creating: false))
+        let write: PlannerListWrite
+        do { write = try await listWrite(request, creating: false) } catch {
+          // A list the caller has not is not there, whatever the body says.
+          guard try await store.list(caller: caller.key, id: id) != nil else { return Self.notFound }
+          throw error
+        }
+        return try await writeList(caller, id: id, write)
       }
     }
     router.delete(.init(lists + "/:listId")) { request, context in
@@ -171,12 +177,12 @@ public struct PlannerRoutes: Sendable {
     let read = FieldReader(object)
     var name: String?
     var sortKey: String?
-    if let value = object["name"], !(value is NSNull) {
+    if let value = object["name"] {
       name = try Self.field { () throws(FieldError) in
         try read.text(value, "name", max: PlannerRules.maxListName, lineBreaks: false)
       }
     }
-    if let value = object["sortKey"], !(value is NSNull) {
+    if let value = object["sortKey"] {
       sortKey = try Self.field { () throws(FieldError) in
         try read.text(value, "sortKey", max: PlannerTask.maxSortKeyLength, lineBreaks: false)
       }
@@ -196,7 +202,12 @@ public struct PlannerRoutes: Sendable {
       guard let listID = Self.id(context, "listId"), let id = Self.id(context, "taskId") else { return Self.notFound }
       let body = readsBody ? Data(buffer: try await Self.body(request, limit: maxRequestBytes)) : Data()
       let change: PlannerTaskWrite
-      do { change = try write(body) } catch let error as FieldError { return Self.invalid(error) }
+      do { change = try write(body) } catch {
+        // A list the caller has not is not there, whatever the body says.
+        guard try await store.list(caller: caller.key, id: listID) != nil else { return Self.notFound }
+        if let error = error as? FieldError { return Self.invalid(error) }
+        throw error
+      }
       return Self.answer(
         try await store.writeTask(caller: caller.key, listID: listID, id: id, change, now: Date()),
         location: "/api/v2/lists/\(listID.lowercased)/tasks/\(id.lowercased)")
@@ -223,9 +234,8 @@ public struct PlannerRoutes: Sendable {
       object["tasks"] = page.tasks.map(\.jsonObject)
       return Self.json(object)
     } catch PlannerFeedRefusal.gone {
-      return Self.problem(.gone, "token_expired", "This token is too old: read everything again, without since.")
-    } catch PlannerFeedRefusal.unknown {
-      return Self.invalid(FieldError("since", "not a token this service gave"))
+      return Self.problem(
+        .gone, "token_expired", "This token cannot be answered from: read everything again, without since.")
     }
   }
 

@@ -91,9 +91,14 @@ public struct PlannerFeedPage: Sendable, Equatable {
   public init(next: Int64) { self.next = next }
 }
 
-/// A feed position the store no longer answers from (its deletions were pruned) or never gave.
+/// A feed position the store cannot answer from: its deletions were pruned, or it is past the clock (the
+/// database was restored from a backup older than the token). Either way the client reads everything again.
 public enum PlannerFeedRefusal: Error, Sendable, Equatable {
-  case gone, unknown
+  case gone
+
+  public static func check(_ since: Int64, clock: Int64, horizon: Int64) throws(PlannerFeedRefusal) {
+    if since > clock || since < horizon { throw .gone }
+  }
 }
 
 /// What to do to a list.
@@ -191,9 +196,9 @@ public enum PlannerRules {
     if elsewhere { return .notFound }
     switch write {
     case .create(let changes):
+      guard case .set(let title) = changes.title else { return .invalid(FieldError("title", "a task needs a title")) }
       if let current { return .done(current) }
       if taskCount >= maxTasksPerList { return .conflict("A list can hold at most \(maxTasksPerList) tasks.") }
-      guard case .set(let title) = changes.title else { return .invalid(FieldError("title", "a task needs a title")) }
       do throws(FieldError) {
         let task = try PlannerTask(title: title).applying(changes, now: now)
         if let problem = parentProblem(task.parentID, of: id, parent: parent, hasSubtasks: false) {
@@ -254,10 +259,11 @@ public enum PlannerRules {
   ) -> PlannerOutcome<PlannerListView> {
     switch write {
     case .create(let name, let sortKey):
+      // A replay is checked as the first sending was: a body that would not create answers 400, not the list.
+      if let problem = nameProblem(name) ?? sortKeyProblem(sortKey) { return .invalid(problem) }
       if let current { return .done(current) }
       if elsewhere { return .notFound }
       if ownedCount >= maxLists { return .conflict("An account can have at most \(maxLists) lists.") }
-      if let problem = nameProblem(name) ?? sortKeyProblem(sortKey) { return .invalid(problem) }
       return .created(
         PlannerListView(
           id: id, name: name, sortKey: sortKey, isDefault: false, createdAt: now, updatedAt: now, version: 1,

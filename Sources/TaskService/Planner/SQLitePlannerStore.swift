@@ -291,14 +291,11 @@ extension SQLiteTaskStore: PlannerStore {
     }
     return try await database.read { db in
       guard let clock = try Row.fetchOne(db, sql: "SELECT value, horizon FROM plannerClock") else {
-        throw PlannerFeedRefusal.unknown
+        throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "no planner clock")
       }
       let now: Int64 = clock[0]
       let horizon: Int64 = clock[1]
-      if let since {
-        if since > now { throw PlannerFeedRefusal.unknown }
-        if since < horizon { throw PlannerFeedRefusal.gone }
-      }
+      if let since { try PlannerFeedRefusal.check(since, clock: now, horizon: horizon) }
       var page = PlannerFeedPage(next: now)
       let after = since ?? -1
       let lists = try Row.fetchAll(

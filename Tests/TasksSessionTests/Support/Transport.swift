@@ -31,3 +31,19 @@ extension HTTPClient {
   /// a CI run of 0db7ed2, when every suite started at once.
   static let tests = Transport.urlSession.client()
 }
+
+extension TaskAPIClient {
+  /// A client of `session`'s account whose task service cannot be reached (nothing listens on port 9): offline.
+  static func offline(_ session: Session) -> TaskAPIClient {
+    TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: .tests) { force throws(SessionError) in
+      try await session.bearer(forceRefresh: force)
+    }
+  }
+}
+
+/// Whether a flush stopped because the network failed, as offline it must (recorded as an issue when not).
+func stoppedByNetwork(_ error: TaskAPIError?, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+  if case .network = error { return true }
+  Issue.record("expected a network failure, got \(String(describing: error))", sourceLocation: sourceLocation)
+  return false
+}

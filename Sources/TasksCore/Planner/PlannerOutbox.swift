@@ -1,0 +1,291 @@
+// PlannerOutbox: every v2 edit (lists and tasks) the service has not acknowledged, kept on disk per account, sent
+// in order with the client's ids (so a replay is safe), and merged field by field when the service changed the
+// task meanwhile (412). Actor.
+
+import FoundationEssentials
+
+/// An edit of the user's.
+public enum PlannerEdit: Equatable, Sendable {
+  case createList(id: UUID, name: String)
+  case renameList(id: UUID, name: String)
+  case deleteList(id: UUID)
+  /// A new task, with the id it keeps.
+  case createTask(PlannerItem)
+  /// A change to a task: `base` is the version it was made on, `mine` the task as the user left it.
+  case changeTask(base: PlannerItem, mine: PlannerItem)
+  /// Finishing the occurrence due on `occurrence`.
+  case complete(list: UUID, id: UUID, occurrence: CalendarDate, today: CalendarDate)
+  case deleteTask(list: UUID, id: UUID)
+
+  /// The task it is about, if any.
+  var taskID: UUID? {
+    switch self {
+    case .createTask(let item), .changeTask(_, let item): item.id
+    case .complete(_, let id, _, _), .deleteTask(_, let id): id
+    default: nil
+    }
+  }
+}
+
+/// A change the service did not take as it was: the same field changed here and elsewhere. The service's value
+/// stays; `mine` holds this device's, to offer back ("Use Mine").
+public struct PlannerConflict: Equatable, Sendable {
+  /// The task as the service has it now.
+  public var current: PlannerItem
+  /// The task as this device's edit left it.
+  public var mine: PlannerItem
+  /// The fields whose edit lost.
+  public var fields: [PlannerItem.Field]
+}
+
+/// The v2 edits not yet acknowledged: written to disk (synced) before `record` returns, removed only once the
+/// service answered 2xx, so that none is lost offline, on a 5xx, quitting or `kill -9`. Edits of one task made before
+/// it is sent are merged (its creation takes later changes; a deletion replaces them).
+///
+/// One JSON file per account under `$XDG_DATA_HOME/io.github.b2ctasks.B2CTasks/planner-outbox/`. It holds lists and
+/// tasks, no token.
+public actor PlannerOutbox {
+  /// An edit waiting, with why the service refused it, if it did (it stays for the user to see).
+  public struct Pending: Equatable, Sendable {
+    /// The entry's own id (two equal edits are two entries).
+    var id = UUID()
+    public var edit: PlannerEdit
+    public var refusal: String?
+    /// Grows with every merge: an edit merged while its earlier form was on the wire is sent again.
+    var revision = 0
+  }
+
+  private let file: URL
+  public private(set) var pending: [Pending] = []
+  private var flushing = false
+
+  public init(file: URL) {
+    self.file = file
+    guard let data = try? Data(contentsOf: file), case .array(let items) = JSONValue.parse(data) ?? .null else {
+      return
+    }
+    pending = items.compactMap(Self.pending)
+  }
+
+  /// The outbox of `account`.
+  public static func file(
+    for account: Account, in key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
+    XDGDirectory.accountFile(
+      XDGDirectory.data.appFolder(environment: environment).appending(path: "planner-outbox"), for: account, in: key,
+      extension: "json")
+  }
+
+  /// Records `edit` (merged with what waits for the same task or list) and writes the outbox before returning.
+  public func record(_ edit: PlannerEdit) throws {
+    let before = pending
+    merge(edit)
+    do { try save() } catch {
+      pending = before
+      throw error
+    }
+  }
+
+  private func merge(_ edit: PlannerEdit) {
+    switch edit {
+    case .changeTask(let base, let mine):
+      if let index = pending.lastIndex(where: { $0.edit.taskID == mine.id }) {
+        switch pending[index].edit {
+        case .createTask:
+          pending[index].edit = .createTask(mine)
+          pending[index].revision += 1
+          return
+        case .changeTask(let first, _):
+          pending[index].edit = .changeTask(base: first, mine: mine)
+          pending[index].revision += 1
+          return
+        default: break
+        }
+      }
+      pending.append(Pending(edit: .changeTask(base: base, mine: mine)))
+    case .deleteTask(_, let id):
+      let created = pending.contains { if case .createTask(let item) = $0.edit { item.id == id } else { false } }
+      pending.removeAll { $0.edit.taskID == id }
+      if !created { pending.append(Pending(edit: edit)) }
+    case .renameList(let id, let name):
+      if let index = pending.firstIndex(where: { Self.creates(list: id, $0.edit) }) {
+        pending[index].edit = .createList(id: id, name: name)
+        pending[index].revision += 1
+      } else {
+        pending.append(Pending(edit: edit))
+      }
+    case .deleteList(let id):
+      let created = pending.contains { Self.creates(list: id, $0.edit) }
+      pending.removeAll { pending in
+        switch pending.edit {
+        case .createList(let list, _), .renameList(let list, _): list == id
+        case .createTask(let item), .changeTask(_, let item): item.listID == id
+        case .complete(let list, _, _, _), .deleteTask(let list, _): list == id
+        case .deleteList: false
+        }
+      }
+      if !created { pending.append(Pending(edit: edit)) }
+    default:
+      pending.append(Pending(edit: edit))
+    }
+  }
+
+  private static func creates(list: UUID, _ edit: PlannerEdit) -> Bool {
+    if case .createList(let id, _) = edit { id == list } else { false }
+  }
+
+  /// Deletes the outbox's file when nothing waits in it; answers whether nothing does.
+  @discardableResult
+  public func removeFileIfEmpty() -> Bool {
+    guard pending.isEmpty else { return false }
+    try? FileManager.default.removeItem(at: file)
+    return true
+  }
+
+  /// What a flush did.
+  public struct FlushResult: Equatable, Sendable {
+    /// How many edits the service acknowledged.
+    public var sent = 0
+    /// Why sending stopped early (network, server, sign-in); what was not sent stays.
+    public var stoppedBy: TaskAPIError?
+    /// Edits the service refused, with its reason (they stay, marked).
+    public var refused: [String] = []
+    /// Changes whose fields lost to another device's change of the same fields.
+    public var conflicts: [PlannerConflict] = []
+  }
+
+  /// Sends what waits, in order; stops at the first network, server or sign-in failure. A 412 is merged field by
+  /// field against the version the change was made on, and what is still this device's alone is sent again.
+  public func flush(_ client: TaskAPIClient) async -> FlushResult {
+    guard !flushing else { return FlushResult() }
+    flushing = true
+    defer { flushing = false }
+    var result = FlushResult()
+    while let next = pending.first(where: { $0.refusal == nil }) {
+      do throws(TaskAPIError) {
+        try await send(next.edit, client, &result)
+      } catch .rejected(let status, let message) where status != 401 {
+        mark(next, refusal: message)
+        result.refused.append(message)
+        continue
+      } catch .notFound {
+        if case .deleteTask = next.edit {
+        } else if case .deleteList = next.edit {
+        } else {
+          let message = TaskAPIError.notFound.message
+          mark(next, refusal: message)
+          result.refused.append(message)
+          continue
+        }
+      } catch {
+        result.stoppedBy = error
+        return result
+      }
+      result.sent += 1
+      // Merged with a newer edit while on the wire: that one stays, and is sent next.
+      pending.removeAll { $0.id == next.id && $0.revision == next.revision }
+      try? save()
+    }
+    return result
+  }
+
+  private func mark(_ item: Pending, refusal: String) {
+    if let index = pending.firstIndex(where: { $0.id == item.id && $0.revision == item.revision }) {
+      pending[index].refusal = refusal
+    }
+    try? save()
+  }
+
+  private func send(_ edit: PlannerEdit, _ client: TaskAPIClient, _ result: inout FlushResult)
+    async throws(TaskAPIError)
+  {
+    switch edit {
+    case .createList(let id, let name): _ = try await client.createList(id: id, name: name)
+    case .renameList(let id, let name): _ = try await client.changeList(id: id, name: name)
+    case .deleteList(let id): try await client.deleteList(id: id)
+    case .createTask(let item): _ = try await client.createTask(item)
+    case .complete(let list, let id, let occurrence, let today):
+      _ = try await client.complete(list: list, id: id, occurrence: occurrence, today: today)
+    case .deleteTask(let list, let id): try await client.deleteTask(list: list, id: id)
+    case .changeTask(var base, var mine):
+      var fields = PlannerItem.Field.allCases.filter { !mine.same($0, as: base) && $0 != .listID }
+      var version = base.version
+      // A task changed elsewhere at every try would keep it going: after a few merges, the last one stands.
+      for _ in 0..<5 where !fields.isEmpty {
+        switch try await client.changeTask(mine, fields: fields, ifMatch: version) {
+        case .done: return
+        case .stale(let current):
+          let merge = PlannerMerge(base: base, mine: mine, theirs: current)
+          if !merge.lost.isEmpty {
+            result.conflicts.append(PlannerConflict(current: merge.merged, mine: mine, fields: merge.lost))
+          }
+          (base, mine, fields, version) = (current, merge.merged, merge.toSend, current.version)
+        }
+      }
+    }
+  }
+
+  // MARK: The file
+
+  private func save() throws {
+    let document = JSONValue.array(pending.map(Self.json))
+    try AtomicFile.write(try JSONEncoder().encode(document), to: file)
+  }
+
+  private static func json(_ item: Pending) -> JSONValue {
+    var object: [String: JSONValue] = [
+      "id": .string(item.id.uuidString.lowercased()), "revision": .integer(Int64(item.revision)),
+    ]
+    if let refusal = item.refusal { object["refusal"] = .string(refusal) }
+    func id(_ value: UUID) -> JSONValue { .string(value.uuidString.lowercased()) }
+    switch item.edit {
+    case .createList(let list, let name):
+      object.merge(["kind": .string("createList"), "list": id(list), "name": .string(name)]) { $1 }
+    case .renameList(let list, let name):
+      object.merge(["kind": .string("renameList"), "list": id(list), "name": .string(name)]) { $1 }
+    case .deleteList(let list): object.merge(["kind": .string("deleteList"), "list": id(list)]) { $1 }
+    case .createTask(let task): object.merge(["kind": .string("createTask"), "mine": task.jsonValue]) { $1 }
+    case .changeTask(let base, let mine):
+      object.merge(["kind": .string("changeTask"), "base": base.jsonValue, "mine": mine.jsonValue]) { $1 }
+    case .complete(let list, let task, let occurrence, let today):
+      object.merge([
+        "kind": .string("complete"), "list": id(list), "task": id(task), "occurrence": .string(occurrence.description),
+        "today": .string(today.description),
+      ]) { $1 }
+    case .deleteTask(let list, let task):
+      object.merge(["kind": .string("deleteTask"), "list": id(list), "task": id(task)]) { $1 }
+    }
+    return .object(object)
+  }
+
+  private static func pending(_ value: JSONValue) -> Pending? {
+    guard case .object(let object) = value, let kind = object["kind"]?.string else { return nil }
+    func id(_ key: String) -> UUID? { object[key]?.string.flatMap { UUID(uuidString: $0) } }
+    func item(_ key: String) -> PlannerItem? {
+      guard case .object(let fields) = object[key] ?? .null else { return nil }
+      return try? PlannerItem(object: fields)
+    }
+    func date(_ key: String) -> CalendarDate? { object[key]?.string.flatMap { CalendarDate($0) } }
+    let edit: PlannerEdit?
+    switch kind {
+    case "createList":
+      edit = id("list").flatMap { list in object["name"]?.string.map { .createList(id: list, name: $0) } }
+    case "renameList":
+      edit = id("list").flatMap { list in object["name"]?.string.map { .renameList(id: list, name: $0) } }
+    case "deleteList": edit = id("list").map { .deleteList(id: $0) }
+    case "createTask": edit = item("mine").map { .createTask($0) }
+    case "changeTask":
+      edit = item("base").flatMap { base in item("mine").map { .changeTask(base: base, mine: $0) } }
+    case "complete":
+      guard let list = id("list"), let task = id("task"), let occurrence = date("occurrence"), let today = date("today")
+      else { return nil }
+      edit = .complete(list: list, id: task, occurrence: occurrence, today: today)
+    case "deleteTask": edit = id("list").flatMap { list in id("task").map { .deleteTask(list: list, id: $0) } }
+    default: edit = nil
+    }
+    guard let edit else { return nil }
+    return Pending(
+      id: id("id") ?? UUID(), edit: edit, refusal: object["refusal"]?.string,
+      revision: Int(object["revision"]?.integer ?? 0))
+  }
+}

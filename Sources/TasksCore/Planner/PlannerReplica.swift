@@ -1,0 +1,116 @@
+// PlannerReplica: the signed-in user's lists and tasks as the change feed last told them, kept on disk with the
+// feed's token so that the next read asks only for what changed. Actor.
+
+import FoundationEssentials
+
+extension PlannerItem {
+  /// The task as the service writes it, as JSON (the CLI's `--json`).
+  public var json: Data { (try? JSONEncoder().encode(jsonValue)) ?? Data("{}".utf8) }
+
+  /// The task as the service writes it (what the offline copy and the outbox keep).
+  var jsonValue: JSONValue {
+    var object = JSONValue.object(patch(PlannerItem.Field.allCases)) ?? [:]
+    object["id"] = .string(id.uuidString.lowercased())
+    object["createdAt"] = .string(PlannerJSONReader.text(of: createdAt))
+    object["updatedAt"] = .string(PlannerJSONReader.text(of: updatedAt))
+    object["version"] = .integer(version)
+    return .object(object)
+  }
+}
+
+/// The user's lists and tasks, followed through `GET /api/v2/changes`: the first read takes everything, each next
+/// one what changed since the token kept with the copy; a token the service no longer answers from (410) starts
+/// over. Written to disk (atomically) after every read that changed something: offline, the app and the CLI show
+/// this copy. Holds lists, tasks and the feed's position: no token of the sign-in.
+public actor PlannerReplica {
+  public private(set) var lists: [PlannerListItem] = []
+  public private(set) var tasks: [UUID: PlannerItem] = [:]
+  /// Where the feed was last read up to; nil before the first read.
+  public private(set) var token: String?
+  private let file: URL?
+
+  /// The copy kept in `file` (nil: in memory only); empty when there is none or it does not read.
+  public init(file: URL?) {
+    self.file = file
+    guard let file, let data = try? Data(contentsOf: file), let kept = try? PlannerChanges(json: data) else { return }
+    lists = kept.lists
+    tasks = Dictionary(kept.tasks.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    token = kept.next
+  }
+
+  /// The copy of `account`.
+  public static func file(
+    for account: Account, in key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
+    XDGDirectory.accountFile(
+      XDGDirectory.data.appFolder(environment: environment).appending(path: "planner"), for: account, in: key,
+      extension: "json")
+  }
+
+  /// A list's tasks, parents before their subtasks, each in sort key then creation order.
+  public func tasks(in list: UUID) -> [PlannerItem] {
+    tasks.values.filter { $0.listID == list }.sorted {
+      ($0.sortKey, $0.createdAt, $0.id.uuidString) < ($1.sortKey, $1.createdAt, $1.id.uuidString)
+    }
+  }
+
+  /// What one read brought.
+  public struct FollowResult: Equatable, Sendable {
+    /// Lists and tasks changed or gone.
+    public var changed: Int
+    /// Whether the service no longer answered from the kept token and everything was read again.
+    public var startedOver: Bool
+  }
+
+  /// Reads what changed since the kept token and applies it.
+  @discardableResult
+  public func follow(_ client: TaskAPIClient) async throws(TaskAPIError) -> FollowResult {
+    var startedOver = false
+    let changes: PlannerChanges
+    do {
+      changes = try await client.changes(since: token)
+    } catch .rejected(410, _) {
+      token = nil
+      startedOver = true
+      changes = try await client.changes(since: nil)
+    }
+    let whole = token == nil
+    if whole {
+      lists = []
+      tasks = [:]
+    }
+    apply(changes)
+    let changed =
+      changes.lists.count + changes.tasks.count + changes.deletedLists.count + changes.deletedTasks.count
+    if changed > 0 || whole { save() }
+    return FollowResult(changed: changed, startedOver: startedOver)
+  }
+
+  /// Deletions first, then what is there now (a task moved to another list comes as gone there and here now).
+  func apply(_ changes: PlannerChanges) {
+    let goneLists = Set(changes.deletedLists)
+    if !goneLists.isEmpty {
+      lists.removeAll { goneLists.contains($0.id) }
+      tasks = tasks.filter { !goneLists.contains($0.value.listID) }
+    }
+    for id in changes.deletedTasks { tasks[id] = nil }
+    for list in changes.lists {
+      if let index = lists.firstIndex(where: { $0.id == list.id }) { lists[index] = list } else { lists.append(list) }
+    }
+    for task in changes.tasks { tasks[task.id] = task }
+    lists.sort { ($0.isDefault ? 0 : 1, $0.sortKey, $0.name) < ($1.isDefault ? 0 : 1, $1.sortKey, $1.name) }
+    token = changes.next
+  }
+
+  /// Writes the copy atomically; a failure leaves the last one (the next read writes again).
+  private func save() {
+    guard let file, let token else { return }
+    let document = JSONValue.object([
+      "next": .string(token), "lists": .array(lists.map(\.jsonValue)),
+      "tasks": .array(tasks.values.sorted { $0.id.uuidString < $1.id.uuidString }.map(\.jsonValue)),
+      "deleted": .object(["lists": .array([]), "tasks": .array([])]),
+    ])
+    guard let data = try? JSONEncoder().encode(document) else { return }
+    try? AtomicFile.write(data, to: file)
+  }
+}

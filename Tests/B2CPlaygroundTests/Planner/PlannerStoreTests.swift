@@ -1,0 +1,51 @@
+// The planner stores below the routes: pruning the change feed's deletions makes older tokens 410 (gone), on SQLite
+// and on PostgreSQL.
+
+import Foundation
+import Logging
+import TaskService
+import TaskServicePostgres
+import TasksTestSupport
+import Testing
+
+@Suite("Task API v2: the stores' feed pruning")
+struct PlannerStoreTests {
+  /// Runs `body` with a store of `host`'s kind (a temporary SQLite file, or a new PostgreSQL database).
+  private func withStore(_ host: TaskAPIHost, _ body: (any PlannerStore) async throws -> Void) async throws {
+    if host == .postgres {
+      let url = try await PostgresServer.shared().createDatabase()
+      let store = try PostgresTaskStore(configuration: try PostgresURL(url), logger: Logger(label: "test"))
+      let running = Task { await store.run() }
+      defer { running.cancel() }
+      try await store.migrate()
+      try await body(store)
+    } else {
+      let folder = try TestDesktop.temporaryFolder("planner-store")
+      defer { try? FileManager.default.removeItem(at: folder) }
+      try await body(try SQLiteTaskStore(path: folder.appending(path: "tasks.sqlite").path))
+    }
+  }
+
+  @Test(
+    "a token from before pruned deletions is gone; a full read and a newer token still answer",
+    arguments: [TaskAPIHost.service, .postgres])
+  func pruning(host: TaskAPIHost) async throws {
+    try await withStore(host) { store in
+      let ann = PlannerCaller(key: "local ann", displayName: "Ann")
+      let list = UUID()
+      _ = try await store.writeList(caller: ann, id: list, .create(name: "Home", sortKey: ""), now: Date())
+      let task = UUID()
+      var changes = TaskChanges()
+      changes.title = .set("soon gone")
+      _ = try await store.writeTask(caller: ann.key, listID: list, id: task, .create(changes), now: Date())
+      let before = try await store.changes(caller: ann, since: nil).next
+      _ = try await store.writeTask(caller: ann.key, listID: list, id: task, .delete(ifMatch: nil), now: Date())
+      let after = try await store.changes(caller: ann, since: nil).next
+      #expect(try await store.changes(caller: ann, since: before).deletedTasks == [task], "kept until pruned")
+      try await store.pruneFeed(before: Date().addingTimeInterval(60))
+      await #expect(throws: PlannerFeedRefusal.gone) { try await store.changes(caller: ann, since: before) }
+      #expect(try await store.changes(caller: ann, since: after).tasks.isEmpty, "a token after them still answers")
+      #expect(try await store.changes(caller: ann, since: nil).lists.count == 2)
+    }
+  }
+}

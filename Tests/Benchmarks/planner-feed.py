@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""planner-feed.py URL HEADER-FILE TASKS LISTS TOKEN-FILE: the change feed of the task API v2 at URL, for the account
+whose `Authorization` header is in HEADER-FILE (never on a command line). Gives the account LISTS lists holding TASKS
+tasks in all (one connection, kept alive), then measures: the first full sync (time and bytes), an unchanged feed
+read (bytes), and a read after 10 changes (bytes). Writes the last token to TOKEN-FILE, for wrk. Prints one line per
+figure."""
+import http.client
+import json
+import sys
+import time
+import urllib.parse
+import uuid
+
+url, header_file, tasks, lists, token_file = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+name, value = open(header_file, encoding="utf-8").read().strip().split(": ", 1)
+parts = urllib.parse.urlsplit(url)
+connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=120)
+
+
+def call(method, path, body=None, headers=None):
+    headers = dict(headers or {})
+    headers[name] = value
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        body = json.dumps(body)
+    connection.request(method, "/api/v2" + path, body=body, headers=headers)
+    answer = connection.getresponse()
+    data = answer.read()
+    if answer.status >= 300:
+        sys.exit(f"{method} {path} answered {answer.status}: {data[:300]!r}")
+    return data
+
+
+list_ids = [json.loads(call("GET", "/lists"))[0]["id"]]
+for index in range(lists - 1):
+    list_id = str(uuid.uuid4())
+    call("PUT", f"/lists/{list_id}", {"name": f"List {index + 1}"}, {"If-None-Match": "*"})
+    list_ids.append(list_id)
+task_ids = []
+for index in range(tasks):
+    task_id = str(uuid.uuid4())
+    body = {"title": f"Task number {index}", "notes": "a note" if index % 3 == 0 else "", "priority": index % 10}
+    if index % 2 == 0:
+        body["due"] = {"date": f"2026-12-{index % 28 + 1:02d}", "time": "09:00" if index % 4 == 0 else None}
+    if index % 10 == 0:
+        body["recurrence"] = {"rrule": "FREQ=WEEKLY", "from": "due"}
+    call("PUT", f"/lists/{list_ids[index % lists]}/tasks/{task_id}", body, {"If-None-Match": "*"})
+    task_ids.append((list_ids[index % lists], task_id))
+
+start = time.monotonic()
+full = call("GET", "/changes")
+elapsed = time.monotonic() - start
+page = json.loads(full)
+assert len(page["tasks"]) == tasks, f"the full sync has {len(page['tasks'])} tasks, not {tasks}"
+print(f"first full sync: {len(page['tasks'])} tasks in {len(page['lists'])} lists, {len(full)} bytes, {elapsed * 1000:.0f} ms")
+token = page["next"]
+unchanged = call("GET", f"/changes?since={token}")
+print(f"unchanged feed read: {len(unchanged)} bytes")
+for list_id, task_id in task_ids[:10]:
+    call("PATCH", f"/lists/{list_id}/tasks/{task_id}", {"title": "changed"})
+after = call("GET", f"/changes?since={token}")
+changed = json.loads(after)
+assert len(changed["tasks"]) == 10, f"the read after 10 changes has {len(changed['tasks'])} tasks"
+print(f"feed read after 10 changes: {len(after)} bytes ({len(after) / len(full) * 100:.2f} % of the full sync)")
+with open(token_file, "w", encoding="utf-8") as out:
+    out.write(changed["next"])

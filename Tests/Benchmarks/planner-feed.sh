@@ -1,0 +1,50 @@
+#!/bin/sh
+# planner-feed.sh [--quick]: the task API v2's change feed for an account with 10 000 tasks in 20 lists (issue 46), on
+# b2c-tasks-api over SQLite and over PostgreSQL: the first full sync (time, bytes), an unchanged feed read (bytes;
+# on PostgreSQL also the task rows read by 1 000 of them, from pg_stat_user_tables), a read after 10 changes (bytes),
+# and the throughput of an unchanged GET /api/v2/changes against /health on the same instance in the same run (wrk,
+# alternated three times, medians), as task-api-throughput.sh reports its ratios. --quick: the debug build, 500 tasks
+# and one-second runs (CI keeps the script working with it); otherwise a release build and ten-second runs.
+set -eu
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+duration=10s configuration=release tasks=10000
+if [ "${1:-}" = "--quick" ]; then duration=1s configuration=debug tasks=500; fi
+. "$repo/Tests/Benchmarks/task-api-setup.sh"
+
+# feed NAME URL: seeds the account there and prints the sizes, then the feed's throughput against /health.
+feed() {
+  name=$1 url=$2 healths="" feeds="" ratios=""
+  echo "  $name:"
+  python3 "$repo/Tests/Benchmarks/planner-feed.py" "$url" "$work/auth.header" "$tasks" 20 "$work/since" | sed 's/^/    /'
+  since=$(cat "$work/since")
+  for round in 1 2 3; do
+    set -- $(measure "$url/health") $(measure "$url/api/v2/changes?since=$since" auth)
+    healths="$healths $1" feeds="$feeds $3" ratios="$ratios $(ratio "$3" "$1")"
+  done
+  printf '    unchanged feed read: %s req/s against /health %s req/s: ratio %s (%s)\n' \
+    "$(median $feeds)" "$(median $healths)" "$(median $ratios)" "$(echo $ratios | tr ' ' '/')"
+}
+
+echo "Task API v2 change feed ($configuration, $tasks tasks in 20 lists, wrk -t2 -c16 -d$duration; $(nproc) CPUs):"
+api sqlite "$work/tasks.sqlite"
+feed "b2c-tasks-api, SQLite" "$api_url"
+kill "$!"
+api postgres "$database_url"
+feed "b2c-tasks-api, PostgreSQL" "$api_url"
+# The task rows PostgreSQL read for 1 000 unchanged feed reads (sequential and index fetches of the tasks table).
+rows() {
+  "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U b2c -d tasks -At -c "SELECT pg_stat_force_next_flush()" >/dev/null
+  "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U b2c -d tasks -At \
+    -c "SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) FROM pg_stat_user_tables WHERE relname = 'tasks'"
+}
+# A backend reports its statistics when idle for 10 s at the latest (PostgreSQL 15): wait before each count.
+sleep 11
+before=$(rows)
+i=0
+while [ $i -lt 1000 ]; do
+  curl -sf -o /dev/null -H @"$work/auth.header" "$api_url/api/v2/changes?since=$(cat "$work/since")"
+  i=$((i + 1))
+done
+sleep 11
+echo "    task rows read by 1 000 unchanged feed reads: $(($(rows) - before))"

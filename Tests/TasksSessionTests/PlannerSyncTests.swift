@@ -1,0 +1,178 @@
+// Headless tests of the core's v2 sync against the real playground: the feed follower (its copy on disk, starting
+// over), the outbox of v2 edits (offline, replays, merged edits) and the field-by-field merge after a 412.
+
+import B2CPlayground
+import Foundation
+import TasksCore
+import TasksTestSupport
+import TasksURLSession
+import Testing
+
+@Suite("Planner sync: the feed follower and the v2 outbox")
+struct PlannerSyncTests {
+  private func folder() throws -> URL { try TestDesktop.temporaryFolder("planner-sync") }
+
+  /// A client of the same account that is not this device (another machine's edits).
+  private func elsewhere(_ session: Session) -> TaskAPIClient { TaskAPIClient(session: session) }
+
+  private func item(_ list: UUID, _ title: String) -> PlannerItem {
+    PlannerItem(id: UUID(), listID: list, title: title, createdAt: Date())
+  }
+
+  @Test("the follower reads everything once, then only changes; its copy and token survive a restart; 410 starts over")
+  func follower() async throws {
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      let client = TaskAPIClient(session: session)
+      let list = try await client.createList(id: UUID(), name: "Home")
+      let kept = try await client.createTask(item(list.id, "kept"))
+      let gone = try await client.createTask(item(list.id, "gone"))
+      let file = try folder().appending(path: "planner.json")
+      let replica = PlannerReplica(file: file)
+      let first = try await replica.follow(client)
+      #expect(first.changed >= 3 && !first.startedOver)
+      #expect(await replica.tasks(in: list.id).map(\.title).sorted() == ["gone", "kept"])
+      #expect(try await replica.follow(client).changed == 0, "nothing changed")
+
+      var renamed = kept
+      renamed.title = "renamed elsewhere"
+      _ = try await elsewhere(session).changeTask(renamed, fields: [.title], ifMatch: nil)
+      try await elsewhere(session).deleteTask(list: list.id, id: gone.id)
+      #expect(try await replica.follow(client).changed == 3, "the list, the task changed and the one deleted")
+      #expect(await replica.tasks(in: list.id).map(\.title) == ["renamed elsewhere"])
+
+      let reopened = PlannerReplica(file: file)
+      #expect(await reopened.token == (await replica.token))
+      #expect(await reopened.tasks(in: list.id).map(\.title) == ["renamed elsewhere"])
+      #expect(try await reopened.follow(client).changed == 0)
+
+      // A token the service cannot answer from (its database restored from an older backup): start over.
+      var text = try String(contentsOf: file, encoding: .utf8)
+      let token = try #require(await reopened.token)
+      text = text.replacingOccurrences(of: "\"\(token)\"", with: "\"c999999999\"")
+      try text.write(to: file, atomically: true, encoding: .utf8)
+      let restored = PlannerReplica(file: file)
+      #expect(try await restored.follow(client).startedOver)
+      #expect(await restored.tasks(in: list.id).map(\.title) == ["renamed elsewhere"])
+      #expect(!(try String(contentsOf: file, encoding: .utf8)).contains("eyJ"), "no sign-in token in the file")
+    }
+  }
+
+  @Test("edits made offline wait on disk; sent once when the service is back, a lost answer's replay included")
+  func offline() async throws {
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      let client = TaskAPIClient(session: session)
+      let file = try folder().appending(path: "outbox.json")
+      let outbox = PlannerOutbox(file: file)
+      let listID = UUID()
+      try await outbox.record(.createList(id: listID, name: "Trip"))
+      try await outbox.record(.renameList(id: listID, name: "Holiday"))
+      var task = item(listID, "book flights")
+      task.due = TaskDue(date: CalendarDate(year: 2026, month: 12, day: 20)!, time: TimeOfDay(hour: 9))
+      task.priority = 1
+      try await outbox.record(.createTask(task))
+      var notes = task
+      notes.notes = "window seat"
+      try await outbox.record(.changeTask(base: task, mine: notes))
+      let dropped = item(listID, "typed and deleted before sending")
+      try await outbox.record(.createTask(dropped))
+      try await outbox.record(.deleteTask(list: listID, id: dropped.id))
+      #expect(await outbox.pending.count == 2, "merged: the list with its name, the task with its notes")
+
+      let failed = await outbox.flush(.offline(session))
+      guard stoppedByNetwork(failed.stoppedBy) else { return }
+      // A restart: the edits are on disk. The list's creation reached the service but its answer was lost.
+      let reopened = PlannerOutbox(file: file)
+      #expect(await reopened.pending.count == 2)
+      _ = try await client.createList(id: listID, name: "Holiday")
+      let result = await reopened.flush(client)
+      #expect(result.sent == 2 && result.stoppedBy == nil && result.refused.isEmpty && result.conflicts.isEmpty)
+      #expect(await reopened.pending.isEmpty)
+      #expect(try await client.plannerLists().filter { $0.name == "Holiday" }.count == 1)
+      let stored = try await client.plannerTasks(list: listID)
+      #expect(stored.map(\.title) == ["book flights"])
+      #expect(stored.first?.notes == "window seat" && stored.first?.priority == 1)
+      #expect(stored.first?.due == task.due)
+      #expect(!(try String(contentsOf: file, encoding: .utf8)).contains("eyJ"), "no token in the file")
+    }
+  }
+
+  @Test(
+    "a 412: fields changed on one side only are kept from both; the same field changed on both is the service's, said")
+  func merge() async throws {
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      let client = TaskAPIClient(session: session)
+      let list = try await client.createList(id: UUID(), name: "Home")
+      let base = try await client.createTask(item(list.id, "water plants"))
+      let outbox = PlannerOutbox(file: try folder().appending(path: "outbox.json"))
+
+      // Elsewhere the title changes; here the notes and the priority: both kept.
+      var theirs = base
+      theirs.title = "water all plants"
+      _ = try await elsewhere(session).changeTask(theirs, fields: [.title], ifMatch: base.version)
+      var mine = base
+      mine.notes = "the ferns too"
+      mine.priority = 5
+      try await outbox.record(.changeTask(base: base, mine: mine))
+      let merged = await outbox.flush(client)
+      #expect(merged.sent == 1 && merged.conflicts.isEmpty)
+      var now = try #require(try await client.plannerTasks(list: list.id).first)
+      #expect(now.title == "water all plants" && now.notes == "the ferns too" && now.priority == 5)
+
+      // Both change the title: the service's stays, and the result says which edit lost.
+      var other = now
+      other.title = "water the garden"
+      _ = try await elsewhere(session).changeTask(other, fields: [.title], ifMatch: now.version)
+      var edit = now
+      edit.title = "water the balcony"
+      edit.notes = "and the ferns"
+      try await outbox.record(.changeTask(base: now, mine: edit))
+      let conflicted = await outbox.flush(client)
+      #expect(conflicted.conflicts.map(\.fields) == [[.title]])
+      #expect(conflicted.conflicts.first?.mine.title == "water the balcony")
+      now = try #require(try await client.plannerTasks(list: list.id).first)
+      #expect(now.title == "water the garden" && now.notes == "and the ferns")
+
+      // "Use Mine": the lost value sent again, on the current version.
+      let conflict = try #require(conflicted.conflicts.first)
+      var useMine = now
+      for field in conflict.fields { useMine.take(field, from: conflict.mine) }
+      try await outbox.record(.changeTask(base: now, mine: useMine))
+      #expect(await outbox.flush(client).conflicts.isEmpty)
+      #expect(try await client.plannerTasks(list: list.id).first?.title == "water the balcony")
+    }
+  }
+
+  @Test("finishing a repeating task through the outbox twice moves it once; a refused edit stays, marked")
+  func completeAndRefuse() async throws {
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      let client = TaskAPIClient(session: session)
+      let list = try await client.createList(id: UUID(), name: "Home")
+      var weekly = item(list.id, "bins out")
+      let monday = try #require(CalendarDate(year: 2026, month: 11, day: 30))
+      weekly.due = TaskDue(date: monday)
+      weekly.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=WEEKLY"))
+      weekly = try await client.createTask(weekly)
+      let outbox = PlannerOutbox(file: try folder().appending(path: "outbox.json"))
+      try await outbox.record(.complete(list: list.id, id: weekly.id, occurrence: monday, today: monday))
+      try await outbox.record(.complete(list: list.id, id: weekly.id, occurrence: monday, today: monday))
+      var bad = item(list.id, "x")
+      bad.title = String(repeating: "x", count: 4001)
+      try await outbox.record(.createTask(bad))
+      let result = await outbox.flush(client)
+      #expect(result.sent == 2 && result.refused.count == 1)
+      #expect(result.refused.first?.contains("title") == true, "\(result.refused)")
+      let waiting = await outbox.pending
+      #expect(waiting.count == 1 && waiting.first?.refusal != nil, "kept, marked")
+      let moved = try await client.plannerTasks(list: list.id)
+      #expect(moved.first?.due?.date == monday.adding(days: 7) && moved.first?.status == .needsAction)
+    }
+  }
+}
