@@ -66,6 +66,33 @@ extension PostgresTaskStore: PlannerStore {
         completed_at = CASE WHEN completed THEN date_modified END, list_id = l.id
       FROM lists l WHERE l.owner = t.owner AND l.is_default
       """,
+      "CREATE TABLE member_feed (member text PRIMARY KEY, seq bigint NOT NULL)",
+      "INSERT INTO member_feed (member, seq) SELECT member, 1 FROM members GROUP BY member",
+      """
+      CREATE FUNCTION planner_member_feed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_TABLE_NAME = 'lists' THEN
+          INSERT INTO member_feed AS f (member, seq) SELECT member, NEW.seq FROM members WHERE list_id = NEW.id
+            ON CONFLICT (member) DO UPDATE SET seq = greatest(f.seq, excluded.seq);
+        ELSIF TG_TABLE_NAME = 'members' THEN
+          INSERT INTO member_feed AS f (member, seq) SELECT NEW.member, seq FROM lists WHERE id = NEW.list_id
+            ON CONFLICT (member) DO UPDATE SET seq = greatest(f.seq, excluded.seq);
+        ELSIF NEW.member IS NOT NULL THEN
+          INSERT INTO member_feed AS f (member, seq) VALUES (NEW.member, NEW.seq)
+            ON CONFLICT (member) DO UPDATE SET seq = greatest(f.seq, excluded.seq);
+        END IF;
+        RETURN NULL;
+      END $$
+      """,
+      """
+      CREATE TRIGGER lists_member_feed AFTER UPDATE OF seq ON lists
+        FOR EACH ROW EXECUTE FUNCTION planner_member_feed()
+      """,
+      "CREATE TRIGGER members_member_feed AFTER INSERT ON members FOR EACH ROW EXECUTE FUNCTION planner_member_feed()",
+      """
+      CREATE TRIGGER tombstones_member_feed AFTER INSERT ON tombstones
+        FOR EACH ROW EXECUTE FUNCTION planner_member_feed()
+      """,
       "CREATE UNIQUE INDEX tasks_uuid ON tasks (uuid)",
       "CREATE INDEX tasks_list_seq ON tasks (list_id, seq)",
       "CREATE INDEX tasks_parent ON tasks (parent_id) WHERE parent_id IS NOT NULL",
@@ -325,9 +352,14 @@ extension PostgresTaskStore: PlannerStore {
 
   // MARK: The change feed
 
+  public func readFeedPositions(
+    members: [String], completion: @escaping @Sendable (Result<[String: Int64], any Error>) -> Void
+  ) {
+    feedReader.read(owners: members, completion: completion)
+  }
+
   public func changes(caller: PlannerCaller, since: Int64?) async throws -> PlannerFeedPage {
     try await available {
-      if let since, let unchanged = try await self.unchanged(caller: caller.key, since: since) { return unchanged }
       if since == nil {
         _ = try await self.client.withTransaction(logger: self.logger) { connection in
           try await self.defaultList(connection, caller: caller.key, displayName: caller.displayName)
@@ -337,24 +369,6 @@ extension PostgresTaskStore: PlannerStore {
         try await self.page(connection, caller: caller.key, since: since)
       }
     }
-  }
-
-  /// The answer when nothing changed for the caller after `since`, in one statement (its own snapshot), reading no
-  /// task: the clock, and whether any of the caller's lists or its removals is newer. Nil when something changed.
-  private func unchanged(caller: String, since: Int64) async throws -> PlannerFeedPage? {
-    let rows = try await client.query(
-      """
-      SELECT value, horizon,
-        EXISTS (SELECT 1 FROM members m JOIN lists l ON l.id = m.list_id
-          WHERE m.member = \(caller) AND (l.seq > \(since) OR m.joined_seq > \(since)))
-        OR EXISTS (SELECT 1 FROM tombstones WHERE member = \(caller) AND seq > \(since))
-      FROM planner_clock WHERE id = 1
-      """, logger: logger)
-    for try await (now, horizon, changed) in rows.decode((Int64, Int64, Bool).self) {
-      try PlannerFeedRefusal.check(since, clock: now, horizon: horizon)
-      return changed ? nil : PlannerFeedPage(next: now)
-    }
-    throw PostgresStoreError.noRow
   }
 
   /// Runs `read` in one read-only snapshot (REPEATABLE READ): every statement sees the same committed changes.
@@ -375,14 +389,15 @@ extension PostgresTaskStore: PlannerStore {
   private func page(_ connection: PostgresConnection, caller: String, since: Int64?) async throws -> PlannerFeedPage {
     var clock: (Int64, Int64)?
     for try await row in try await connection.query(
-      "SELECT value, horizon FROM planner_clock WHERE id = 1", logger: logger
+      """
+      SELECT horizon, coalesce((SELECT seq FROM member_feed WHERE member = \(caller)), 0) FROM planner_clock
+      WHERE id = 1
+      """, logger: logger
     ).decode((Int64, Int64).self) {
       clock = row
     }
-    guard let (now, horizon) = clock else { throw PostgresStoreError.noRow }
-    if let since {
-      try PlannerFeedRefusal.check(since, clock: now, horizon: horizon)
-    }
+    guard let (horizon, now) = clock else { throw PostgresStoreError.noRow }
+    if let since { try PlannerFeedRefusal.check(since, position: now, horizon: horizon) }
     var page = PlannerFeedPage(next: now)
     let after = since ?? -1
     let rows = try await connection.query(

@@ -14,6 +14,8 @@ import TaskService
 public final class PostgresTaskStore: TaskStore {
   let client: PostgresClient
   private let versionReader: PostgresVersionReader
+  /// The change feed's positions, on a connection of their own as the list versions.
+  let feedReader: PostgresVersionReader
   let logger: Logger
 
   /// A store on the database `configuration` names, with at most `connections` connections open (and one more for
@@ -23,6 +25,10 @@ public final class PostgresTaskStore: TaskStore {
       configuration: try configuration.connectionConfiguration(),
       eventLoop: MultiThreadedEventLoopGroup.singleton.any(),
       logger: logger, limit: .seconds(15))
+    feedReader = PostgresVersionReader(
+      configuration: try configuration.connectionConfiguration(),
+      eventLoop: MultiThreadedEventLoopGroup.singleton.any(),
+      logger: logger, limit: .seconds(15), sql: PostgresVersionReader.feedPositions)
     var pool = configuration.clientConfiguration
     pool.options.maximumConnections = connections
     pool.options.connectTimeout = .seconds(10)
@@ -38,6 +44,7 @@ public final class PostgresTaskStore: TaskStore {
   public func run() async {
     await client.run()
     versionReader.close()
+    feedReader.close()
   }
 
   // MARK: Schema

@@ -20,7 +20,11 @@ final class PostgresVersionReader: Sendable {
   private let limit: TimeAmount
   /// The versions of owners' lists (`owner_versions`, kept by a trigger). Not a prepared statement: PostgresNIO
   /// prepares only through `async` calls, and PostgreSQL planning this query each time measured no slower.
-  static let sql = "SELECT owner, version FROM owner_versions WHERE owner = ANY($1)"
+  static let listVersions = "SELECT owner, version FROM owner_versions WHERE owner = ANY($1)"
+  /// The members' change-feed positions (`member_feed`, kept by triggers).
+  static let feedPositions = "SELECT member, seq FROM member_feed WHERE member = ANY($1)"
+  /// The query: `$1` a text array of keys, each row a key and its number.
+  private let sql: String
 
   private struct State {
     /// The connection, being opened or open; nil before the first read and after a failure.
@@ -30,7 +34,11 @@ final class PostgresVersionReader: Sendable {
   }
   private let state = Mutex(State())
 
-  init(configuration: PostgresConnection.Configuration, eventLoop: any EventLoop, logger: Logger, limit: TimeAmount) {
+  init(
+    configuration: PostgresConnection.Configuration, eventLoop: any EventLoop, logger: Logger, limit: TimeAmount,
+    sql: String = listVersions
+  ) {
+    self.sql = sql
     self.configuration = configuration
     self.eventLoop = eventLoop
     self.logger = logger
@@ -48,7 +56,7 @@ final class PostgresVersionReader: Sendable {
     }
     var bindings = PostgresBindings(capacity: 1)
     bindings.append(owners)
-    let query = PostgresQuery(unsafeSQL: Self.sql, binds: bindings)
+    let query = PostgresQuery(unsafeSQL: sql, binds: bindings)
     connection.flatMap { $0.query(query, logger: self.logger) }.whenComplete { result in
       timeout.cancel()
       do {

@@ -21,8 +21,8 @@ struct ShowLists: AsyncParsableCommand {
     try await context.run {
       let lists = try await context.tasks.plannerLists()
       let text = lists.map { list in
-        list.name + (list.isDefault ? "  (default)" : "") + (list.shared ? "  (shared)" : "")
-          + (list.role == .member ? "  (shared with you)" : "")
+        list.name + (list.isDefault ? "  (default)" : "")
+          + (list.role == .member ? "  (shared with you)" : list.shared ? "  (shared)" : "")
       }.joined(separator: "\n")
       context.output(text, json: lists.map(\.cliJSON))
     }
@@ -64,13 +64,18 @@ struct ShareList: AsyncParsableCommand {
 }
 
 struct JoinList: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "join", abstract: "Join a list shared with you.")
+  static let configuration = CommandConfiguration(
+    commandName: "join",
+    abstract: "Join a list shared with you: give the code you were sent on standard input (never on the command line).")
   @OptionGroup var options: CommonOptions
-  @Argument(help: "The code you were sent.") var code: String
 
   func run() async throws {
     let context = try await Context(options)
+    // Not an argument: every local user can read a command line, and the first to use a code gets the list.
+    if isatty(STDIN_FILENO) == 1 { FileHandle.standardError.write(Data("The code you were sent: ".utf8)) }
+    let code = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces)
     try await context.run {
+      guard !code.isEmpty else { throw CLIFailure(status: 2, code: "invitation", message: "No code was given.") }
       let list: PlannerListItem
       do { list = try await context.tasks.join(code: code) } catch TaskAPIError.notFound {
         throw CLIFailure(status: 2, code: "invitation", message: "This code is unknown, used or expired.")

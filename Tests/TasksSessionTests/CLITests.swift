@@ -302,6 +302,21 @@ struct CLITests {
       #expect(joined.name == "Groceries" && joined.role == .member)
       #expect(try await cli.run(["lists"]).output.contains("Groceries  (shared)"))
       #expect(try await cli.run(["lists", "leave", "Groceries"]).status == 2, "the owner cannot leave")
+
+      // Ann's list, joined in the terminal: the code on standard input, never on a command line.
+      let annsList = try await TaskAPIClient(session: ann).createList(id: UUID(), name: "Ann's errands")
+      let annsCode = try await TaskAPIClient(session: ann).invite(list: annsList.id).code
+      let join = try await ChildProcess.run(
+        URL(filePath: "/bin/sh"),
+        [
+          "-c", "printf '%s\\n' \"$CODE\" | \"$0\" lists join --settings \"$1\"", CLIRunner.program.path,
+          cli.settingsFile.path,
+        ],
+        environment: ["CODE": annsCode])
+      #expect(join.status == 0 && join.output.contains("Joined the list Ann's errands"), "\(join.output) \(join.error)")
+      #expect(try await cli.run(["lists"]).output.contains("Ann's errands  (shared with you)"))
+      #expect(try await cli.run(["lists", "leave", "Ann's errands"]).status == 0)
+      #expect(!(try await cli.run(["lists"]).output.contains("Ann's errands")))
     }
   }
 }

@@ -12,6 +12,8 @@ public struct PlannerRoutes: Sendable {
   let store: any PlannerStore
   let validator: BearerValidator
   let maxRequestBytes: Int
+  /// The callers' feed positions, read for concurrent feed requests together.
+  let positions: ListVersionReads
   /// How long an invitation code can be used.
   public static let invitationLifetime: TimeInterval = 7 * 86_400
 
@@ -19,6 +21,9 @@ public struct PlannerRoutes: Sendable {
     self.store = store
     self.validator = validator
     self.maxRequestBytes = maxRequestBytes
+    positions = ListVersionReads { [store] members, completion in
+      store.readFeedPositions(members: members, completion: completion)
+    }
   }
 
   public func register<Context: RequestContext>(on router: Router<Context>) {
@@ -223,6 +228,12 @@ public struct PlannerRoutes: Sendable {
       since = number
     }
     do {
+      // Unchanged: the caller's position is the token's (one shared one-row read, no list or task read).
+      if let since {
+        let position = try await positions.version(owner: caller.key)
+        if position == since { return Self.unchanged(since) }
+        if position < since { throw PlannerFeedRefusal.gone }
+      }
       let page = try await store.changes(caller: caller, since: since)
       var object: [String: Any] = [
         "next": "c\(page.next)",
@@ -237,6 +248,14 @@ public struct PlannerRoutes: Sendable {
       return Self.problem(
         .gone, "token_expired", "This token cannot be answered from: read everything again, without since.")
     }
+  }
+
+  /// The answer of a feed read when nothing changed, written straight into bytes.
+  static func unchanged(_ position: Int64) -> Response {
+    let body = #"{"deleted":{"lists":[],"tasks":[]},"lists":[],"next":"c\#(position)","tasks":[]}"#
+    return Response(
+      status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
   }
 
   /// A feed token's position (`c` and a number).

@@ -91,13 +91,13 @@ public struct PlannerFeedPage: Sendable, Equatable {
   public init(next: Int64) { self.next = next }
 }
 
-/// A feed position the store cannot answer from: its deletions were pruned, or it is past the clock (the
-/// database was restored from a backup older than the token). Either way the client reads everything again.
+/// A feed position the store cannot answer from: its deletions were pruned, or it is past the caller's position
+/// (the database was restored from a backup older than the token). Either way the client reads everything again.
 public enum PlannerFeedRefusal: Error, Sendable, Equatable {
   case gone
 
-  public static func check(_ since: Int64, clock: Int64, horizon: Int64) throws(PlannerFeedRefusal) {
-    if since > clock || since < horizon { throw .gone }
+  public static func check(_ since: Int64, position: Int64, horizon: Int64) throws(PlannerFeedRefusal) {
+    if since > position || since < horizon { throw .gone }
   }
 }
 
@@ -147,8 +147,15 @@ public protocol PlannerStore: Sendable {
   func task(caller: String, listID: UUID, id: UUID) async throws -> StoredTask?
   func writeTask(caller: String, listID: UUID, id: UUID, _ write: PlannerTaskWrite, now: Date) async throws
     -> PlannerOutcome<StoredTask>
-  /// What changed for the caller after `since` (everything when nil); throws `PlannerFeedRefusal`.
+  /// What changed for the caller after `since` (everything when nil); throws `PlannerFeedRefusal`. Its `next` is the
+  /// caller's feed position (see `readFeedPositions`).
   func changes(caller: PlannerCaller, since: Int64?) async throws -> PlannerFeedPage
+  /// For each member, the number of the last change of anything they have (a list, its tasks, its members, their
+  /// own removal from a list), kept by the database on every write; a member left out has none yet. A feed token
+  /// equal to it means nothing changed: answered from this one-row read, which concurrent feed requests share
+  /// (`ListVersionReads`). Calls `completion` once, on any thread.
+  func readFeedPositions(
+    members: [String], completion: @escaping @Sendable (Result<[String: Int64], any Error>) -> Void)
   /// Keeps an invitation to the caller's own list (by the code's hash); false when the caller does not own it.
   func invite(caller: String, listID: UUID, codeHash: Data, expiresAt: Date) async throws -> Bool
   /// Uses an invitation: the caller becomes a member of its list. Nil when the code is unknown, used or expired.

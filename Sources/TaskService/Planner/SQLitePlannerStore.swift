@@ -51,6 +51,20 @@ extension SQLiteTaskStore: PlannerStore {
           UPDATE tasks SET uuid = newUUID(), createdAt = dateModified,
             completedAt = CASE WHEN completed THEN dateModified END,
             listID = (SELECT id FROM lists WHERE lists.owner = tasks.owner AND isDefault);
+          CREATE TABLE memberFeed (member TEXT PRIMARY KEY NOT NULL, seq INTEGER NOT NULL) WITHOUT ROWID;
+          INSERT INTO memberFeed (member, seq) SELECT member, 1 FROM members GROUP BY member;
+          CREATE TRIGGER listsSeqMemberFeed AFTER UPDATE OF seq ON lists BEGIN
+            INSERT INTO memberFeed (member, seq) SELECT member, NEW.seq FROM members WHERE listID = NEW.id AND true
+              ON CONFLICT (member) DO UPDATE SET seq = max(seq, excluded.seq);
+          END;
+          CREATE TRIGGER membersMemberFeed AFTER INSERT ON members BEGIN
+            INSERT INTO memberFeed (member, seq) SELECT NEW.member, seq FROM lists WHERE id = NEW.listID AND true
+              ON CONFLICT (member) DO UPDATE SET seq = max(seq, excluded.seq);
+          END;
+          CREATE TRIGGER tombstonesMemberFeed AFTER INSERT ON tombstones WHEN NEW.member IS NOT NULL BEGIN
+            INSERT INTO memberFeed (member, seq) VALUES (NEW.member, NEW.seq)
+              ON CONFLICT (member) DO UPDATE SET seq = max(seq, excluded.seq);
+          END;
           CREATE UNIQUE INDEX tasksUUID ON tasks (uuid);
           CREATE INDEX tasksListSeq ON tasks (listID, seq);
           CREATE INDEX tasksParent ON tasks (parentID) WHERE parentID IS NOT NULL;
@@ -283,6 +297,22 @@ extension SQLiteTaskStore: PlannerStore {
 
   // MARK: The change feed
 
+  /// On GRDB's reader queue, which then runs the completion.
+  public func readFeedPositions(
+    members: [String], completion: @escaping @Sendable (Result<[String: Int64], any Error>) -> Void
+  ) {
+    database.asyncRead { db in
+      completion(
+        Result {
+          let db = try db.get()
+          let statement = try db.cachedStatement(sql: "SELECT seq FROM memberFeed WHERE member = ?")
+          var positions: [String: Int64] = [:]
+          for member in members { positions[member] = try Int64.fetchOne(statement, arguments: [member]) }
+          return positions
+        })
+    }
+  }
+
   public func changes(caller: PlannerCaller, since: Int64?) async throws -> PlannerFeedPage {
     if since == nil {
       _ = try await database.write { db in
@@ -290,12 +320,12 @@ extension SQLiteTaskStore: PlannerStore {
       }
     }
     return try await database.read { db in
-      guard let clock = try Row.fetchOne(db, sql: "SELECT value, horizon FROM plannerClock") else {
+      guard let horizon = try Int64.fetchOne(db, sql: "SELECT horizon FROM plannerClock") else {
         throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "no planner clock")
       }
-      let now: Int64 = clock[0]
-      let horizon: Int64 = clock[1]
-      if let since { try PlannerFeedRefusal.check(since, clock: now, horizon: horizon) }
+      let now =
+        try Int64.fetchOne(db, sql: "SELECT seq FROM memberFeed WHERE member = ?", arguments: [caller.key]) ?? 0
+      if let since { try PlannerFeedRefusal.check(since, position: now, horizon: horizon) }
       var page = PlannerFeedPage(next: now)
       let after = since ?? -1
       let lists = try Row.fetchAll(

@@ -336,6 +336,10 @@ struct PlannerAPITests {
       let joined = try await bob.object("POST", "/invitations/\(code)")
       #expect(joined["role"] as? String == "member" && joined["shared"] as? Bool == true)
       #expect(try await bob.call("POST", "/invitations/\(code)").status == 404, "single use")
+      if let process = api.process?.process {
+        let log = process.standardOutput + process.standardError
+        #expect(!log.contains(code) && log.contains("/api/v2/invitations/…"), "the code is not in the service's log")
+      }
       try await bobsCopy.follow(bob)
       #expect(bobsCopy.tasks.values.map { $0["title"] as? String } == ["book flights"], "the list's tasks from before")
       #expect(bobsCopy.lists[private_] == nil, "a member never sees another list of the owner")
