@@ -236,7 +236,8 @@ public final class SQLiteTaskStore: TaskStore {
           UPDATE members SET member = ? || member WHERE instr(member, ' ') = 0;
           UPDATE invitations SET usedBy = ? || usedBy WHERE instr(usedBy, ' ') = 0;
           UPDATE tombstones SET member = ? || member WHERE instr(member, ' ') = 0;
-          """, arguments: [prefix, prefix, prefix, prefix])
+          UPDATE memberFeed SET member = ? || member WHERE instr(member, ' ') = 0;
+          """, arguments: [prefix, prefix, prefix, prefix, prefix])
       try db.execute(sql: "UPDATE tasks SET owner = ? || owner WHERE instr(owner, ' ') = 0", arguments: [prefix])
       return db.changesCount
     }

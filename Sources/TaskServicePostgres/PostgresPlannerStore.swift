@@ -290,9 +290,17 @@ extension PostgresTaskStore: PlannerStore {
   ) async throws -> PlannerOutcome<StoredTask> {
     try await available {
       try await self.client.withTransaction(logger: self.logger) { connection in
+        // A move locks both lists, in id order (two moves the other way round wait in turn, never deadlock).
+        let target = PlannerRules.moveTarget(write, from: listID)
+        if let target {
+          try await connection.query(
+            "SELECT 1 FROM lists WHERE id IN (\(listID), \(target)) ORDER BY id FOR UPDATE", logger: self.logger)
+        }
         guard try await self.memberList(connection, caller: caller, id: listID, lock: true) != nil else {
           return .notFound
         }
+        var targetAllowed = false
+        if let target { targetAllowed = try await self.memberList(connection, caller: caller, id: target) != nil }
         let found = try await self.task(connection, id: id)
         let current = found?.listID == listID ? found : nil
         var parent: StoredTask?
@@ -301,7 +309,8 @@ extension PostgresTaskStore: PlannerStore {
         let count = try await self.count(connection, "SELECT count(*) FROM tasks WHERE list_id = \(listID)")
         let outcome = PlannerRules.task(
           write, current: current, elsewhere: found != nil && current == nil, id: id, listID: listID,
-          parent: parent?.listID == listID ? parent : nil, hasSubtasks: subtasks > 0, taskCount: Int(count), now: now)
+          parent: parent?.listID == listID ? parent : nil, hasSubtasks: subtasks > 0, taskCount: Int(count),
+          targetAllowed: targetAllowed, now: now)
         switch outcome {
         case .created(let stored):
           let seq = try await self.tick(connection)
@@ -324,6 +333,21 @@ extension PostgresTaskStore: PlannerStore {
               date_modified = \(stored.updatedAt), version = \(stored.version), seq = \(seq)
             WHERE uuid = \(id)
             """, logger: self.logger)
+          if stored.listID != listID {
+            // Moved with its subtasks: gone from the old list (tombstones, for its members' feeds), in the new one.
+            try await connection.query(
+              """
+              INSERT INTO tombstones (seq, kind, id, list_id, deleted_at)
+                SELECT \(seq), 'task', uuid, list_id, \(now) FROM tasks WHERE uuid = \(id) OR parent_id = \(id)
+              """, logger: self.logger)
+            try await connection.query(
+              """
+              UPDATE tasks SET list_id = \(stored.listID), seq = \(seq),
+                owner = (SELECT owner FROM lists WHERE id = \(stored.listID))
+              WHERE uuid = \(id) OR parent_id = \(id)
+              """, logger: self.logger)
+            try await self.touch(connection, listID: stored.listID, seq: seq)
+          }
           try await self.touch(connection, listID: listID, seq: seq)
         case .deleted:
           let seq = try await self.tick(connection)

@@ -221,6 +221,10 @@ public final class PostgresTaskStore: TaskStore {
           "UPDATE members SET member = \(prefix) || member WHERE strpos(member, ' ') = 0", logger: self.logger)
         try await connection.query(
           "UPDATE tombstones SET member = \(prefix) || member WHERE strpos(member, ' ') = 0", logger: self.logger)
+        try await connection.query(
+          "UPDATE member_feed SET member = \(prefix) || member WHERE strpos(member, ' ') = 0", logger: self.logger)
+        try await connection.query(
+          "UPDATE invitations SET used_by = \(prefix) || used_by WHERE strpos(used_by, ' ') = 0", logger: self.logger)
         var moved = 0
         let rows = try await connection.query(
           "UPDATE tasks SET owner = \(prefix) || owner WHERE strpos(owner, ' ') = 0 RETURNING id",

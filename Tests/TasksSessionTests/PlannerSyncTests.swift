@@ -138,13 +138,24 @@ struct PlannerSyncTests {
       now = try #require(try await client.plannerTasks(list: list.id).first)
       #expect(now.title == "water the garden" && now.notes == "and the ferns")
 
+      // A move through the outbox: the task goes to the other list with the edit.
+      let garden = try await client.createList(id: UUID(), name: "Garden")
+      var moving = try #require(try await client.plannerTasks(list: list.id).first)
+      let before = moving
+      moving.listID = garden.id
+      try await outbox.record(.changeTask(base: before, mine: moving))
+      #expect(await outbox.flush(client).sent == 1)
+      #expect(try await client.plannerTasks(list: garden.id).map(\.title) == ["water the garden"])
+      #expect(try await client.plannerTasks(list: list.id).isEmpty)
+      now = try #require(try await client.plannerTasks(list: garden.id).first)
+
       // "Use Mine": the lost value sent again, on the current version.
       let conflict = try #require(conflicted.conflicts.first)
       var useMine = now
       for field in conflict.fields { useMine.take(field, from: conflict.mine) }
       try await outbox.record(.changeTask(base: now, mine: useMine))
       #expect(await outbox.flush(client).conflicts.isEmpty)
-      #expect(try await client.plannerTasks(list: list.id).first?.title == "water the balcony")
+      #expect(try await client.plannerTasks(list: garden.id).first?.title == "water the balcony")
     }
   }
 

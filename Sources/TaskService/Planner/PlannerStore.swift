@@ -197,7 +197,7 @@ public enum PlannerRules {
   /// this list; `hasSubtasks` whether any task names `current` as its parent.
   public static func task(
     _ write: PlannerTaskWrite, current: StoredTask?, elsewhere: Bool, id: UUID, listID: UUID,
-    parent: StoredTask?, hasSubtasks: Bool, taskCount: Int, now: Date
+    parent: StoredTask?, hasSubtasks: Bool, taskCount: Int, targetAllowed: Bool = false, now: Date
   ) -> PlannerOutcome<StoredTask> {
     // An id another list's task has: as if the list were not there (its owner may be someone else).
     if elsewhere { return .notFound }
@@ -218,12 +218,24 @@ public enum PlannerRules {
       if let ifMatch, ifMatch != stored.version { return .preconditionFailed(stored) }
       do throws(FieldError) {
         let task = try stored.task.applying(changes, now: now)
-        if task.parentID != stored.task.parentID,
+        let moving = changes.listID.map { $0 != listID } ?? false
+        if task.parentID != stored.task.parentID, !moving,
           let problem = parentProblem(task.parentID, of: id, parent: parent, hasSubtasks: hasSubtasks)
         {
           return .invalid(problem)
         }
-        return .done(stored.becoming(task, at: now))
+        guard moving, let target = changes.listID else { return .done(stored.becoming(task, at: now)) }
+        // A move: to a list of the caller's (else as if it did not exist), with the task's subtasks; a subtask
+        // moves alone only out of its parent.
+        guard targetAllowed else { return .notFound }
+        if task.parentID != nil {
+          return .invalid(FieldError("listId", "a subtask moves with its parent: clear parentId to move it alone"))
+        }
+        var moved = stored.becoming(task, at: now)
+        if moved.version == stored.version { moved.version += 1 }
+        moved.listID = target
+        moved.updatedAt = now
+        return .done(moved)
       } catch { return .invalid(error) }
     case .complete(let occurrence, let today):
       guard let stored = current else { return .notFound }
@@ -247,6 +259,13 @@ public enum PlannerRules {
     if parent.task.parentID != nil { return FieldError("parentId", "a subtask cannot have subtasks") }
     if hasSubtasks { return FieldError("parentId", "a task with subtasks cannot become a subtask") }
     return nil
+  }
+
+  /// The list a write moves the task to, if it moves it: the store checks the caller is a member (and locks both
+  /// lists, in id order) before asking `task`.
+  public static func moveTarget(_ write: PlannerTaskWrite, from listID: UUID) -> UUID? {
+    guard case .change(let changes, _) = write, let target = changes.listID, target != listID else { return nil }
+    return target
   }
 
   /// The parent a write would give the task, to read before asking `task` (nil: none to check).

@@ -158,7 +158,7 @@ public enum FieldChange<Value: Equatable & Sendable>: Equatable, Sendable {
 }
 
 /// The fields a PUT or PATCH body sets or clears. Fields it does not know, and the server's own (`id`, `version`,
-/// `createdAt`, `updatedAt`, `listId`), are ignored.
+/// `createdAt`, `updatedAt`), are ignored. `listId` moves the task (a PATCH; a PUT's list is its address).
 public struct TaskChanges: Equatable, Sendable {
   public var title: FieldChange<String> = .keep
   public var notes: FieldChange<String> = .keep
@@ -170,6 +170,8 @@ public struct TaskChanges: Equatable, Sendable {
   public var reminders: FieldChange<[TaskReminder]> = .keep
   public var categories: FieldChange<[String]> = .keep
   public var parentID: FieldChange<UUID> = .keep
+  /// The list to move the task to (with its subtasks).
+  public var listID: UUID?
   public var sortKey: FieldChange<String> = .keep
 
   public init() {}
@@ -216,6 +218,12 @@ public struct TaskChanges: Equatable, Sendable {
     }
     sortKey = try read.change("sortKey") { value throws(FieldError) in
       try read.text(value, "sortKey", max: PlannerTask.maxSortKeyLength, lineBreaks: false)
+    }
+    if let value = object["listId"] {
+      guard let text = value as? String, let id = UUID(uuidString: text) else {
+        throw FieldError("listId", "a list id (a UUID): a task is always in a list")
+      }
+      listID = id
     }
   }
 

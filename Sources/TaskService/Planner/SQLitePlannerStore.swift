@@ -233,9 +233,12 @@ extension SQLiteTaskStore: PlannerStore {
         try Int.fetchOne(db, sql: "SELECT 1 FROM tasks WHERE parentID = ? LIMIT 1", arguments: [id.lowercased]) != nil
       let count = try Int.fetchOne(
         db, sql: "SELECT count(*) FROM tasks WHERE listID = ?", arguments: [listID.lowercased])
+      let target = PlannerRules.moveTarget(write, from: listID)
+      let targetAllowed = try target.map { try Self.memberList(db, caller: caller, id: $0) != nil } ?? false
       let outcome = PlannerRules.task(
         write, current: current, elsewhere: found != nil && current == nil, id: id, listID: listID,
-        parent: parent?.listID == listID ? parent : nil, hasSubtasks: hasSubtasks, taskCount: count ?? 0, now: now)
+        parent: parent?.listID == listID ? parent : nil, hasSubtasks: hasSubtasks, taskCount: count ?? 0,
+        targetAllowed: targetAllowed, now: now)
       switch outcome {
       case .created(let task):
         let seq = try Self.tick(db)
@@ -255,6 +258,21 @@ extension SQLiteTaskStore: PlannerStore {
             UPDATE tasks SET text = ?, completed = ?, completedAt = ?, parentID = ?, details = ?, createdAt = ?,
               dateModified = ?, version = ?, seq = ? WHERE uuid = ?
             """, arguments: Self.taskArguments(task, seq: seq, prefix: []) + [id.lowercased])
+        if task.listID != listID {
+          // Moved with its subtasks: gone from the old list (tombstones, for its members' feeds), in the new one.
+          try db.execute(
+            sql: """
+              INSERT INTO tombstones (seq, kind, id, listID, deletedAt)
+                SELECT ?, 'task', uuid, listID, ? FROM tasks WHERE uuid = ? OR parentID = ?;
+              UPDATE tasks SET listID = ?, owner = (SELECT owner FROM lists WHERE id = ?), seq = ?
+                WHERE uuid = ? OR parentID = ?;
+              """,
+            arguments: [
+              seq, now, id.lowercased, id.lowercased, task.listID.lowercased, task.listID.lowercased, seq,
+              id.lowercased, id.lowercased,
+            ])
+          try Self.touch(db, listID: task.listID, seq: seq)
+        }
         try Self.touch(db, listID: listID, seq: seq)
       case .deleted:
         let seq = try Self.tick(db)

@@ -197,12 +197,13 @@ extension TaskAPIClient {
     return try Self.decode(answer.body, PlannerItem.init(object:))
   }
 
-  /// Sends `item`'s `fields`; with `ifMatch`, only if the task is still that version (else `.stale` with it).
+  /// Sends `item`'s `fields` to the task in `list` (its list now; `item.listID` with `.listID` in `fields` moves it
+  /// there); with `ifMatch`, only if the task is still that version (else `.stale` with it).
   public func changeTask(
-    _ item: PlannerItem, fields: [PlannerItem.Field], ifMatch: Int64?
+    _ item: PlannerItem, fields: [PlannerItem.Field], ifMatch: Int64?, in list: UUID? = nil
   ) async throws(TaskAPIError) -> PlannerWriteResult<PlannerItem> {
     let answer = try await send(
-      "PATCH", taskURL(item.listID, item.id), json: item.patch(fields), headers: Self.ifMatch(ifMatch),
+      "PATCH", taskURL(list ?? item.listID, item.id), json: item.patch(fields), headers: Self.ifMatch(ifMatch),
       passing: [412])
     let task = try Self.decode(answer.body, PlannerItem.init(object:))
     return answer.status == 412 ? .stale(task) : .done(task)

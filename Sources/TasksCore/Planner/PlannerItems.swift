@@ -286,8 +286,7 @@ extension PlannerItem {
 extension PlannerItem {
   /// The body of a PATCH (a JSON merge patch) that sets `fields` to this task's values; a field without a value
   /// (no due date, no repeat, no parent) is null, which clears it at the service. Finishing is sent as the status
-  /// with its time. (`listId` is a move: the service's `TaskChanges` does not take it yet; moves come with the v2
-  /// storage, so nothing sends one before then.)
+  /// with its time; `listId` moves the task (with its subtasks) to another list of the user's.
   public func patch(_ fields: [Field]) -> Data {
     var body: [String: JSONValue] = [:]
     for field in fields {

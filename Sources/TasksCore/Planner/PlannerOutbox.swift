@@ -208,11 +208,11 @@ public actor PlannerOutbox {
       _ = try await client.complete(list: list, id: id, occurrence: occurrence, today: today)
     case .deleteTask(let list, let id): try await client.deleteTask(list: list, id: id)
     case .changeTask(var base, var mine):
-      var fields = PlannerItem.Field.allCases.filter { !mine.same($0, as: base) && $0 != .listID }
+      var fields = PlannerItem.Field.allCases.filter { !mine.same($0, as: base) }
       var version = base.version
       // A task changed elsewhere at every try would keep it going: after a few merges, the last one stands.
       for _ in 0..<5 where !fields.isEmpty {
-        switch try await client.changeTask(mine, fields: fields, ifMatch: version) {
+        switch try await client.changeTask(mine, fields: fields, ifMatch: version, in: base.listID) {
         case .done: return
         case .stale(let current):
           let merge = PlannerMerge(base: base, mine: mine, theirs: current)

@@ -113,6 +113,11 @@ struct FeedCopy: @unchecked Sendable {
 
 @Suite("Task API v2: lists, tasks, the change feed and sharing")
 struct PlannerAPITests {
+  /// Ann's and Bob's clients.
+  static func annAndBob(_ harness: PlaygroundHarness, _ api: URL) async throws -> (PlannerClient, PlannerClient) {
+    (try await client(harness, api), try await client(harness, api, "bob@example.com", "Tasks-Demo-2"))
+  }
+
   private func withAPI(
     _ host: TaskAPIHost, _ body: (PlaygroundHarness, TaskAPIEndpoint) async throws -> Void
   ) async throws {
@@ -321,8 +326,7 @@ struct PlannerAPITests {
     arguments: TaskAPIHost.allCases)
   func sharing(host: TaskAPIHost) async throws {
     try await withAPI(host) { harness, api in
-      let ann = try await Self.client(harness, api.base)
-      let bob = try await Self.client(harness, api.base, "bob@example.com", "Tasks-Demo-2")
+      let (ann, bob) = try await Self.annAndBob(harness, api.base)
       let list = try await ann.newList("Holiday")
       let private_ = try await ann.newList("Ann's own")
       _ = try await ann.newTask(list, ["title": "book flights"])
@@ -362,11 +366,50 @@ struct PlannerAPITests {
     }
   }
 
+  @Test(
+    "a move takes the task and its subtasks to another list: gone there in a member's feed, here in the mover's",
+    arguments: TaskAPIHost.allCases)
+  func move(host: TaskAPIHost) async throws {
+    try await withAPI(host) { harness, api in
+      let (ann, bob) = try await Self.annAndBob(harness, api.base)
+      let shared = try await ann.newList("Shared")
+      let own = try await ann.newList("Ann's own")
+      let code = try #require(try await ann.object("POST", "/lists/\(shared)/invitations")["code"] as? String)
+      _ = try await bob.object("POST", "/invitations/\(code)")
+      let parent = try #require(try await ann.newTask(shared, ["title": "plan trip"])["id"] as? String)
+      let child = try #require(try await ann.newTask(shared, ["title": "book", "parentId": parent])["id"] as? String)
+      var annsCopy = FeedCopy()
+      try await annsCopy.follow(ann)
+      var bobsCopy = FeedCopy()
+      try await bobsCopy.follow(bob)
+      #expect(bobsCopy.tasks.count == 2)
+
+      let alone = try await ann.call("PATCH", "/lists/\(shared)/tasks/\(child)", ["listId": own])
+      #expect(
+        try alone.status == 400 && alone.json()["field"] as? String == "listId", "a subtask moves with its parent")
+      let elsewhere = try await bob.call("PATCH", "/lists/\(shared)/tasks/\(parent)", ["listId": own])
+      #expect(elsewhere.status == 404, "Bob has no such list")
+      let moved = try await ann.object("PATCH", "/lists/\(shared)/tasks/\(parent)", ["listId": own])
+      #expect(moved["listId"] as? String == own)
+      #expect(try await ann.array("/lists/\(shared)/tasks").isEmpty)
+      #expect(
+        Set(try await ann.array("/lists/\(own)/tasks").compactMap { $0["title"] as? String }) == ["plan trip", "book"])
+      #expect(try await bob.call("GET", "/lists/\(own)/tasks/\(parent)").status == 404)
+
+      try await annsCopy.follow(ann)
+      #expect(Set(annsCopy.tasks.values.compactMap { $0["listId"] as? String }) == [own])
+      try await bobsCopy.follow(bob)
+      #expect(bobsCopy.tasks.isEmpty, "gone from the list Bob shares")
+      var full = FeedCopy()
+      try await full.follow(ann)
+      #expect(annsCopy.summary == full.summary)
+    }
+  }
+
   @Test("another account gets 404 on every route of a list it is no member of", arguments: TaskAPIHost.allCases)
   func otherAccount(host: TaskAPIHost) async throws {
     try await withAPI(host) { harness, api in
-      let ann = try await Self.client(harness, api.base)
-      let bob = try await Self.client(harness, api.base, "bob@example.com", "Tasks-Demo-2")
+      let (ann, bob) = try await Self.annAndBob(harness, api.base)
       let list = try await ann.newList("Ann's")
       let task = try #require(try await ann.newTask(list, ["title": "secret"])["id"] as? String)
       let member = try #require(try await ann.array("/lists/\(list)/members").first?["id"] as? String)
