@@ -389,6 +389,20 @@ struct PlannerAPITests {
         try alone.status == 400 && alone.json()["field"] as? String == "listId", "a subtask moves with its parent")
       let elsewhere = try await bob.call("PATCH", "/lists/\(shared)/tasks/\(parent)", ["listId": own])
       #expect(elsewhere.status == 404, "Bob has no such list")
+      // Into the default list and out to Bob's: the sample's /api/tasks (answered from memory while its version
+      // holds) shows it, then does not.
+      let v1 = TaskClient(api: api.base, token: ann.token)
+      let defaultList = try #require(
+        try await ann.array("/lists").first { $0["isDefault"] as? Bool == true }?["id"] as? String)
+      _ = try await ann.object("PATCH", "/lists/\(shared)/tasks/\(parent)", ["listId": defaultList])
+      #expect(try await v1.list().map { $0["Text"] as? String } == ["plan trip", "book"])
+      let bobsList = try await bob.newList("Bob's")
+      let bobsCode = try #require(try await bob.object("POST", "/lists/\(bobsList)/invitations")["code"] as? String)
+      _ = try await ann.object("POST", "/invitations/\(bobsCode)")
+      _ = try await ann.object("PATCH", "/lists/\(defaultList)/tasks/\(parent)", ["listId": bobsList])
+      #expect(try await v1.list().isEmpty, "the v1 list's version moved with the task leaving it")
+      _ = try await ann.object("PATCH", "/lists/\(bobsList)/tasks/\(parent)", ["listId": shared])
+
       let moved = try await ann.object("PATCH", "/lists/\(shared)/tasks/\(parent)", ["listId": own])
       #expect(moved["listId"] as? String == own)
       #expect(try await ann.array("/lists/\(shared)/tasks").isEmpty)
