@@ -9,6 +9,7 @@ mkdir -p "$work/data" "$work/config" "$work/cache"
 export GTK_A11Y=atspi GSETTINGS_BACKEND=memory XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" \
   XDG_CACHE_HOME="$work/cache" XDG_DATA_DIRS="$prefix/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}"
 . "$repo/Tests/keyring.sh"
+. "$repo/Tests/Benchmarks/default-list.sh"
 unlock_keyring bench
 "$prefix/bin/b2c-playground" --port 0 --data "$work/playground" --log-level warning >"$work/pg.out" 2>&1 &
 playground=$!
@@ -35,12 +36,16 @@ database=$(ls "$work/playground"/*.sqlite)
 # The task API keys tasks by issuer and subject (TaskOwner); the playground's own users' issuer is "local".
 owner="local $(sqlite3 "$database" "SELECT oid FROM users WHERE email = 'ann@example.com'")"
 
-# seed N: Ann has exactly N tasks, "task number 1" … "task number N".
+# seed N: Ann has exactly N tasks, "task number 1" … "task number N", in her default list (made if she has none;
+# the task API v2's schema: every task is in a list, with a UUID).
 seed() {
   sqlite3 "$database" "DELETE FROM tasks WHERE owner = '$owner';
+    $(default_list_sql "'$owner'")
     WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < $1)
-    INSERT INTO tasks (owner, text, completed, dateModified)
-    SELECT '$owner', 'task number ' || x, x % 3 = 0, '2026-11-22 08:00:00.000' FROM n;"
+    INSERT INTO tasks (owner, text, completed, dateModified, uuid, listID, createdAt, completedAt)
+    SELECT '$owner', 'task number ' || x, x % 3 = 0, '2026-11-22 08:00:00.000',
+      printf('00000000-0000-4000-9000-%012d', x), (SELECT id FROM lists WHERE owner = '$owner' AND isDefault),
+      '2026-11-22 08:00:00.000', CASE WHEN x % 3 = 0 THEN '2026-11-22 08:00:00.000' END FROM n;"
 }
 
 # median FILE COLUMN: the median of a column of numbers.

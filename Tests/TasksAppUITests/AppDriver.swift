@@ -349,5 +349,8 @@ enum Tools {
   static let importProgram = URL(filePath: "/usr/bin/import")
   static let identify = URL(filePath: "/usr/bin/identify")
   static let sqlite3 = URL(filePath: "/usr/bin/sqlite3")
+  /// The SQL that gives an owner a default list in the playground's database (a shell function).
+  static let defaultListSQL = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appending(path: "Benchmarks/default-list.sh")
   static let atspiDriver = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "atspi_driver.py").path
 }

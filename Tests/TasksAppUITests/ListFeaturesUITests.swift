@@ -220,18 +220,24 @@ extension AppUI {
       let database = try #require(
         try FileManager.default.contentsOfDirectory(at: playground.data, includingPropertiesForKeys: nil)
           .first { $0.pathExtension == "sqlite" })
+      // In her default list (made as the task API makes it), each task with a UUID (the task API v2's schema).
+      let owner = "('local ' || (SELECT oid FROM users WHERE email = 'ann@example.com'))"
+      let defaultList = try await ChildProcess.run(
+        URL(filePath: "/bin/sh"), ["-c", ". \"$0\" && default_list_sql \"$1\"", Tools.defaultListSQL.path, owner])
       let seed = try await ChildProcess.run(
         Tools.sqlite3,
         [
           database.path,
-          """
-          WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2000)
-          INSERT INTO tasks (owner, text, completed, dateModified)
-          SELECT 'local ' || (SELECT oid FROM users WHERE email = 'ann@example.com'), 'task number ' || x, 0,
-            strftime('%Y-%m-%d %H:%M:%f', '2026-11-20', '+' || x || ' seconds') FROM n;
-          """,
+          defaultList.output + """
+            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2000)
+            INSERT INTO tasks (owner, text, completed, dateModified, uuid, listID, createdAt)
+            SELECT \(owner), 'task number ' || x, 0,
+              strftime('%Y-%m-%d %H:%M:%f', '2026-11-20', '+' || x || ' seconds'),
+              printf('00000000-0000-4000-9000-%012d', x), (SELECT id FROM lists WHERE owner = \(owner) AND isDefault),
+              '2026-11-20 00:00:00.000' FROM n;
+            """,
         ])
-      try #require(seed.status == 0, "sqlite3 failed: \(seed.error)")
+      try #require(defaultList.status == 0 && seed.status == 0, "sqlite3 failed: \(defaultList.error) \(seed.error)")
       let app = try AppDriver(settings: playground.settings)
       _ = try await app.signInByTyping()
       try await app.waitFor(role: "check box", name: "task number 2000")
