@@ -8,7 +8,7 @@ import TasksTestSupport
 import TasksURLSession
 import Testing
 
-@Suite("Planner sync: the feed follower and the v2 outbox")
+@Suite("Planner sync: the feed follower and the v2 outbox", .serialized)
 struct PlannerSyncTests {
   private func folder() throws -> URL { try TestDesktop.temporaryFolder("planner-sync") }
 

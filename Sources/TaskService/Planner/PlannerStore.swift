@@ -296,8 +296,9 @@ public enum PlannerRules {
           role: .owner, memberCount: 1))
     case .change(let name, let sortKey, let ifMatch):
       guard var list = current else { return .notFound }
-      if let ifMatch, ifMatch != list.version { return .preconditionFailed(list) }
+      // The body first: a change that could never be made is a 400 whatever the version.
       if let problem = name.flatMap(nameProblem) ?? sortKey.flatMap(sortKeyProblem) { return .invalid(problem) }
+      if let ifMatch, ifMatch != list.version { return .preconditionFailed(list) }
       if name != nil && name != list.name && list.role != .owner {
         return .forbidden("Only the list's owner can rename it.")
       }

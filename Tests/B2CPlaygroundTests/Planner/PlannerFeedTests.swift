@@ -7,7 +7,7 @@ import Synchronization
 import TasksTestSupport
 import Testing
 
-@Suite("Task API v2: the change feed under concurrent writers on two instances")
+@Suite("Task API v2: the change feed under concurrent writers on two instances", .serialized)
 struct PlannerFeedTests {
   /// What the writers had acknowledged: each task's last title, and the tasks deleted.
   private final class Acknowledged: Sendable {

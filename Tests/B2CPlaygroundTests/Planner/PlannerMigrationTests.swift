@@ -6,7 +6,7 @@ import TaskService
 import TasksTestSupport
 import Testing
 
-@Suite("Task API v2: databases of the previous release migrate")
+@Suite("Task API v2: databases of the previous release migrate", .serialized)
 struct PlannerMigrationTests {
   @Test(
     "every owner's tasks go to their default list, with their ids, texts, states and times; keys still replay",

@@ -8,13 +8,14 @@ import TaskServicePostgres
 import TasksTestSupport
 import Testing
 
-@Suite("Task API v2: the stores' feed pruning")
+@Suite("Task API v2: the stores' feed pruning", .serialized)
 struct PlannerStoreTests {
   /// Runs `body` with a store of `host`'s kind (a temporary SQLite file, or a new PostgreSQL database).
   private func withStore(_ host: TaskAPIHost, _ body: (any PlannerStore) async throws -> Void) async throws {
     if host == .postgres {
       let url = try await PostgresServer.shared().createDatabase()
-      let store = try PostgresTaskStore(configuration: try PostgresURL(url), logger: Logger(label: "test"))
+      let store = try PostgresTaskStore(
+        configuration: try PostgresURL(url), connections: 2, logger: Logger(label: "test"))
       let running = Task { await store.run() }
       defer { running.cancel() }
       try await store.migrate()
