@@ -50,15 +50,8 @@ public struct RequestLog<Context: RequestContext>: RouterMiddleware {
       ])
   }
 
-  /// Paths whose last segment is a secret: an invitation code joins a list.
-  static var secretPathPrefixes: [String] { ["/api/v2/invitations/"] }
-
-  /// `path?query` with secret path segments and the values of secret parameters replaced by `…`.
+  /// `path?query` with the values of secret parameters replaced by `…`.
   public static func redacted(_ path: String, query: String?) -> String {
-    var path = path
-    if let prefix = secretPathPrefixes.first(where: { path.hasPrefix($0) }), path.count > prefix.count {
-      path = prefix + "…"
-    }
     guard let query, !query.isEmpty else { return path }
     let parts = query.split(separator: "&").map { part -> String in
       let name = part.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""

@@ -134,12 +134,16 @@ public struct PlannerRoutes: Sendable {
         return Self.json(["code": code, "expiresAt": PlannerTask.time(expires)], status: .created)
       }
     }
-    router.post("/api/v2/invitations/:code") { request, context in
+    // The code in the body, never in the address: proxies and balancers log addresses.
+    router.post("/api/v2/invitations") { request, _ in
       try await authorized(request) { caller in
-        let code = context.parameters.get("code") ?? ""
-        guard code.utf8.count <= 64,
-          let list = try await store.join(caller: caller, codeHash: Self.hash(code), now: Date())
-        else { return Self.problem(.notFound, "not_found", "This invitation is unknown, used or expired.") }
+        let object = try await Self.object(request, limit: maxRequestBytes)
+        guard let code = object["code"] as? String, (1...64).contains(code.utf8.count) else {
+          return Self.invalid(FieldError("code", "the code you were sent"))
+        }
+        guard let list = try await store.join(caller: caller, codeHash: Self.hash(code), now: Date()) else {
+          return Self.problem(.notFound, "not_found", "This invitation is unknown, used or expired.")
+        }
         return Self.json(list.jsonObject, etag: list.etag)
       }
     }
@@ -164,7 +168,7 @@ public struct PlannerRoutes: Sendable {
       }
     }
     TaskRoutes.refuseOtherMethods(on: router, path: "/api/v2/lists/:listId/invitations", allowed: [.post])
-    TaskRoutes.refuseOtherMethods(on: router, path: "/api/v2/invitations/:code", allowed: [.post])
+    TaskRoutes.refuseOtherMethods(on: router, path: "/api/v2/invitations", allowed: [.post])
     TaskRoutes.refuseOtherMethods(on: router, path: "/api/v2/lists/:listId/members", allowed: [.get])
     TaskRoutes.refuseOtherMethods(on: router, path: "/api/v2/lists/:listId/members/:memberId", allowed: [.delete])
   }

@@ -251,7 +251,7 @@ extension TaskAPIClient {
   /// Joins the list a code was made for.
   public func join(code: String) async throws(TaskAPIError) -> PlannerListItem {
     let clean = code.filter { $0.isLetter || $0.isNumber }
-    let answer = try await send("POST", planner("invitations/\(clean)"))
+    let answer = try await send("POST", planner("invitations"), json: Self.body(["code": .string(clean)]))
     return try Self.decode(answer.body, PlannerListItem.init(object:))
   }
 

@@ -38,7 +38,7 @@ struct PlannerFeedTests {
       let ann = PlannerClient(api: first.base, token: annToken)
       let list = try await ann.newList("Shared")
       let code = try #require(try await ann.object("POST", "/lists/\(list)/invitations")["code"] as? String)
-      _ = try await PlannerClient(api: second.base, token: bobToken).object("POST", "/invitations/\(code)")
+      #expect(try await PlannerClient(api: second.base, token: bobToken).join(code).status == 200)
 
       let acknowledged = Acknowledged()
       // Four writers: Ann and Bob, each through both instances; each retries a write until it is acknowledged (a PUT
