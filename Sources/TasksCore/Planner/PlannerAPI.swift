@@ -59,6 +59,13 @@ public struct PlannerMemberItem: Equatable, Sendable, Identifiable {
   public var role: PlannerListItem.Role
   /// Whether this member is the signed-in user.
   public var isYou: Bool
+
+  public init(id: UUID, displayName: String?, role: PlannerListItem.Role, isYou: Bool) {
+    self.id = id
+    self.displayName = displayName
+    self.role = role
+    self.isYou = isYou
+  }
 }
 
 /// What changed since a feed token: lists and tasks as they are now, the ids gone, and the token to ask from next.

@@ -4,23 +4,6 @@
 
 import FoundationEssentials
 
-/// One change of the rows shown: at `at`, remove `remove` rows, then insert `insert` there (a list model's splice).
-public struct ListEdit: Equatable, Sendable {
-  /// Where the edit happens, in the rows as they are before it.
-  public var at: Int
-  /// How many rows go.
-  public var remove: Int
-  /// The rows that come in their place.
-  public var insert: [RowKey]
-
-  /// An edit.
-  public init(at: Int, remove: Int, insert: [RowKey]) {
-    self.at = at
-    self.remove = remove
-    self.insert = insert
-  }
-}
-
 /// How a new filter relates to the one before: a filter model then looks again only at what may have changed.
 public enum FilterChange: Sendable, Equatable {
   /// It lets through a subset of what the old one did.
@@ -332,38 +315,8 @@ public struct TaskListState: Sendable {
     return Self.edits(from: keys, to: new)
   }
 
-  /// The edits from `old` to `new` with as little as it takes: the unchanged start and end stay, and one row that
-  /// moved (ticked, say) is moved alone, so the rows around it keep their widgets and the focus.
+  /// The edits from `old` to `new` with as little as it takes (see `KeyedEdit.edits`).
   public static func edits(from old: [RowKey], to new: [RowKey]) -> [ListEdit] {
-    let shorter = min(old.count, new.count)
-    var prefix = 0
-    while prefix < shorter && old[prefix] == new[prefix] { prefix += 1 }
-    var suffix = 0
-    while suffix < shorter - prefix && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
-    let oldMiddle = old[prefix..<(old.count - suffix)]
-    let newMiddle = new[prefix..<(new.count - suffix)]
-    guard !(oldMiddle.isEmpty && newMiddle.isEmpty) else { return [] }
-    if oldMiddle.count == newMiddle.count && oldMiddle.count >= 2 {
-      let last = oldMiddle.count - 1
-      let (oldFirst, newFirst) = (oldMiddle.startIndex, newMiddle.startIndex)
-      // The first row moved to the end of the changed run, or the last to its start.
-      if oldMiddle[oldFirst] == newMiddle[newFirst + last]
-        && oldMiddle.dropFirst().elementsEqual(newMiddle.dropLast())
-      {
-        return [
-          ListEdit(at: prefix, remove: 1, insert: []),
-          ListEdit(at: prefix + last, remove: 0, insert: [oldMiddle[oldFirst]]),
-        ]
-      }
-      if oldMiddle[oldFirst + last] == newMiddle[newFirst]
-        && oldMiddle.dropLast().elementsEqual(newMiddle.dropFirst())
-      {
-        return [
-          ListEdit(at: prefix + last, remove: 1, insert: []),
-          ListEdit(at: prefix, remove: 0, insert: [oldMiddle[oldFirst + last]]),
-        ]
-      }
-    }
-    return [ListEdit(at: prefix, remove: oldMiddle.count, insert: Array(newMiddle))]
+    ListEdit.edits(from: old, to: new)
   }
 }

@@ -1,0 +1,237 @@
+// Tests of the planner's views without any UI: the sidebar's entries and counts, a list's rows, Today and Upcoming
+// across lists, the edits of each change, rows changed in place, what rows say, keyboard moves between entries, and
+// switching views with 10 000 tasks.
+
+import Foundation
+import Testing
+
+@testable import TasksCore
+
+@Suite("Planner view state")
+struct PlannerViewStateTests {
+  /// Wednesday 25 November 2026, 12:00.
+  static let today = CalendarDate(year: 2026, month: 11, day: 25)!
+  static let noon = TimeOfDay(hour: 12)!
+  private static let base = Date(timeIntervalSince1970: 1_800_000_000)
+
+  private let home = PlannerListItem.make("Tasks", isDefault: true)
+  private let work = PlannerListItem.make("Work")
+
+  private func task(
+    _ title: String, in list: PlannerListItem, due: Int? = nil, at time: TimeOfDay? = nil, done: Bool = false,
+    parent: PlannerItem? = nil, order: Int = 0
+  ) -> PlannerItem {
+    var item = PlannerItem(
+      id: UUID(), listID: list.id, title: title, createdAt: Self.base.addingTimeInterval(Double(order)))
+    item.due = due.map { TaskDue(date: Self.today.adding(days: $0), time: time) }
+    item.status = done ? .completed : .needsAction
+    item.parentID = parent?.id
+    return item
+  }
+
+  private func applying<Key>(_ edits: [KeyedEdit<Key>], to old: [Key]) -> [Key] {
+    var rows = old
+    for edit in edits { rows.replaceSubrange(edit.at..<(edit.at + edit.remove), with: edit.insert) }
+    return rows
+  }
+
+  @Test("the sidebar: Today, Upcoming, the default list, then the others by name, each with its open tasks")
+  func sidebar() {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    let zed = PlannerListItem.make("Zed")
+    _ = state.show(
+      lists: [zed, work, home],
+      tasks: [
+        task("overdue", in: work, due: -2), task("today", in: home, due: 0), task("tomorrow", in: zed, due: 1),
+        task("in 7 days", in: work, due: 7), task("in 8 days", in: work, due: 8),
+        task("done", in: home, due: 0, done: true),
+        task("undated", in: home),
+      ], waiting: [])
+    #expect(state.entries.map(\.name) == ["Today", "Upcoming", "Tasks", "Work", "Zed"])
+    #expect(state.entries.map(\.count) == [2, 2, 2, 3, 1])
+    #expect(state.entries.map(\.owned) == [false, false, true, true, true])
+    #expect(state.entry(.list(work.id))?.spokenName == "Work, 3 open tasks")
+  }
+
+  @Test(
+    "Today: open tasks due today or before, across lists, overdue first, timed before untimed, with the list's name")
+  func todayView() throws {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    let late = task("late", in: work, due: -1)
+    let nine = task("nine", in: home, due: 0, at: TimeOfDay(hour: 9))
+    let evening = task("evening", in: work, due: 0, at: TimeOfDay(hour: 18))
+    let anytime = task("anytime", in: home, due: 0)
+    _ = state.show(
+      lists: [home, work], tasks: [anytime, evening, task("later", in: home, due: 1), nine, late], waiting: [])
+    #expect(state.selection == .today)
+    #expect(state.rows == [.task(late.id), .task(nine.id), .task(evening.id), .task(anytime.id)])
+    let row = try #require(state.content(late.id))
+    #expect(row.listName == "Work" && row.due?.text == "Yesterday" && row.due?.overdue == true)
+    #expect(state.content(nine.id)?.due?.text == "Today 09:00" && state.content(nine.id)?.due?.overdue == true)
+    #expect(state.content(evening.id)?.due?.overdue == false)
+    #expect(state.content(anytime.id)?.due?.overdue == false, "a day without a time is not overdue on its day")
+  }
+
+  @Test("Upcoming: the next 7 days from tomorrow, each day under its heading")
+  func upcoming() {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    let a = task("a", in: home, due: 1)
+    let b = task("b", in: work, due: 1, at: TimeOfDay(hour: 8))
+    let c = task("c", in: work, due: 5)
+    _ = state.show(
+      lists: [home, work], tasks: [a, b, c, task("d", in: home, due: 8), task("e", in: home, due: 0)], waiting: [])
+    _ = state.select(.upcoming)
+    let tomorrow = Self.today.adding(days: 1)
+    let monday = Self.today.adding(days: 5)
+    #expect(state.rows == [.day(tomorrow), .task(b.id), .task(a.id), .day(monday), .task(c.id)])
+    #expect(state.heading(tomorrow) == "Tomorrow" && state.heading(monday) == "Mon 30 Nov")
+  }
+
+  @Test("a list: top-level open tasks in their order, finished ones after, subtasks counted on their parent")
+  func listRows() throws {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    let parent = task("Move house", in: home, order: 1)
+    let first = task("first", in: home, order: 0)
+    let sub1 = task("boxes", in: home, done: true, parent: parent)
+    let sub2 = task("van", in: home, parent: parent)
+    let sub3 = task("keys", in: home, parent: parent)
+    var done = task("done", in: home, done: true, order: 2)
+    done.completedAt = Self.base
+    _ = state.show(lists: [home], tasks: [done, sub3, parent, sub1, first, sub2], waiting: [parent.id])
+    let edits = state.select(.list(home.id))
+    #expect(applying(edits, to: []) == state.rows)
+    #expect(state.rows == [.task(first.id), .task(parent.id), .task(done.id)])
+    let row = try #require(state.content(parent.id))
+    #expect(row.subtaskCount == "1/3" && row.listName == nil && row.changeWaiting)
+    #expect(row.spokenName == "Move house, not done, 1 of 3 subtasks done, change waiting to be sent")
+    #expect(state.entry(.list(home.id))?.count == 2)
+    _ = state.setShowCompleted(false)
+    #expect(state.rows == [.task(first.id), .task(parent.id)])
+  }
+
+  @Test(
+    "a change answers the fewest edits: a refresh with nothing new none, a finished task one move, a subtask's parent rebinds"
+  )
+  func edits() throws {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    var tasks = (0..<5).map { task("t\($0)", in: home, order: $0) }
+    let sub = task("sub", in: home, parent: tasks[3])
+    _ = state.show(lists: [home], tasks: tasks + [sub], waiting: [])
+    _ = state.select(.list(home.id))
+    #expect(state.show(lists: [home], tasks: (tasks + [sub]).reversed(), waiting: []).isEmpty)
+    let before = state.rows
+    tasks[1].status = .completed
+    let finished = state.show(lists: [home], tasks: tasks + [sub], waiting: [])
+    #expect(finished.rows.count == 2 && applying(finished.rows, to: before) == state.rows)
+    #expect(state.rows.last == .task(tasks[1].id))
+    #expect(finished.changedEntries == [.list(home.id)], "its count went down")
+    var renamed = sub
+    renamed.title = "renamed"
+    let subChanged = state.show(lists: [home], tasks: tasks + [renamed], waiting: [])
+    #expect(subChanged.rows.isEmpty && subChanged.changedRows == [.task(tasks[3].id)])
+    let marked = state.show(lists: [home], tasks: tasks + [renamed], waiting: [tasks[0].id])
+    #expect(marked.changedRows == [.task(tasks[0].id)])
+  }
+
+  @Test("a list that goes while shown moves the selection to Today")
+  func listGone() {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    _ = state.show(lists: [home, work], tasks: [task("w", in: work)], waiting: [])
+    _ = state.select(.list(work.id))
+    let changes = state.show(lists: [home], tasks: [], waiting: [])
+    #expect(changes.selectionMoved && state.selection == .today)
+    #expect(changes.entries == [KeyedEdit(at: 3, remove: 1, insert: [])])
+    #expect(state.select(.list(work.id)).isEmpty && state.selection == .today, "a list that is not there is not shown")
+  }
+
+  @Test("shared lists say who shares them, once their members are known")
+  func sharing() {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    var ours = PlannerListItem.make("Groceries")
+    ours.shared = true
+    var theirs = PlannerListItem.make("Trip")
+    theirs.role = .member
+    theirs.shared = true
+    _ = state.show(lists: [home, ours, theirs], tasks: [], waiting: [])
+    #expect(state.entry(.list(ours.id))?.sharing == "Shared" && state.entry(.list(theirs.id))?.owned == false)
+    let changes = state.setMembers(
+      [
+        PlannerMemberItem(id: UUID(), displayName: "Ann", role: .owner, isYou: true),
+        PlannerMemberItem(id: UUID(), displayName: "Bob", role: .member, isYou: false),
+      ], of: ours.id)
+    #expect(changes.changedEntries == [.list(ours.id)])
+    #expect(state.entry(.list(ours.id))?.sharing == "Shared with Bob")
+    _ = state.setMembers(
+      [
+        PlannerMemberItem(id: UUID(), displayName: "Carol", role: .owner, isYou: false),
+        PlannerMemberItem(id: UUID(), displayName: nil, role: .member, isYou: true),
+      ], of: theirs.id)
+    #expect(state.entry(.list(theirs.id))?.spokenName == "Trip, 0 open tasks, Shared by Carol")
+    #expect(state.entry(.list(home.id))?.sharing == nil)
+  }
+
+  @Test("Alt+Up/Down and Ctrl+1…9 name the entries in the sidebar's order, nothing past the ends")
+  func keyboardMoves() {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    _ = state.show(lists: [work, home], tasks: [], waiting: [])
+    #expect(state.entry(movingBy: -1) == nil)
+    #expect(state.entry(movingBy: 1) == .upcoming)
+    #expect(state.entry(number: 3) == .list(home.id) && state.entry(number: 4) == .list(work.id))
+    #expect(state.entry(number: 5) == nil && state.entry(number: 0) == nil)
+    _ = state.select(.list(work.id))
+    #expect(state.entry(movingBy: 1) == nil && state.entry(movingBy: -1) == .list(home.id))
+  }
+
+  @Test("midnight: tomorrow's task moves into Today and its row says Today")
+  func newDay() {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    let soon = task("soon", in: home, due: 1)
+    _ = state.show(lists: [home], tasks: [soon], waiting: [])
+    #expect(state.rows.isEmpty && state.entries[1].count == 1)
+    let changes = state.setNow(today: Self.today.adding(days: 1), now: TimeOfDay(hour: 0)!)
+    #expect(state.rows == [.task(soon.id)] && changes.rows == [KeyedEdit(at: 0, remove: 0, insert: [.task(soon.id)])])
+    #expect(state.content(soon.id)?.due?.text == "Today")
+    #expect(state.entries.map(\.count).prefix(2) == [1, 0])
+  }
+
+  @Test("model strings name entries and rows, and nothing else")
+  func modelStrings() {
+    let id = UUID()
+    for selection in [PlannerSelection.today, .upcoming, .list(id)] {
+      #expect(PlannerSelection(modelString: selection.modelString) == selection)
+    }
+    for key in [PlannerRowKey.day(Self.today), .task(id)] {
+      #expect(PlannerRowKey(modelString: key.modelString) == key)
+    }
+    for garbage in ["", "d:", "d:2026-13-01", "p:1", "todays", "12"] {
+      #expect(PlannerRowKey(modelString: garbage) == nil && PlannerSelection(modelString: garbage) == nil)
+    }
+  }
+
+  @Test("with 10 000 tasks in 20 lists, each view holds exactly its tasks (the benchmark times the switch)")
+  func scale() {
+    let lists = (0..<20).map { PlannerListItem.make("List \($0)", isDefault: $0 == 0) }
+    let tasks = (0..<10_000).map { n in
+      task("Task \(n)", in: lists[n % 20], due: n % 3 == 0 ? (n % 30) - 10 : nil, order: n)
+    }
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    _ = state.show(lists: lists, tasks: tasks, waiting: [])
+    _ = state.select(.list(lists[7].id))
+    #expect(state.rows == tasks.filter { $0.listID == lists[7].id }.map { .task($0.id) })
+    _ = state.select(.today)
+    let dueBy = tasks.filter { ($0.due?.date).map { $0 <= Self.today } ?? false }
+    #expect(Set(state.rows) == Set(dueBy.map { .task($0.id) }) && state.rows.count == dueBy.count)
+    #expect(state.entries[0].count == dueBy.count)
+    _ = state.select(.upcoming)
+    let soon = tasks.filter { ($0.due?.date).map { $0 > Self.today && $0 <= Self.today.adding(days: 7) } ?? false }
+    #expect(state.rows.count { if case .task = $0 { true } else { false } } == soon.count)
+  }
+}
+
+extension PlannerListItem {
+  static func make(_ name: String, isDefault: Bool = false) -> PlannerListItem {
+    var list = PlannerListItem(id: UUID(), name: name)
+    list.isDefault = isDefault
+    return list
+  }
+}
