@@ -8,6 +8,8 @@ import TasksCore
 public struct AccountFiles: Sendable {
   /// The account's object id (the files are the account's own: never read for another).
   public let objectID: String
+  /// Whose files they are.
+  public let account: Account
   public let outbox: Outbox
   public let cache: TaskCache
 
@@ -16,6 +18,7 @@ public struct AccountFiles: Sendable {
     account: Account, in key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     objectID = account.objectID
+    self.account = account
     outbox = Outbox(file: Outbox.file(for: account, in: key, environment: environment))
     cache = TaskCache(account: account, in: key, environment: environment)
   }

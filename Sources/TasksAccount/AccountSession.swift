@@ -29,6 +29,8 @@ public final class AccountSession {
   public let session: Session
   /// The signed-in account's list: load, add, change, delete with Undo, sync.
   public private(set) lazy var list = TaskListOperations(session: session, account: self, host: host)
+  /// The signed-in account's lists and tasks with dates, repeats and sharing (the task API v2).
+  public private(set) lazy var planner = PlannerOperations(session: session, host: host, environment: environment)
   private let webSession: WebSessionFolders
   private let environment: [String: String]
   private unowned let host: any AccountHost
@@ -105,6 +107,7 @@ public final class AccountSession {
       currentFiles = nil
       list.clear()
       await previous.cache.remove()
+      await planner.forget(previous.account)
     }
     _ = files(for: account)
     publish(.signedIn(account))
@@ -143,6 +146,7 @@ public final class AccountSession {
       // What waits goes out while it still can; what cannot be sent stays for this user's next sign-in.
       let files = files(for: account)
       _ = await files.outbox.flush(TaskAPIClient(session: session, account: files.objectID))
+      await planner.sendWaiting()
     }
     let logout = try await session.signOut()
     await forget(account.map { files(for: $0) } ?? currentFiles)
@@ -168,6 +172,7 @@ public final class AccountSession {
   /// The list first (no offline copy of it is written from now on), then the files.
   private func forget(_ files: AccountFiles?) async {
     list.clear()
+    await planner.forget(files?.account)
     currentFiles = nil
     await files?.cache.remove()
     await files?.outbox.removeFileIfEmpty()

@@ -1,0 +1,210 @@
+// PlannerOperations, PlannerView: the signed-in account's lists and tasks as the planner window shows them — the
+// replica of the change feed, the outbox of every edit, what is shown with the waiting edits made — and every edit:
+// kept on disk first, shown at once, then sent. GTK-free; main actor.
+
+import FoundationEssentials
+import TasksCore
+
+/// What the planner's operations ask of the window.
+@MainActor
+public protocol PlannerView: AnyObject {
+  /// The lists and tasks as they are now (the waiting edits made).
+  func show(_ shown: PlannerShown)
+  /// A change whose fields lost to a change made elsewhere ("Use Mine" offers this device's values again).
+  func showConflict(_ conflict: PlannerConflict)
+  /// A message for the user (a refused edit, a service that cannot be reached).
+  func showMessage(_ message: String)
+}
+
+/// The planner of the signed-in account: follows the change feed into a replica on disk, keeps every edit in the
+/// account's planner outbox before showing it, and sends the outbox before each read of the feed. A service with
+/// only the sample's API (no `/api/v2`) leaves `isAvailable` false, and the window keeps its single list.
+///
+/// Refreshes never overlap: one asked for while another runs runs once after it.
+@MainActor
+public final class PlannerOperations {
+  /// The window's planner, when one shows it.
+  public weak var view: (any PlannerView)?
+  /// What is shown now (nil before the first load).
+  public private(set) var shown: PlannerShown?
+  /// Whether the service has the task API v2 (nil: not known yet).
+  public private(set) var isAvailable: Bool?
+  /// The client for the signed-in account (the headless tests give one that cannot reach the service).
+  public var makeClient: @MainActor (_ session: Session, _ objectID: String) -> TaskAPIClient = { session, id in
+    TaskAPIClient(session: session, account: id)
+  }
+
+  private let session: Session
+  private unowned let host: any AccountHost
+  private let environment: [String: String]
+  private var store: Store?
+  /// The refresh running or last run, and the one waiting for it to end.
+  private var lastRefresh: Task<Void, Never>?
+  private var nextRefresh: Task<Void, Never>?
+
+  /// One account's replica and outbox.
+  private struct Store {
+    let objectID: String
+    let replica: PlannerReplica
+    let outbox: PlannerOutbox
+  }
+
+  init(session: Session, host: any AccountHost, environment: [String: String]) {
+    self.session = session
+    self.host = host
+    self.environment = environment
+  }
+
+  /// The signed-in account's replica and outbox (read from disk off the main thread the first time).
+  private func currentStore() async -> Store? {
+    guard let account = await session.account else { return nil }
+    if let store, store.objectID == account.objectID { return store }
+    let (key, environment) = (session.key, environment)
+    let replica = await Task.detached {
+      PlannerReplica(file: PlannerReplica.file(for: account, in: key, environment: environment))
+    }.value
+    let made = Store(
+      objectID: account.objectID, replica: replica,
+      outbox: PlannerOutbox(file: PlannerOutbox.file(for: account, in: key, environment: environment)))
+    store = made
+    return made
+  }
+
+  // MARK: Loading
+
+  /// Shows the copy on disk, then sends what waits, reads what changed and shows that; returns once a refresh that
+  /// started after the call has finished.
+  public func refresh() async {
+    if let waiting = nextRefresh { return await waiting.value }  // one not yet started covers this call too
+    let previous = lastRefresh
+    let run = Task { @MainActor in
+      await previous?.value
+      self.nextRefresh = nil
+      await self.refreshOnce()
+    }
+    nextRefresh = run
+    lastRefresh = run
+    await run.value
+  }
+
+  private func refreshOnce() async {
+    guard let store = await currentStore() else { return }
+    if shown == nil { await showCurrent(store) }
+    let client = makeClient(session, store.objectID)
+    let flushed = await store.outbox.flush(client)
+    report(flushed)
+    do {
+      try await store.replica.follow(client)
+      isAvailable = true
+    } catch .notFound {
+      isAvailable = false
+      host.debug("planner: the service has no task API v2")
+    } catch {
+      if case .network = error, flushed.stoppedBy != nil {
+      } else {
+        view?.showMessage(error.message)
+      }
+    }
+    await showCurrent(store)
+  }
+
+  private func report(_ flushed: PlannerOutbox.FlushResult) {
+    for conflict in flushed.conflicts { view?.showConflict(conflict) }
+    if let refused = flushed.refused.first {
+      view?.showMessage(String(template: tr("A change could not be made: %@"), refused))
+    }
+    if let stopped = flushed.stoppedBy, case .network = stopped {
+    } else if let stopped = flushed.stoppedBy {
+      view?.showMessage(stopped.message)
+    }
+  }
+
+  private func showCurrent(_ store: Store) async {
+    let (lists, tasks) = (await store.replica.lists, await store.replica.tasks)
+    let shown = await store.outbox.shown(lists: lists, tasks: tasks)
+    guard self.store?.objectID == store.objectID else { return }  // another account signed in meanwhile
+    self.shown = shown
+    view?.show(shown)
+  }
+
+  // MARK: Editing
+
+  /// Keeps `edit` in the outbox (on disk before it shows), shows it, then sends it and reads what changed. Answers
+  /// false when it could not be kept (the disk refused it: nothing changed, and the message says so).
+  @discardableResult
+  public func record(_ edit: PlannerEdit) async -> Bool {
+    guard let store = await currentStore() else { return false }
+    do {
+      try await store.outbox.record(edit)
+    } catch {
+      view?.showMessage(tr("The change could not be saved on this computer"))
+      return false
+    }
+    await showCurrent(store)
+    let release = host.holdApplication()  // quitting now must not cut the request short
+    Task {
+      await refresh()
+      release()
+    }
+    return true
+  }
+
+  /// Sends this device's values of the fields that lost in `conflict` again, over the service's version.
+  public func useMine(_ conflict: PlannerConflict) async {
+    var mine = conflict.current
+    for field in conflict.fields { mine.take(field, from: conflict.mine) }
+    await record(.changeTask(base: conflict.current, mine: mine))
+  }
+
+  /// A code that lets another person join `list` (owner only).
+  public func invite(list: UUID) async throws(TaskAPIError) -> (code: String, expiresAt: Date) {
+    guard let store = await currentStore() else { throw .unauthorized(.notSignedIn) }
+    return try await makeClient(session, store.objectID).invite(list: list)
+  }
+
+  /// Joins the list `code` was made for; the list shows at once.
+  public func join(code: String) async throws(TaskAPIError) -> PlannerListItem {
+    guard let store = await currentStore() else { throw .unauthorized(.notSignedIn) }
+    let list = try await makeClient(session, store.objectID).join(code: code)
+    await refresh()
+    return list
+  }
+
+  /// The members of a shared list.
+  public func members(of list: UUID) async throws(TaskAPIError) -> [PlannerMemberItem] {
+    guard let store = await currentStore() else { throw .unauthorized(.notSignedIn) }
+    return try await makeClient(session, store.objectID).members(list: list)
+  }
+
+  /// Leaves a list someone shares with the user.
+  public func leave(list: UUID) async throws(TaskAPIError) {
+    guard let store = await currentStore() else { throw .unauthorized(.notSignedIn) }
+    try await makeClient(session, store.objectID).removeMember(list: list, member: nil)
+    await refresh()
+  }
+
+  // MARK: Signing out
+
+  /// Sends what waits (before a sign-out); what cannot be sent stays for the account's next sign-in.
+  func sendWaiting() async {
+    guard let store = await currentStore() else { return }
+    _ = await store.outbox.flush(makeClient(session, store.objectID))
+  }
+
+  /// Forgets the shown lists; the replica's file goes, the outbox's once nothing waits in it.
+  func forget(_ account: Account?) async {
+    shown = nil
+    view?.show(PlannerShown(lists: [], tasks: [:], edits: []))
+    guard let account else { return }
+    let store = self.store
+    self.store = nil
+    try? FileManager.default.removeItem(
+      at: PlannerReplica.file(for: account, in: session.key, environment: environment))
+    if let store, store.objectID == account.objectID {
+      await store.outbox.removeFileIfEmpty()
+    } else {
+      await PlannerOutbox(file: PlannerOutbox.file(for: account, in: session.key, environment: environment))
+        .removeFileIfEmpty()
+    }
+  }
+}

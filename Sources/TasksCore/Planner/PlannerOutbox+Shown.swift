@@ -1,0 +1,82 @@
+// PlannerOutbox+Shown: the lists and tasks as the user left them — the replica's copy with every edit still waiting
+// made — so the window shows an edit at once and offline, and a finished repeating task at its next date. Actor
+// extension and a pure function.
+
+import FoundationEssentials
+
+/// What the window shows: lists and tasks with the waiting edits made, and the tasks with an edit waiting.
+public struct PlannerShown: Equatable, Sendable {
+  public var lists: [PlannerListItem]
+  public var tasks: [PlannerItem]
+  /// Tasks with an edit not yet acknowledged (their rows say so).
+  public var waiting: Set<UUID>
+  /// Edits the service refused, with its reason (they stay, marked).
+  public var refused: [String]
+
+  /// `lists` and `tasks` with `edits` made, in order.
+  public init(lists: [PlannerListItem], tasks: [UUID: PlannerItem], edits: [PlannerEdit], refused: [String] = []) {
+    var lists = lists
+    var tasks = tasks
+    var waiting: Set<UUID> = []
+    for edit in edits {
+      switch edit {
+      case .createList(let id, let name):
+        if let index = lists.firstIndex(where: { $0.id == id }) {
+          lists[index].name = name
+        } else {
+          lists.append(PlannerListItem(id: id, name: name))
+        }
+      case .renameList(let id, let name):
+        if let index = lists.firstIndex(where: { $0.id == id }) { lists[index].name = name }
+      case .deleteList(let id):
+        lists.removeAll { $0.id == id }
+        tasks = tasks.filter { $0.value.listID != id }
+      case .createTask(let item), .changeTask(_, let item):
+        tasks[item.id] = item
+        waiting.insert(item.id)
+      case .complete(_, let id, let occurrence, let today):
+        guard var item = tasks[id] else { continue }
+        item.finish(occurrence: occurrence, today: today)
+        tasks[id] = item
+        waiting.insert(id)
+      case .deleteTask(_, let id):
+        tasks[id] = nil
+        // Its subtasks go with it.
+        tasks = tasks.filter { $0.value.parentID != id }
+      }
+    }
+    self.lists = lists
+    self.tasks = Array(tasks.values)
+    self.waiting = waiting
+    self.refused = refused
+  }
+}
+
+extension PlannerItem {
+  /// Finishes the occurrence due on `occurrence`, as the service will: a repeating task moves to its next date
+  /// (counted from that date, or from `today` when it repeats from completion); past its last one, or without a
+  /// repeat, it is done.
+  public mutating func finish(occurrence: CalendarDate, today: CalendarDate, at now: Date = Date()) {
+    guard status == .needsAction else { return }
+    guard let recurrence, let due else {
+      status = .completed
+      completedAt = now
+      return
+    }
+    guard due.date == occurrence else { return }  // that occurrence was finished already
+    if let next = recurrence.rule.occurrence(after: recurrence.from == .due ? occurrence : max(today, occurrence)) {
+      self.due?.date = next
+    } else {
+      status = .completed
+      completedAt = now
+    }
+  }
+}
+
+extension PlannerOutbox {
+  /// `lists` and `tasks` (the replica's) with every waiting edit made.
+  public func shown(lists: [PlannerListItem], tasks: [UUID: PlannerItem]) -> PlannerShown {
+    PlannerShown(
+      lists: lists, tasks: tasks, edits: pending.map(\.edit), refused: pending.compactMap(\.refusal))
+  }
+}

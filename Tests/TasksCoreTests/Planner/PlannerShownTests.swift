@@ -1,0 +1,72 @@
+// Tests of what the window shows before the service answers: the replica's lists and tasks with the outbox's
+// waiting edits made, in order, and a finished task as the service will have it.
+
+import Foundation
+import Testing
+
+@testable import TasksCore
+
+@Suite("Planner: waiting edits shown")
+struct PlannerShownTests {
+  static let today = CalendarDate(year: 2026, month: 11, day: 25)!
+  private let list = PlannerListItem(id: UUID(), name: "Home")
+
+  private func task(_ title: String, parent: PlannerItem? = nil) -> PlannerItem {
+    var item = PlannerItem(id: UUID(), listID: list.id, title: title, createdAt: Date())
+    item.parentID = parent?.id
+    return item
+  }
+
+  @Test("edits are made in order; each task edited is marked waiting; a deleted task takes its subtasks")
+  func order() {
+    let kept = task("kept")
+    let parent = task("parent")
+    let child = task("child", parent: parent)
+    var renamed = kept
+    renamed.title = "renamed"
+    let added = task("added")
+    let shown = PlannerShown(
+      lists: [list], tasks: [kept.id: kept, parent.id: parent, child.id: child],
+      edits: [
+        .changeTask(base: kept, mine: renamed), .createTask(added), .deleteTask(list: list.id, id: parent.id),
+        .renameList(id: list.id, name: "House"),
+      ])
+    #expect(Set(shown.tasks.map(\.title)) == ["renamed", "added"])
+    #expect(shown.waiting == [kept.id, added.id])
+    #expect(shown.lists.map(\.name) == ["House"])
+  }
+
+  @Test("a list created and deleted; a deleted list takes its tasks")
+  func lists() {
+    let other = UUID()
+    let shown = PlannerShown(
+      lists: [list], tasks: [UUID(): task("t")],
+      edits: [.createList(id: other, name: "Trip"), .deleteList(id: list.id)])
+    #expect(shown.lists.map(\.name) == ["Trip"] && shown.tasks.isEmpty)
+  }
+
+  @Test("finishing: a plain task is done; a repeat moves to its next date, from due or from completion, once")
+  func finishing() throws {
+    var plain = task("plain")
+    plain.finish(occurrence: Self.today, today: Self.today)
+    #expect(plain.status == .completed && plain.completedAt != nil)
+
+    var weekly = task("weekly")
+    weekly.due = TaskDue(date: Self.today.adding(days: -3), time: TimeOfDay(hour: 8))
+    weekly.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=WEEKLY"), from: .due)
+    var fromCompletion = weekly
+    fromCompletion.recurrence?.from = .completion
+    weekly.finish(occurrence: Self.today.adding(days: -3), today: Self.today)
+    #expect(weekly.due == TaskDue(date: Self.today.adding(days: 4), time: TimeOfDay(hour: 8)))
+    weekly.finish(occurrence: Self.today.adding(days: -3), today: Self.today)
+    #expect(weekly.due?.date == Self.today.adding(days: 4), "the same occurrence twice moves it once")
+    fromCompletion.finish(occurrence: Self.today.adding(days: -3), today: Self.today)
+    #expect(fromCompletion.due?.date == Self.today.adding(days: 7), "a week after it was done")
+
+    var ending = task("ending")
+    ending.due = TaskDue(date: Self.today)
+    ending.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=DAILY;UNTIL=20261125"))
+    ending.finish(occurrence: Self.today, today: Self.today)
+    #expect(ending.status == .completed, "past its last occurrence")
+  }
+}

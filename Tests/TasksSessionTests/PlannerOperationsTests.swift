@@ -1,0 +1,193 @@
+// Headless tests of the account's planner (`PlannerOperations`) against the real playground: edits shown at once
+// and kept offline, sent when the service is back; a finished repeat at its next date; a conflict and Use Mine;
+// another client's change after a refresh; sign-out and a second account.
+
+import B2CPlayground
+import Foundation
+import TasksAccount
+import TasksCore
+import TasksTestSupport
+import Testing
+
+/// The planner window without GTK: what it was shown, in the core's `PlannerViewState`.
+@MainActor
+final class RecordingPlanner: PlannerView {
+  private(set) var state: PlannerViewState
+  private(set) var shown: PlannerShown?
+  private(set) var conflicts: [PlannerConflict] = []
+  private(set) var messages: [String] = []
+
+  init() {
+    let now = DueLabel.now()
+    state = PlannerViewState(today: now.today, now: now.time)
+  }
+
+  func show(_ shown: PlannerShown) {
+    self.shown = shown
+    _ = state.show(lists: shown.lists, tasks: shown.tasks, waiting: shown.waiting)
+  }
+  func showConflict(_ conflict: PlannerConflict) { conflicts.append(conflict) }
+  func showMessage(_ message: String) { messages.append(message) }
+
+  /// The task titled `title`; the test fails without one.
+  func task(_ title: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> PlannerItem {
+    try #require(
+      shown?.tasks.first { $0.title == title }, "no task \(title) is shown: \(shown?.tasks.map(\.title) ?? [])",
+      sourceLocation: sourceLocation)
+  }
+}
+
+@Suite("Planner operations: the window's lists and tasks, headless", .serialized)
+@MainActor
+struct PlannerOperationsTests {
+  /// Another client of the same user (another device, or the CLI).
+  private func elsewhere(_ harness: SessionHarness) async throws -> TaskAPIClient {
+    let other = harness.session()
+    if try await other.restore() == nil { _ = try await harness.signIn(other) }
+    return TaskAPIClient(session: other)
+  }
+
+  @Test("an edit shows at once, offline too; it waits on disk and reaches the service when it is back")
+  func offlineEdits() async throws {
+    try await SessionHarness.with { harness in
+      let account = try AccountHarness(harness)
+      _ = try await account.signIn()
+      let view = RecordingPlanner()
+      let planner = account.account.planner
+      planner.view = view
+      await planner.refresh()
+      #expect(planner.isAvailable == true)
+      #expect(view.state.orderedLists.map(\.name) == ["Tasks"], "the default list")
+
+      planner.makeClient = { session, _ in .offline(session) }
+      let trip = UUID()
+      #expect(await planner.record(.createList(id: trip, name: "Trip")))
+      var flights = PlannerItem(id: UUID(), listID: trip, title: "book flights", createdAt: Date())
+      let today = view.state.today
+      flights.due = TaskDue(date: today, time: TimeOfDay(hour: 9))
+      flights.priority = 1
+      #expect(await planner.record(.createTask(flights)))
+      #expect(view.state.orderedLists.map(\.name) == ["Tasks", "Trip"], "shown at once, offline")
+      #expect(view.state.rows == [.task(flights.id)], "in Today")
+      #expect(view.state.content(flights.id)?.changeWaiting == true)
+      await planner.refresh()
+      #expect(view.messages.isEmpty, "offline says nothing here: the window's banner does")
+
+      // Quitting now loses nothing: the edits are on disk, for the next start.
+      let signedIn = try #require(await account.session.account)
+      let file = PlannerOutbox.file(for: signedIn, in: account.session.key, environment: account.environment)
+      #expect(await PlannerOutbox(file: file).pending.count == 2)
+
+      planner.makeClient = { session, id in TaskAPIClient(session: session, account: id) }
+      await planner.refresh()
+      let sent = try view.task("book flights")
+      #expect(sent.due == flights.due && sent.priority == 1 && view.shown?.waiting.isEmpty == true)
+      #expect(view.state.content(flights.id)?.changeWaiting == false)
+      #expect(await PlannerOutbox(file: file).pending.isEmpty)
+      #expect(try await elsewhere(harness).plannerTasks(list: trip).map(\.title) == ["book flights"])
+    }
+  }
+
+  @Test("finishing a repeating task shows its next date at once; the service agrees, once however often it is sent")
+  func repeatFinished() async throws {
+    try await SessionHarness.with { harness in
+      let account = try AccountHarness(harness)
+      _ = try await account.signIn()
+      let view = RecordingPlanner()
+      let planner = account.account.planner
+      planner.view = view
+      await planner.refresh()
+      let home = try #require(view.state.defaultList)
+      let today = view.state.today
+      var rent = PlannerItem(id: UUID(), listID: home.id, title: "pay rent", createdAt: Date())
+      rent.due = TaskDue(date: today)
+      rent.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=MONTHLY"))
+      await planner.record(.createTask(rent))
+      await planner.refresh()
+      let next = try #require(rent.recurrence?.rule.occurrence(after: today))
+      planner.makeClient = { session, _ in .offline(session) }
+      await planner.record(.complete(list: home.id, id: rent.id, occurrence: today, today: today))
+      #expect(try view.task("pay rent").due?.date == next, "moved in place at once, offline")
+      #expect(try view.task("pay rent").status == .needsAction)
+      #expect(!view.state.rows.contains(.task(rent.id)), "no longer in Today")
+      await planner.record(.complete(list: home.id, id: rent.id, occurrence: today, today: today))
+      planner.makeClient = { session, id in TaskAPIClient(session: session, account: id) }
+      await planner.refresh()
+      let stored = try #require(try await elsewhere(harness).plannerTasks(list: home.id).first { $0.id == rent.id })
+      #expect(stored.due?.date == next, "sent twice, moved once")
+      #expect(try view.task("pay rent").due?.date == next && view.shown?.waiting.isEmpty == true)
+    }
+  }
+
+  @Test(
+    "another device's change shows after a refresh; the same field changed on both is a conflict, and Use Mine wins")
+  func conflict() async throws {
+    try await SessionHarness.with { harness in
+      let account = try AccountHarness(harness)
+      _ = try await account.signIn()
+      let view = RecordingPlanner()
+      let planner = account.account.planner
+      planner.view = view
+      await planner.refresh()
+      let home = try #require(view.state.defaultList)
+      let plants = PlannerItem(id: UUID(), listID: home.id, title: "water plants", createdAt: Date())
+      await planner.record(.createTask(plants))
+      await planner.refresh()
+      let base = try view.task("water plants")
+
+      let other = try await elsewhere(harness)
+      var theirs = base
+      theirs.title = "water the garden"
+      _ = try await other.changeTask(theirs, fields: [.title], ifMatch: base.version)
+      // Offline here, the same title is changed, with the notes.
+      planner.makeClient = { session, _ in .offline(session) }
+      var mine = base
+      mine.title = "water the balcony"
+      mine.notes = "and the ferns"
+      await planner.record(.changeTask(base: base, mine: mine))
+      #expect(try view.task("water the balcony").notes == "and the ferns")
+      planner.makeClient = { session, id in TaskAPIClient(session: session, account: id) }
+      await planner.refresh()
+      let conflict = try #require(view.conflicts.first)
+      #expect(conflict.fields == [.title] && conflict.mine.title == "water the balcony")
+      #expect(try view.task("water the garden").notes == "and the ferns", "the other field was merged")
+
+      await planner.useMine(conflict)
+      await planner.refresh()
+      #expect(try view.task("water the balcony").notes == "and the ferns")
+      let stored = try await other.plannerTasks(list: home.id).first { $0.id == base.id }
+      #expect(stored?.title == "water the balcony" && view.conflicts.count == 1)
+
+      // A change made elsewhere shows at the next refresh.
+      var renamed = try #require(stored)
+      renamed.title = "water everything"
+      _ = try await other.changeTask(renamed, fields: [.title], ifMatch: renamed.version)
+      await planner.refresh()
+      #expect(try view.task("water everything").id == base.id)
+    }
+  }
+
+  @Test("a sign-out forgets the lists and removes the copy; the next account sees none of the first's")
+  func signOut() async throws {
+    try await SessionHarness.with { harness in
+      let account = try AccountHarness(harness)
+      let ann = try await account.signIn("ann@example.com")
+      let view = RecordingPlanner()
+      let planner = account.account.planner
+      planner.view = view
+      await planner.refresh()
+      await planner.record(.createList(id: UUID(), name: "Ann's secrets"))
+      await planner.refresh()
+      let copy = PlannerReplica.file(for: ann, in: account.session.key, environment: account.environment)
+      #expect(FileManager.default.fileExists(atPath: copy.path))
+      _ = try await account.account.signOut()
+      #expect(view.shown?.lists.isEmpty == true && planner.shown == nil)
+      #expect(!FileManager.default.fileExists(atPath: copy.path))
+
+      let bob = try await harness.signIn(account.session, "bob@example.com", "Tasks-Demo-2")
+      await account.account.signedIn(bob)
+      await planner.refresh()
+      #expect(view.state.orderedLists.map(\.name) == ["Tasks"], "Bob's own default list only")
+    }
+  }
+}
