@@ -40,6 +40,16 @@ final class RecordingPlanner: PlannerView {
 @Suite("Planner operations: the window's lists and tasks, headless", .serialized)
 @MainActor
 struct PlannerOperationsTests {
+  /// Ann signed in, her planner shown in a recording view and loaded.
+  private func signedIn(_ harness: SessionHarness) async throws -> (AccountHarness, RecordingPlanner) {
+    let account = try AccountHarness(harness)
+    _ = try await account.signIn()
+    let view = RecordingPlanner()
+    account.account.planner.view = view
+    await account.account.planner.refresh()
+    return (account, view)
+  }
+
   /// Another client of the same user (another device, or the CLI).
   private func elsewhere(_ harness: SessionHarness) async throws -> TaskAPIClient {
     let other = harness.session()
@@ -50,12 +60,8 @@ struct PlannerOperationsTests {
   @Test("an edit shows at once, offline too; it waits on disk and reaches the service when it is back")
   func offlineEdits() async throws {
     try await SessionHarness.with { harness in
-      let account = try AccountHarness(harness)
-      _ = try await account.signIn()
-      let view = RecordingPlanner()
+      let (account, view) = try await signedIn(harness)
       let planner = account.account.planner
-      planner.view = view
-      await planner.refresh()
       #expect(planner.isAvailable == true)
       #expect(view.state.orderedLists.map(\.name) == ["Tasks"], "the default list")
 
@@ -91,12 +97,8 @@ struct PlannerOperationsTests {
   @Test("finishing a repeating task shows its next date at once; the service agrees, once however often it is sent")
   func repeatFinished() async throws {
     try await SessionHarness.with { harness in
-      let account = try AccountHarness(harness)
-      _ = try await account.signIn()
-      let view = RecordingPlanner()
+      let (account, view) = try await signedIn(harness)
       let planner = account.account.planner
-      planner.view = view
-      await planner.refresh()
       let home = try #require(view.state.defaultList)
       let today = view.state.today
       var rent = PlannerItem(id: UUID(), listID: home.id, title: "pay rent", createdAt: Date())
@@ -123,12 +125,8 @@ struct PlannerOperationsTests {
     "another device's change shows after a refresh; the same field changed on both is a conflict, and Use Mine wins")
   func conflict() async throws {
     try await SessionHarness.with { harness in
-      let account = try AccountHarness(harness)
-      _ = try await account.signIn()
-      let view = RecordingPlanner()
+      let (account, view) = try await signedIn(harness)
       let planner = account.account.planner
-      planner.view = view
-      await planner.refresh()
       let home = try #require(view.state.defaultList)
       let plants = PlannerItem(id: UUID(), listID: home.id, title: "water plants", createdAt: Date())
       await planner.record(.createTask(plants))
