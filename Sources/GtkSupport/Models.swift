@@ -16,6 +16,12 @@ public final class StringList {
     withCStringArray(insert) { gtk_string_list_splice(model, UInt32(at), UInt32(remove), $0) }
   }
 
+  /// A `GtkNoSelection` over this model, for a list view (which takes the reference returned).
+  public func noSelection() -> OpaquePointer {
+    g_object_ref(model.gpointer)
+    return gtk_no_selection_new(model)
+  }
+
   /// The string of an item of this model (or of a model above it): a `GtkStringObject`.
   public static func string(of item: UnsafeMutableRawPointer) -> String {
     String(cString: gtk_string_object_get_string(OpaquePointer(item)))

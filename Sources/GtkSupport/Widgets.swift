@@ -349,6 +349,13 @@ public struct Stack: WidgetView {
     return Widget(child)
   }
 
+  /// The name of the child on screen.
+  @MainActor
+  public var visibleChildName: String {
+    get { gtk_stack_get_visible_child_name(stack).map { String(cString: $0) } ?? "" }
+    nonmutating set { gtk_stack_set_visible_child_name(stack, newValue) }
+  }
+
   /// The child on screen.
   @MainActor
   public var visibleChild: Widget? {

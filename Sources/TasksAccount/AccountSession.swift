@@ -30,7 +30,12 @@ public final class AccountSession {
   /// The signed-in account's list: load, add, change, delete with Undo, sync.
   public private(set) lazy var list = TaskListOperations(session: session, account: self, host: host)
   /// The signed-in account's lists and tasks with dates, repeats and sharing (the task API v2).
-  public private(set) lazy var planner = PlannerOperations(session: session, host: host, environment: environment)
+  /// After an edit there, the default list (the sample's list, shown by `list`) is read again.
+  public private(set) lazy var planner: PlannerOperations = {
+    let planner = PlannerOperations(session: session, host: host, environment: environment)
+    planner.onEdited = { [unowned self] in Task { await self.list.refreshQuietly(atMostEvery: .zero) } }
+    return planner
+  }()
   private let webSession: WebSessionFolders
   private let environment: [String: String]
   private unowned let host: any AccountHost

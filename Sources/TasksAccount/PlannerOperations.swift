@@ -29,6 +29,8 @@ public final class PlannerOperations {
   public private(set) var shown: PlannerShown?
   /// Whether the service has the task API v2 (nil: not known yet).
   public private(set) var isAvailable: Bool?
+  /// Called after an edit reached the service (or could not): the sample's list reads the default list again.
+  public var onEdited: (@MainActor () -> Void)?
   /// The client for the signed-in account (the headless tests give one that cannot reach the service).
   public var makeClient: @MainActor (_ session: Session, _ objectID: String) -> TaskAPIClient = { session, id in
     TaskAPIClient(session: session, account: id)
@@ -144,6 +146,7 @@ public final class PlannerOperations {
     let release = host.holdApplication()  // quitting now must not cut the request short
     Task {
       await refresh()
+      onEdited?()
       release()
     }
     return true

@@ -20,6 +20,7 @@ final class MainWindow {
   private struct Rooms {
     let account: AccountController
     let listPage: TaskListPage
+    let planner: PlannerController
     let actions: WindowActions
     let observation: Int
   }
@@ -106,13 +107,16 @@ final class MainWindow {
     let controller = AccountController(ui: self, account: account, signIn: signIn)
     let listPage = TaskListPage(
       builder: builder, window: window, windowState: windowState, tasks: account.list, list: list)
+    let planner = PlannerController(builder: builder, planner: account.planner, toasts: toasts)
+    planner.onFoldChanged = { [unowned self] folded in self.header.setSidebarFolded(folded) }
     let targets = ActionTargets(
       account: controller, tasks: account.list, listPage: listPage, failurePage: failurePage, toasts: toasts,
-      window: window)
+      window: window, planner: planner)
     let actions = WindowActions(WindowActions.table(targets), to: window, windowState: windowState)
     account.list.attach(view: list, presenter: self)
     let observation = account.observe { [unowned self] event in self.accountChanged(event, signIn: signIn) }
-    return Rooms(account: controller, listPage: listPage, actions: actions, observation: observation)
+    return Rooms(
+      account: controller, listPage: listPage, planner: planner, actions: actions, observation: observation)
   }
 
   /// Shows what happened to the account.

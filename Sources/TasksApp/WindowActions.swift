@@ -35,6 +35,7 @@ struct ActionTargets {
   let failurePage: SignInFailurePage
   let toasts: ToastShelf
   let window: Window
+  let planner: PlannerController
 }
 
 /// The window's actions, added to it with their shortcuts; `enable(on:)` enables those a page can use.
@@ -57,7 +58,9 @@ final class WindowActions {
         Task { await tasks.reload() }
       },
       WindowAction(name: "add-task", accelerators: ["<Primary><Shift>n"], scope: .signedIn) { page.openAddTask() },
-      WindowAction(name: "new-task", accelerators: ["<Primary>n"], scope: .signedIn) { page.focusQuickEntry() },
+      WindowAction(name: "new-task", accelerators: ["<Primary>n"], scope: .signedIn) {
+        if targets.planner.isShowingPlannerPage { targets.planner.quickEntry.focus() } else { page.focusQuickEntry() }
+      },
       WindowAction(name: "search", accelerators: ["<Primary>f"], scope: .signedIn) { page.openSearch() },
       WindowAction(name: "undo", accelerators: ["<Primary>z"], scope: .signedIn) { tasks.undo() },
       WindowAction(name: "delete-completed", scope: .signedIn) { tasks.deleteCompleted() },
@@ -66,8 +69,32 @@ final class WindowActions {
         targets.toasts.show(tr("Details copied"))
       },
     ]
+    table += plannerActions(targets)
     if account.session.canEditProfile {
       table.append(WindowAction(name: "edit-profile", scope: .signedIn) { account.startSignIn(editProfile: true) })
+    }
+    return table
+  }
+
+  /// The planner's: the sidebar's entries (Ctrl+1…9, Alt+Up/Down, Ctrl+L) and the list menu.
+  private static func plannerActions(_ targets: ActionTargets) -> [WindowAction] {
+    let planner = targets.planner
+    let dialogs = PlannerListDialogs(window: targets.window, planner: planner, toasts: targets.toasts)
+    var table = [
+      WindowAction(name: "focus-sidebar", accelerators: ["<Primary>l"], scope: .signedIn) { planner.focusSidebar() },
+      WindowAction(name: "previous-entry", accelerators: ["<Alt>Up"], scope: .signedIn) { planner.move(by: -1) },
+      WindowAction(name: "next-entry", accelerators: ["<Alt>Down"], scope: .signedIn) { planner.move(by: 1) },
+      WindowAction(name: "new-list", accelerators: ["<Primary><Alt>n"], scope: .signedIn) { dialogs.newList() },
+      WindowAction(name: "rename-list", scope: .signedIn) { dialogs.renameList() },
+      WindowAction(name: "share-list", scope: .signedIn) { dialogs.shareList() },
+      WindowAction(name: "join-list", scope: .signedIn) { dialogs.joinList() },
+      WindowAction(name: "delete-list", scope: .signedIn) { dialogs.deleteList() },
+    ]
+    for number in 1...9 {
+      table.append(
+        WindowAction(name: "go-to-\(number)", accelerators: ["<Primary>\(number)"], scope: .signedIn) {
+          planner.go(to: number)
+        })
     }
     return table
   }

@@ -13,6 +13,10 @@ final class WindowHeader {
   private let spinner: HeaderSpinner
   /// The header's buttons that only the list can use.
   private let listButtons: [Widget]
+  /// Back to the planner's sidebar, when a narrow window folded it away.
+  private let sidebarButton: Widget
+  private var sidebarFolded = false
+  private var page = WindowPage.loading
   /// The signed-in user's name, as the header shows it under the title on the list.
   private var accountName = ""
 
@@ -24,6 +28,13 @@ final class WindowHeader {
       menuButton: builder.opaqueObject("primary_menu_button", gtk_menu_button_get_type()))
     spinner = HeaderSpinner(builder.widget("refresh_spinner", as: Spinner.init))
     listButtons = ["add_task_button", "refresh_button", "search_button"].map(builder.widget)
+    sidebarButton = builder.widget("sidebar_button")
+  }
+
+  /// Whether the planner's sidebar is folded away (its button shows on the list).
+  func setSidebarFolded(_ folded: Bool) {
+    sidebarFolded = folded
+    sidebarButton.isVisible = page.isList && folded
   }
 
   /// The header for `page`: the app's own title (whatever a sign-in page left in it), the user's name under it on
@@ -33,7 +44,9 @@ final class WindowHeader {
       title.showPageOrigin(host: nil, secure: false)
       title.setSubtitle(page.isList ? accountName : "")
     }
+    self.page = page
     for button in listButtons { button.isVisible = page.isList }
+    sidebarButton.isVisible = page.isList && sidebarFolded
   }
 
   /// Shows `account` (nil: nobody is signed in) atop the main menu and, unless a sign-in page's title is there

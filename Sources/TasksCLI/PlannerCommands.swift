@@ -141,16 +141,8 @@ extension Context {
   }
 
   /// The language phrases are read in (besides English): LANGUAGE's first, else the locale's.
-  static var phraseLanguage: String {
-    let environment = ProcessInfo.processInfo.environment
-    let names = [environment["LANGUAGE"], environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]]
-    for case let name? in names where !name.isEmpty && name != "C" && name != "POSIX" {
-      return String(name.split(separator: ":").first?.prefix(2) ?? "en").lowercased()
-    }
-    return "en"
-  }
+  static var phraseLanguage: String { DatePhraseParser.userLanguage() }
 
-  /// Today in the user's time zone.
   static var today: CalendarDate {
     let parts = Calendar.current.dateComponents([.year, .month, .day], from: Date())
     return CalendarDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)

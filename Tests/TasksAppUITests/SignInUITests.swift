@@ -88,19 +88,23 @@ extension AppDriver {
   /// Presses Sign In and waits until B2C's page has loaded in the window: its title shows under the window's
   /// (GTK 4.8 does not put WebKit's page content on the accessibility bus) and its email field has keyboard focus.
   @discardableResult
-  func openSignInPage() async throws -> String {
+  /// `button` and `pageTitle`: in the app's language.
+  func openSignInPage(button: String = "Sign In", pageTitle: String = "Sign in") async throws -> String {
     let window = try await waitForWindow()
-    try await waitFor(role: "push button", name: "Sign In")
-    try await press(button: "Sign In")
-    try await waitFor(role: "label", name: "Sign in")
+    try await waitFor(role: "push button", name: button)
+    try await press(button: button)
+    try await waitFor(role: "label", name: pageTitle)
     // Keys typed before WebKit has drawn the page can be lost.
     try await waitForPaintedPage()
     return window
   }
 
   /// Signs in by typing the demo account into B2C's page in the window; returns the window.
-  func signInByTyping(_ email: String = "ann@example.com", _ password: String = "Tasks-Demo-1") async throws -> String {
-    let window = try await openSignInPage()
+  func signInByTyping(
+    _ email: String = "ann@example.com", _ password: String = "Tasks-Demo-1", button: String = "Sign In",
+    pageTitle: String = "Sign in"
+  ) async throws -> String {
+    let window = try await openSignInPage(button: button, pageTitle: pageTitle)
     try await typeSignIn(window: window, email, password)
     return window
   }

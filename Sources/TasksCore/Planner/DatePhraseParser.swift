@@ -2,6 +2,7 @@
 // month"), in English and in the app's other languages (de, nl, fi, it, zh), and answers what it took and where, so
 // the window can show each part as a chip and the CLI can refuse a phrase it cannot read. Value; any thread.
 
+import FoundationEssentials
 import Synchronization
 
 /// What a phrase said.
@@ -78,6 +79,15 @@ public struct DatePhraseParser: Sendable {
 
   /// Each language's rules, compiled once (a few dozen patterns: tens of milliseconds).
   private static let compiled = Mutex<[String: [PhraseRule]]>([:])
+
+  /// The user's language (`LANGUAGE`, then the locale's variables), or English.
+  public static func userLanguage(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    let names = [environment["LANGUAGE"], environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]]
+    for case let name? in names where !name.isEmpty && name != "C" && name != "POSIX" {
+      return String(name.split(separator: ":").first?.prefix(2) ?? "en").lowercased()
+    }
+    return "en"
+  }
 
   /// The languages with words of their own.
   public static let languages = ["en", "de", "nl", "fi", "it", "zh"]

@@ -117,7 +117,7 @@ public struct PlannerViewState: Sendable {
   /// What the row of task `id` shows (the list's name in Today and Upcoming).
   public func content(_ id: UUID) -> PlannerRowContent? {
     guard let item = tasks[id] else { return nil }
-    let listName: String? = if case .list = selection { nil } else { lists[item.listID]?.name }
+    let listName: String? = if case .list = selection { nil } else { lists[item.listID].map(Self.name) }
     return PlannerRowContent(
       item, children: subtasks(of: id), listName: listName, changeWaiting: waiting.contains(id), today: today,
       now: now)
@@ -225,6 +225,11 @@ public struct PlannerViewState: Sendable {
 
   // MARK: Making the views
 
+  /// A list's name as shown: the default list keeps the service's "Tasks" in the user's language until renamed.
+  static func name(of list: PlannerListItem) -> String {
+    list.isDefault && list.name == "Tasks" ? tr("Tasks") : list.name
+  }
+
   private func isTopLevel(_ item: PlannerItem) -> Bool {
     guard let parent = item.parentID else { return true }
     return tasks[parent] == nil
@@ -301,7 +306,7 @@ public struct PlannerViewState: Sendable {
       let open = (byList[list.id] ?? []).lazy.filter { self.tasks[$0]?.status == .needsAction }.count
       result.append(
         SidebarEntry(
-          selection: .list(list.id), name: list.name, count: open,
+          selection: .list(list.id), name: Self.name(of: list), count: open,
           sharing: SidebarEntry.sharing(of: list, members: members[list.id]), owned: list.role == .owner,
           isDefault: list.isDefault))
     }

@@ -1,0 +1,205 @@
+// PlannerController: the planner in the window — the sidebar, the planner page's list and quick entry — kept in the
+// core's `PlannerViewState` and fed by the account's `PlannerOperations`. Main actor.
+
+import CGtk
+import FoundationEssentials
+import GtkSupport
+import TasksAccount
+import TasksCore
+
+/// Shows the account's lists and tasks: the sidebar (Today, Upcoming, the lists), and for the entry chosen the
+/// planner page (Today, Upcoming and every list but the default one) or the sample's list page (the default list,
+/// which is the task API's `/api/tasks`). Ticks finish a task (a repeating one moves to its next date, with Undo);
+/// a conflict the sync could not merge shows a toast with Use Mine.
+@MainActor
+final class PlannerController: PlannerView {
+  // Template widgets (the builder keeps them).
+  private let leaflet: OpaquePointer
+  private let sidebarBox: Widget
+  private let pages: Stack
+  private let listStack: Stack
+  private let listView: ListView
+  // Owned.
+  let sidebar: PlannerSidebar
+  let quickEntry: PlannerQuickEntry
+  private let rows = StringList()
+  private let factory = PlannerRowFactory()
+  private(set) var state: PlannerViewState
+  /// Lists whose deletion can still be undone (not shown), and what the planner showed last.
+  private var hidden: Set<UUID> = []
+  private var lastShown: PlannerShown?
+  /// Whether the user chose an entry (until then, the default list is shown when it comes).
+  private var chosen = false
+  // Borrowed.
+  let planner: PlannerOperations
+  private let toasts: ToastShelf
+
+  init(builder: Builder, planner: PlannerOperations, toasts: ToastShelf) {
+    leaflet = builder.opaqueObject("planner_leaflet", adw_leaflet_get_type())
+    sidebarBox = builder.widget("sidebar_box")
+    pages = builder.widget("planner_stack", as: Stack.init)
+    listStack = builder.widget("planner_list_stack", as: Stack.init)
+    listView = builder.widget("planner_list", as: ListView.init)
+    sidebar = PlannerSidebar(builder: builder)
+    quickEntry = PlannerQuickEntry(builder: builder)
+    self.planner = planner
+    self.toasts = toasts
+    let now = DueLabel.now()
+    state = PlannerViewState(today: now.today, now: now.time)
+    listView.show(rows.noSelection(), rows: factory.factory)
+    factory.content = { [unowned self] id in self.state.content(id) }
+    factory.heading = { [unowned self] date in self.state.heading(date) }
+    factory.onToggled = { [unowned self] id, done in self.setDone(id, done) }
+    sidebar.onSelect = { [unowned self] selection in
+      self.chosen = true
+      if selection != self.state.selection { self.select(selection) }
+      adw_leaflet_set_visible_child_name(self.leaflet, "content")
+    }
+    Signal.connect(Widget(UnsafeMutableRawPointer(leaflet)), "notify::folded") {
+      [unowned self] (_: UnsafeMutableRawPointer?) in
+      self.onFoldChanged(adw_leaflet_get_folded(self.leaflet) != 0)
+    }
+    quickEntry.onAdd = { [unowned self] reading in self.add(reading) }
+    sidebarBox.isVisible = false  // until the service's lists come (a service without v2 has none)
+    pages.child(named: "planner").isVisible = false
+    planner.view = self
+  }
+
+  // MARK: PlannerView
+
+  func show(_ shown: PlannerShown) {
+    lastShown = shown
+    var shown = shown
+    if !hidden.isEmpty {
+      shown.lists.removeAll { hidden.contains($0.id) }
+      shown.tasks.removeAll { hidden.contains($0.listID) }
+    }
+    let now = DueLabel.now()
+    var changes = state.setNow(today: now.today, now: now.time)
+    let more = state.show(lists: shown.lists, tasks: shown.tasks, waiting: shown.waiting)
+    changes.rows += more.rows
+    changes.changedRows.formUnion(more.changedRows)
+    apply(changes.rows, refill: changes.changedRows)
+    sidebarBox.isVisible = !shown.lists.isEmpty
+    if !chosen, let home = state.defaultList, state.selection != .list(home.id) {
+      select(.list(home.id))
+    } else if more.selectionMoved {
+      select(state.selection)
+    }
+    sidebar.show(state.entries, selected: state.selection)
+  }
+
+  func showConflict(_ conflict: PlannerConflict) {
+    let toast = Toast.new(conflict.message, button: tr("Use Mine"))
+    toast.onButtonClicked { [unowned self] in Task { await self.planner.useMine(conflict) } }
+    toasts.present(toast)
+  }
+
+  func showMessage(_ message: String) { toasts.show(message) }
+
+  /// Takes a list out of view while its deletion can be undone.
+  func hide(list: UUID) {
+    hidden.insert(list)
+    if let lastShown { show(lastShown) }
+  }
+
+  /// Shows a list again (Undo).
+  func unhide(list: UUID) {
+    hidden.remove(list)
+    if let lastShown { show(lastShown) }
+  }
+
+  // MARK: Choosing an entry
+
+  /// Shows `selection`: the planner page, or the list page for the default list.
+  func select(_ selection: PlannerSelection) {
+    apply(state.select(selection), refill: [])
+    let isDefault = if case .list(let id) = selection { state.list(id)?.isDefault == true } else { false }
+    let name = isDefault ? "list" : "planner"
+    // The page not shown is hidden too: a GtkStack leaves it visible, merely unmapped, to assistive technologies.
+    pages.child(named: "list").isVisible = isDefault
+    pages.child(named: "planner").isVisible = !isDefault
+    pages.visibleChildName = name
+    sidebar.select(state.selection)
+  }
+
+  /// Alt+Up/Down: the entry above or below.
+  func move(by offset: Int) {
+    guard let next = state.entry(movingBy: offset) else { return }
+    chosen = true
+    select(next)
+    adw_leaflet_set_visible_child_name(leaflet, "content")
+  }
+
+  /// Ctrl+1…9: the entry of that number.
+  func go(to number: Int) {
+    guard let entry = state.entry(number: number) else { return }
+    chosen = true
+    select(entry)
+    adw_leaflet_set_visible_child_name(leaflet, "content")
+  }
+
+  /// Ctrl+L: the sidebar (brought back on a narrow window, where it had folded away).
+  func focusSidebar() {
+    adw_leaflet_set_visible_child_name(leaflet, "sidebar")
+    sidebar.focus(state.selection)
+    // A folded leaflet maps the sidebar as its transition starts: the focus follows once it has.
+    Task { self.sidebar.focus(self.state.selection) }
+  }
+
+  /// Called with whether the sidebar is folded away (a narrow window): the header's button brings it back.
+  var onFoldChanged: (Bool) -> Void = { _ in }
+
+  /// Whether the planner's page (not the sample's list) is on screen.
+  var isShowingPlannerPage: Bool { pages.visibleChildName == "planner" }
+
+  /// The list shown, when a list (not Today or Upcoming) is.
+  var selectedList: PlannerListItem? {
+    if case .list(let id) = state.selection { state.list(id) } else { nil }
+  }
+
+  private func apply(_ edits: [KeyedEdit<PlannerRowKey>], refill: Set<PlannerRowKey>) {
+    for edit in edits { rows.splice(at: edit.at, remove: edit.remove, insert: edit.insert.map(\.modelString)) }
+    factory.refill(refill)
+    listStack.visibleChildName = state.rows.isEmpty ? "empty" : "rows"
+  }
+
+  // MARK: Editing
+
+  private func add(_ reading: QuickEntry) -> Bool {
+    let list = selectedList ?? state.defaultList
+    guard let list,
+      let item = reading.task(list: list.id, shownIn: state.selection, today: state.today)
+    else { return false }
+    Task { await planner.record(.createTask(item)) }
+    return true
+  }
+
+  private func setDone(_ id: UUID, _ done: Bool) {
+    guard let item = state.item(id) else { return }
+    if !done {
+      var open = item
+      open.status = .needsAction
+      open.completedAt = nil
+      Task { await planner.record(.changeTask(base: item, mine: open)) }
+      return
+    }
+    let occurrence = item.due?.date ?? state.today
+    Task {
+      await planner.record(.complete(list: item.listID, id: id, occurrence: occurrence, today: state.today))
+      guard let moved = state.item(id), moved.status == .needsAction, let next = moved.due else { return }
+      // A repeating task moved to its next date, in place: Undo puts its date back.
+      let toast = Toast.new(
+        String(
+          template: tr("“%@” is next due %@"), item.title, DueLabel(next, today: state.today, now: state.now).text),
+        button: tr("Undo"))
+      toast.onButtonClicked { [unowned self] in
+        guard let now = self.state.item(id) else { return }
+        var back = now
+        back.due = item.due
+        Task { await self.planner.record(.changeTask(base: now, mine: back)) }
+      }
+      toasts.present(toast)
+    }
+  }
+}

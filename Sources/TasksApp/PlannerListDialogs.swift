@@ -1,0 +1,138 @@
+// PlannerListDialogs: what the sidebar's list menu opens — New List, Rename, Share (the code to send, with Copy),
+// Join a Shared List (paste a code), Delete (with Undo) and Leave. Main actor.
+
+import CGtk
+import FoundationEssentials
+import GtkSupport
+import TasksAccount
+import TasksCore
+
+/// The list dialogs, over the window, each an `AdwMessageDialog` (libadwaita 1.2 has no AdwDialog). Every change is
+/// an edit of the planner's outbox, so it works offline; sharing and joining need the service and say so when it
+/// cannot be reached.
+@MainActor
+struct PlannerListDialogs {
+  let window: Window
+  let planner: PlannerController
+  let toasts: ToastShelf
+
+  /// Asks for a name (the entry's text at first `name`); `done` gets the name, trimmed, when one is given.
+  private func askName(
+    heading: String, name: String, label: String, action: String, _ done: @escaping @MainActor (String) -> Void
+  ) {
+    let dialog = MessageDialog.new(parent: window, heading: heading, body: "")
+    let entry = Editable(gtk_entry_new())
+    entry.text = name
+    entry.setAccessibleLabel(label)
+    gtk_entry_set_activates_default(entry.widget.cast(to: gtk_entry_get_type()), 1)
+    dialog.setExtraChild(entry)
+    dialog.addResponse("cancel", label: tr("_Cancel"))
+    dialog.addResponse("ok", label: action, suggested: true)
+    dialog.defaultResponse = "ok"
+    let trimmed = { entry.text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+    dialog.setResponseEnabled("ok", !trimmed().isEmpty)
+    Signal.connect(entry, "changed") { dialog.setResponseEnabled("ok", !trimmed().isEmpty) }
+    dialog.onResponse { response in
+      if response == "ok", !trimmed().isEmpty { done(trimmed()) }
+    }
+    dialog.asWindow.present()
+    _ = entry.grabFocus()
+  }
+
+  /// New List: made at once (offline too) and shown.
+  func newList() {
+    askName(heading: tr("New List"), name: "", label: tr("List name"), action: tr("C_reate")) { name in
+      let id = UUID()
+      Task {
+        guard await self.planner.planner.record(.createList(id: id, name: name)) else { return }
+        self.planner.select(.list(id))
+      }
+    }
+  }
+
+  /// Rename List… of the list shown (its owner's).
+  func renameList() {
+    guard let list = planner.selectedList, list.role == .owner else {
+      return refuse(tr("Only the list's owner can rename it"))
+    }
+    askName(heading: tr("Rename List"), name: list.name, label: tr("List name"), action: tr("_Rename")) { name in
+      Task { await self.planner.planner.record(.renameList(id: list.id, name: name)) }
+    }
+  }
+
+  /// Delete List: gone at once, with Undo for as long as the toast shows; the deletion is sent when it goes.
+  func deleteList() {
+    guard let list = planner.selectedList, list.role == .owner, !list.isDefault else {
+      return refuse(tr("This list cannot be deleted"))
+    }
+    let toast = Toast.new(String(template: tr("“%@” deleted"), list.name), button: tr("Undo"))
+    let undone = Flag()
+    toast.onButtonClicked {
+      undone.isSet = true
+      self.planner.unhide(list: list.id)
+    }
+    toast.onDismissed {
+      guard !undone.isSet else { return }
+      Task { await self.planner.planner.record(.deleteList(id: list.id)) }
+    }
+    planner.hide(list: list.id)
+    toasts.present(toast)
+  }
+
+  /// Share List…: a code to send to the other person, with Copy.
+  func shareList() {
+    guard let list = planner.selectedList, list.role == .owner, !list.isDefault else {
+      return refuse(tr("Only a list you made, other than the default one, can be shared"))
+    }
+    Task {
+      do throws(TaskAPIError) {
+        let (code, expires) = try await planner.planner.invite(list: list.id)
+        let dialog = MessageDialog.new(
+          parent: window, heading: String(template: tr("Share “%@”"), list.name),
+          body: String(
+            template: tr("Send this code to the person who should join. It works once, until %@."),
+            LocalTime.text(of: expires)))
+        let label = Label.new(code)
+        gtk_label_set_selectable(OpaquePointer(label.widget), 1)
+        label.setCSSClass("monospace", true)
+        dialog.setExtraChild(label)
+        dialog.addResponse("close", label: tr("_Close"))
+        dialog.addResponse("copy", label: tr("_Copy"), suggested: true)
+        dialog.onResponse { response in
+          if response == "copy" {
+            label.copyToClipboard(code)
+            self.toasts.show(tr("Code copied"))
+          }
+        }
+        dialog.asWindow.present()
+      } catch {
+        toasts.show(error.message)
+      }
+    }
+  }
+
+  /// Join a Shared List…: paste the code someone sent.
+  func joinList() {
+    askName(heading: tr("Join a Shared List"), name: "", label: tr("Code"), action: tr("_Join")) { code in
+      Task {
+        do throws(TaskAPIError) {
+          let list = try await self.planner.planner.join(code: code)
+          self.planner.select(.list(list.id))
+        } catch {
+          self.toasts.show(error == .notFound ? tr("This code is not valid, or was used already") : error.message)
+        }
+      }
+    }
+  }
+
+  private func refuse(_ message: String) {
+    window.errorBell()
+    toasts.show(message)
+  }
+}
+
+/// A flag closures share.
+@MainActor
+private final class Flag {
+  var isSet = false
+}
