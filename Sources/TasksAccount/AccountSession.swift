@@ -33,7 +33,8 @@ public final class AccountSession {
   /// After an edit there, the default list (the sample's list, shown by `list`) is read again.
   public private(set) lazy var planner: PlannerOperations = {
     let planner = PlannerOperations(session: session, host: host, environment: environment)
-    planner.onEdited = { [unowned self] in Task { await self.list.refreshQuietly(atMostEvery: .zero) } }
+    planner.onEdited = { [weak self] in Task { await self?.list.refreshQuietly(atMostEvery: .zero) } }
+    planner.onSignedOutElsewhere = { [weak self] in await self?.signedOutElsewhere() }
     return planner
   }()
   private let webSession: WebSessionFolders

@@ -31,13 +31,17 @@ public final class PlannerOperations {
   public private(set) var isAvailable: Bool?
   /// Called after an edit reached the service (or could not): the sample's list reads the default list again.
   public var onEdited: (@MainActor () -> Void)?
+  /// Called when a request found that another app of the keychain group signed out (the account forgets, as the
+  /// list's own discovery of it does).
+  public var onSignedOutElsewhere: (@MainActor () async -> Void)?
   /// The client for the signed-in account (the headless tests give one that cannot reach the service).
   public var makeClient: @MainActor (_ session: Session, _ objectID: String) -> TaskAPIClient = { session, id in
     TaskAPIClient(session: session, account: id)
   }
 
   private let session: Session
-  private unowned let host: any AccountHost
+  /// Weak: an edit's request may outlive the application's account (a test's, at its end).
+  private weak var host: (any AccountHost)?
   private let environment: [String: String]
   private var store: Store?
   /// The refresh running or last run, and the one waiting for it to end.
@@ -100,7 +104,12 @@ public final class PlannerOperations {
       isAvailable = true
     } catch .notFound {
       isAvailable = false
-      host.debug("planner: the service has no task API v2")
+      host?.debug("planner: the service has no task API v2")
+    } catch .unauthorized(.signedOutElsewhere) {
+      await onSignedOutElsewhere?()
+      return
+    } catch .unauthorized {
+      return  // the sign-in page is on its way
     } catch {
       if case .network = error, flushed.stoppedBy != nil {
       } else {
@@ -116,6 +125,7 @@ public final class PlannerOperations {
       view?.showMessage(String(template: tr("A change could not be made: %@"), refused))
     }
     if let stopped = flushed.stoppedBy, case .network = stopped {
+    } else if let stopped = flushed.stoppedBy, case .unauthorized = stopped {
     } else if let stopped = flushed.stoppedBy {
       view?.showMessage(stopped.message)
     }
@@ -143,7 +153,7 @@ public final class PlannerOperations {
       return false
     }
     await showCurrent(store)
-    let release = host.holdApplication()  // quitting now must not cut the request short
+    let release = host?.holdApplication() ?? {}  // quitting now must not cut the request short
     Task {
       await refresh()
       onEdited?()

@@ -148,8 +148,10 @@ public final class TaskListOperations {
     sync.stopRetrying()
     presenter?.showOffline(nil, savedAt: nil)
     listChanged()
-    // The planner's lists and counts follow, once the list is drawn.
-    host.whenIdle { [account] in await account.planner.refresh() }
+    // The planner's lists and counts follow, once the list is drawn (when a window shows them).
+    if account.planner.view != nil {
+      host.whenIdle { [weak account = self.account] in await account?.planner.refresh() }
+    }
     if sync.savedList != tasks {
       sync.savedList = tasks
       // Once the list is drawn: encoding 100 000 tasks takes a core for half a second, which the first frame
