@@ -138,7 +138,8 @@ public struct PlannerRoutes: Sendable {
     router.post("/api/v2/invitations") { request, _ in
       try await authorized(request) { caller in
         let object = try await Self.object(request, limit: maxRequestBytes)
-        guard let code = object["code"] as? String, (1...64).contains(code.utf8.count) else {
+        // Counted as JSON Schema counts a string's length (openapi.yaml's maxLength): in code points, not bytes.
+        guard let code = object["code"] as? String, (1...64).contains(code.unicodeScalars.count) else {
           return Self.invalid(FieldError("code", "the code you were sent"))
         }
         guard let list = try await store.join(caller: caller, codeHash: Self.hash(code), now: Date()) else {
