@@ -20,7 +20,7 @@ public protocol PlannerView: AnyObject {
 /// account's planner outbox before showing it, and sends the outbox before each read of the feed. A service with
 /// only the sample's API (no `/api/v2`) leaves `isAvailable` false, and the window keeps its single list.
 ///
-/// Refreshes never overlap: one asked for while another runs runs once after it.
+/// Refreshes never overlap: those asked for while one runs share one run after it.
 @MainActor
 public final class PlannerOperations {
   /// The window's planner, when one shows it.
@@ -29,7 +29,8 @@ public final class PlannerOperations {
   public private(set) var shown: PlannerShown?
   /// Whether the service has the task API v2 (nil: not known yet).
   public private(set) var isAvailable: Bool?
-  /// Called after an edit reached the service (or could not): the sample's list reads the default list again.
+  /// Called after an edit reached the service (or could not), while a window shows the planner: the sample's list
+  /// reads the default list again.
   public var onEdited: (@MainActor () -> Void)?
   /// Called when a request found that another app of the keychain group signed out (the account forgets, as the
   /// list's own discovery of it does).
@@ -110,11 +111,10 @@ public final class PlannerOperations {
       return
     } catch .unauthorized {
       return  // the sign-in page is on its way
+    } catch .network where flushed.stoppedBy != nil {
+      // Offline: the flush found it already, and the window's banner says so.
     } catch {
-      if case .network = error, flushed.stoppedBy != nil {
-      } else {
-        view?.showMessage(error.message)
-      }
+      view?.showMessage(error.message)
     }
     await showCurrent(store)
   }
@@ -124,10 +124,9 @@ public final class PlannerOperations {
     if let refused = flushed.refused.first {
       view?.showMessage(String(template: tr("A change could not be made: %@"), refused))
     }
-    if let stopped = flushed.stoppedBy, case .network = stopped {
-    } else if let stopped = flushed.stoppedBy, case .unauthorized = stopped {
-    } else if let stopped = flushed.stoppedBy {
-      view?.showMessage(stopped.message)
+    switch flushed.stoppedBy {
+    case nil, .network, .unauthorized: break  // the banner, or the sign-in page, says it
+    case let stopped?: view?.showMessage(stopped.message)
     }
   }
 
@@ -156,7 +155,9 @@ public final class PlannerOperations {
     let release = host?.holdApplication() ?? {}  // quitting now must not cut the request short
     Task {
       await refresh()
-      onEdited?()
+      // Only while a window shows the planner: the account's list may have ended meanwhile (a test's, at its end:
+      // its host gone, the list's unowned read of it crashed the test process).
+      if view != nil { onEdited?() }
       release()
     }
     return true

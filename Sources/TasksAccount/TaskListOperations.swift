@@ -150,7 +150,8 @@ public final class TaskListOperations {
     listChanged()
     // The planner's lists and counts follow, once the list is drawn (when a window shows them).
     if account.planner.view != nil {
-      host.whenIdle { [weak account = self.account] in await account?.planner.refresh() }
+      // (The planner alone: holding the account across a request would keep it past its application's end.)
+      host.whenIdle { [weak planner = account.planner] in await planner?.refresh() }
     }
     if sync.savedList != tasks {
       sync.savedList = tasks

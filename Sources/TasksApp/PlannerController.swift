@@ -87,6 +87,26 @@ final class PlannerController: PlannerView {
       select(state.selection)
     }
     sidebar.show(state.entries, selected: state.selection)
+    readMembers(of: shown.lists)
+  }
+
+  /// Lists whose members were asked for (once per list while the window is open).
+  private var membersAsked: Set<UUID> = []
+
+  /// Asks who shares each shared list, so that its entry names them ("Shared with Bob").
+  private func readMembers(of lists: [PlannerListItem]) {
+    for list in lists where list.shared && !membersAsked.contains(list.id) {
+      membersAsked.insert(list.id)
+      Task {
+        do throws(TaskAPIError) {
+          let members = try await planner.members(of: list.id)
+          guard !state.setMembers(members, of: list.id).isEmpty else { return }
+          sidebar.show(state.entries, selected: state.selection)
+        } catch {
+          membersAsked.remove(list.id)  // asked again at the next refresh
+        }
+      }
+    }
   }
 
   func showConflict(_ conflict: PlannerConflict) {

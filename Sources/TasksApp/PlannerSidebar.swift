@@ -15,6 +15,7 @@ final class PlannerSidebar {
   private struct Row {
     let selection: PlannerSelection
     let row: Widget
+    let icon: Widget
     let name: Label
     let sharing: Label
     let count: Label
@@ -85,13 +86,8 @@ final class PlannerSidebar {
   private func makeRow(_ entry: SidebarEntry) -> Row {
     let content = Box.new(horizontal: true, spacing: 12)
     content.setMargins(top: 6, bottom: 6, start: 6, end: 6)
-    let icon: String
-    switch entry.selection {
-    case .today: icon = "starred-symbolic"
-    case .upcoming: icon = "x-office-calendar-symbolic"
-    case .list: icon = entry.sharing == nil ? "view-list-bullet-symbolic" : "system-users-symbolic"
-    }
-    content.append(Widget(gtk_image_new_from_icon_name(icon)))
+    let icon = Widget(gtk_image_new())
+    content.append(icon)
     let texts = Box.new(horizontal: false, spacing: 0)
     texts.expandsHorizontally = true
     let name = Label.new()
@@ -110,10 +106,18 @@ final class PlannerSidebar {
     content.append(count)
     gtk_list_box_append(box, content.widget)
     let row = Widget(UnsafeMutableRawPointer(gtk_widget_get_parent(content.widget)!))
-    return Row(selection: entry.selection, row: row, name: name, sharing: sharing, count: count)
+    return Row(selection: entry.selection, row: row, icon: icon, name: name, sharing: sharing, count: count)
   }
 
   private func fill(_ row: Row, _ entry: SidebarEntry) {
+    let icon =
+      switch entry.selection {
+      case .today: "starred-symbolic"
+      case .upcoming: "x-office-calendar-symbolic"
+      case .list: entry.sharing == nil ? "view-list-bullet-symbolic" : "system-users-symbolic"
+      }
+    // (A list shared since the row was made shows the people icon.)
+    gtk_image_set_from_icon_name(OpaquePointer(row.icon.widget), icon)
     row.name.text = entry.name
     row.sharing.text = entry.sharing ?? ""
     row.sharing.isVisible = entry.sharing != nil

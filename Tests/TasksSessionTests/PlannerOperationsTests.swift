@@ -50,6 +50,13 @@ struct PlannerOperationsTests {
     return (account, view)
   }
 
+  /// Ends a test's planner: no window shows it any more, and the refreshes its edits started have run (what an
+  /// edit does after them checks for a window). The account must not outlive the test with work under way.
+  private func settle(_ account: AccountHarness) async {
+    account.account.planner.view = nil
+    await account.account.planner.refresh()
+  }
+
   /// Another client of the same user (another device, or the CLI).
   private func elsewhere(_ harness: SessionHarness) async throws -> TaskAPIClient {
     let other = harness.session()
@@ -91,6 +98,7 @@ struct PlannerOperationsTests {
       #expect(view.state.content(flights.id)?.changeWaiting == false)
       #expect(await PlannerOutbox(file: file).pending.isEmpty)
       #expect(try await elsewhere(harness).plannerTasks(list: trip).map(\.title) == ["book flights"])
+      await settle(account)
     }
   }
 
@@ -118,6 +126,7 @@ struct PlannerOperationsTests {
       let stored = try #require(try await elsewhere(harness).plannerTasks(list: home.id).first { $0.id == rent.id })
       #expect(stored.due?.date == next, "sent twice, moved once")
       #expect(try view.task("pay rent").due?.date == next && view.shown?.waiting.isEmpty == true)
+      await settle(account)
     }
   }
 
@@ -162,6 +171,7 @@ struct PlannerOperationsTests {
       _ = try await other.changeTask(renamed, fields: [.title], ifMatch: renamed.version)
       await planner.refresh()
       #expect(try view.task("water everything").id == base.id)
+      await settle(account)
     }
   }
 
@@ -186,6 +196,7 @@ struct PlannerOperationsTests {
       await account.account.signedIn(bob)
       await planner.refresh()
       #expect(view.state.orderedLists.map(\.name) == ["Tasks"], "Bob's own default list only")
+      await settle(account)
     }
   }
 }

@@ -170,7 +170,8 @@ final class AccountHarness {
     session = harness.session(refreshMargin: refreshMargin)
     account = AccountSession(session: session, host: host, environment: environment)
     account.list.attach(view: view, presenter: presenter)
-    account.observe { [unowned self] event in self.events.append(event) }
+    // Weak: work the account started (an edit's refresh) may end after the test, and tell an event then.
+    account.observe { [weak self] event in self?.events.append(event) }
   }
 
   var list: TaskListOperations { account.list }
