@@ -109,6 +109,7 @@ final class MainWindow {
       builder: builder, window: window, windowState: windowState, tasks: account.list, list: list)
     let planner = PlannerController(builder: builder, planner: account.planner, toasts: toasts)
     planner.onFoldChanged = { [unowned self] folded in self.header.setSidebarFolded(folded) }
+    planner.window = window
     let targets = ActionTargets(
       account: controller, tasks: account.list, listPage: listPage, failurePage: failurePage, toasts: toasts,
       window: window, planner: planner)

@@ -25,8 +25,9 @@ final class PlannerController: PlannerView {
   private let rows = StringList()
   private let factory = PlannerRowFactory()
   private(set) var state: PlannerViewState
-  /// Lists whose deletion can still be undone (not shown), and what the planner showed last.
+  /// Lists and tasks whose deletion can still be undone (not shown), and what the planner showed last.
   private var hidden: Set<UUID> = []
+  private var hiddenTasks: Set<UUID> = []
   private var lastShown: PlannerShown?
   /// Whether the user chose an entry (until then, the default list is shown when it comes).
   private var chosen = false
@@ -60,6 +61,10 @@ final class PlannerController: PlannerView {
       self.onFoldChanged(adw_leaflet_get_folded(self.leaflet) != 0)
     }
     quickEntry.onAdd = { [unowned self] reading in self.add(reading) }
+    Signal.connectPosition(listView, "activate") { [unowned self] position in
+      guard state.rows.indices.contains(Int(position)), case .task(let id) = state.rows[Int(position)] else { return }
+      self.openDetails(id)
+    }
     sidebarBox.isVisible = false  // until the service's lists come (a service without v2 has none)
     pages.child(named: "planner").isVisible = false
     planner.view = self
@@ -70,9 +75,11 @@ final class PlannerController: PlannerView {
   func show(_ shown: PlannerShown) {
     lastShown = shown
     var shown = shown
-    if !hidden.isEmpty {
+    if !hidden.isEmpty || !hiddenTasks.isEmpty {
       shown.lists.removeAll { hidden.contains($0.id) }
-      shown.tasks.removeAll { hidden.contains($0.listID) }
+      shown.tasks.removeAll {
+        hidden.contains($0.listID) || hiddenTasks.contains($0.id) || $0.parentID.map(hiddenTasks.contains) == true
+      }
     }
     let now = DueLabel.now()
     var changes = state.setNow(today: now.today, now: now.time)
@@ -88,6 +95,7 @@ final class PlannerController: PlannerView {
     }
     sidebar.show(state.entries, selected: state.selection)
     readMembers(of: shown.lists)
+    details?.update()
   }
 
   /// Lists whose members were asked for (once per list while the window is open).
@@ -127,6 +135,53 @@ final class PlannerController: PlannerView {
   func unhide(list: UUID) {
     hidden.remove(list)
     if let lastShown { show(lastShown) }
+  }
+
+  // MARK: A task's details
+
+  private var details: TaskDetailsWindow?
+  /// The window the details open over.
+  var window: Window?
+
+  /// Opens a task's details (a row activated: Enter or a double click).
+  func openDetails(_ id: UUID, openingCalendar: Bool = false) {
+    guard let window, state.item(id) != nil else { return }
+    if let details, details.id == id { return details.openCalendar() }
+    let opened = TaskDetailsWindow(task: id, controller: self, parent: window)
+    opened.onClosed = { [weak self, unowned opened] in
+      if self?.details === opened { self?.details = nil }
+    }
+    details = opened
+    opened.present(openingCalendar: openingCalendar)
+  }
+
+  /// Ctrl+D: the due date of the task whose row has the focus, in its details.
+  func setDueDate() {
+    guard isShowingPlannerPage, let focus = listView.focusInWindow, case .task(let id)? = factory.key(around: focus)
+    else { return listView.errorBell() }
+    openDetails(id, openingCalendar: true)
+  }
+
+  /// Deletes a task (and its subtasks) at once, with Undo for as long as the toast shows; sent when it goes.
+  func deleteTask(_ id: UUID) {
+    guard let item = state.item(id) else { return }
+    let toast = Toast.new(String(template: tr("“%@” deleted"), item.title), button: tr("Undo"))
+    let undone = Flag()
+    toast.onButtonClicked { [unowned self] in
+      undone.isSet = true
+      self.hiddenTasks.remove(id)
+      if let lastShown = self.lastShown { self.show(lastShown) }
+    }
+    toast.onDismissed { [unowned self] in
+      guard !undone.isSet else { return }
+      Task {
+        await self.planner.record(.deleteTask(list: item.listID, id: id))
+        self.hiddenTasks.remove(id)
+      }
+    }
+    hiddenTasks.insert(id)
+    if let lastShown { show(lastShown) }
+    toasts.present(toast)
   }
 
   // MARK: Choosing an entry

@@ -63,7 +63,9 @@ struct PlannerListDialogs {
   /// Delete List: gone at once, with Undo for as long as the toast shows; the deletion is sent when it goes.
   func deleteList() {
     guard let list = planner.selectedList, list.role == .owner, !list.isDefault else {
-      return refuse(tr("This list cannot be deleted"))
+      return refuse(
+        planner.selectedList.map { $0.role != .owner } == true
+          ? tr("A list someone shares with you can be left, not deleted") : tr("This list cannot be deleted"))
     }
     let toast = Toast.new(String(template: tr("“%@” deleted"), list.name), button: tr("Undo"))
     let undone = Flag()
@@ -77,6 +79,33 @@ struct PlannerListDialogs {
     }
     planner.hide(list: list.id)
     toasts.present(toast)
+  }
+
+  /// Leave List: a list someone shares with the user, after asking (its tasks go from this account).
+  func leaveList() {
+    guard let list = planner.selectedList, list.role != .owner else {
+      return refuse(tr("Only a list someone shares with you can be left"))
+    }
+    let dialog = MessageDialog.new(
+      parent: window, heading: String(template: tr("Leave “%@”?"), list.name),
+      body: tr("Its tasks will no longer show here. The owner can share it with you again."))
+    dialog.addResponse("cancel", label: tr("_Cancel"))
+    dialog.addResponse("leave", label: tr("_Leave"))
+    adw_message_dialog_set_response_appearance(
+      dialog.widget.cast(to: adw_message_dialog_get_type()), "leave", ADW_RESPONSE_DESTRUCTIVE)
+    dialog.defaultResponse = "cancel"
+    dialog.onResponse { response in
+      guard response == "leave" else { return }
+      Task {
+        do throws(TaskAPIError) {
+          try await self.planner.planner.leave(list: list.id)
+          self.toasts.show(String(template: tr("You left “%@”"), list.name))
+        } catch {
+          self.toasts.show(error.message)
+        }
+      }
+    }
+    dialog.asWindow.present()
   }
 
   /// Share List…: a code to send to the other person, with Copy.
@@ -131,8 +160,8 @@ struct PlannerListDialogs {
   }
 }
 
-/// A flag closures share.
+/// A flag closures share (a toast's Undo and its dismissal).
 @MainActor
-private final class Flag {
+final class Flag {
   var isSet = false
 }

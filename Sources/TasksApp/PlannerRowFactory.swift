@@ -31,6 +31,17 @@ final class PlannerRowFactory {
   /// Draws again the rows of `keys` that are on screen.
   func refill(_ keys: some Sequence<PlannerRowKey>) { binding.refill(keys) }
 
+  /// The key of the row `widget` is in or holds (the focus: a list item or a widget in its row), if any.
+  func key(around widget: Widget) -> PlannerRowKey? {
+    if let child = widget.firstChild, let row = binding.row(at: child) { return binding.key(of: row) }
+    var current: Widget? = widget
+    while let candidate = current {
+      if let row = binding.row(at: candidate) { return binding.key(of: row) }
+      current = candidate.parent
+    }
+    return nil
+  }
+
   /// Draws again every row on screen (a new day or minute).
   func refillAll() { binding.refillAll() }
 

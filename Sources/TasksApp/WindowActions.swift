@@ -76,7 +76,8 @@ final class WindowActions {
     return table
   }
 
-  /// The planner's: the sidebar's entries (Ctrl+1…9, Alt+Up/Down, Ctrl+L) and the list menu.
+  /// The planner's: the sidebar's entries (Ctrl+1…9, Alt+Up/Down, Ctrl+L), the list menu and a task's due date
+  /// (Ctrl+D).
   private static func plannerActions(_ targets: ActionTargets) -> [WindowAction] {
     let planner = targets.planner
     let dialogs = PlannerListDialogs(window: targets.window, planner: planner, toasts: targets.toasts)
@@ -89,6 +90,8 @@ final class WindowActions {
       WindowAction(name: "share-list", scope: .signedIn) { dialogs.shareList() },
       WindowAction(name: "join-list", scope: .signedIn) { dialogs.joinList() },
       WindowAction(name: "delete-list", scope: .signedIn) { dialogs.deleteList() },
+      WindowAction(name: "leave-list", scope: .signedIn) { dialogs.leaveList() },
+      WindowAction(name: "set-due-date", accelerators: ["<Primary>d"], scope: .signedIn) { planner.setDueDate() },
     ]
     for number in 1...9 {
       table.append(

@@ -180,22 +180,12 @@ extension Context {
       guard let reminder = ReminderPhrase.read(phrase, language: Self.phraseLanguage, parser: parser) else {
         throw CLIFailure(status: 2, code: "phrase", message: "Cannot read the reminder “\(phrase)”.")
       }
-      switch reminder {
-      case .beforeDue(let minutes):
-        guard item.due != nil else {
-          throw CLIFailure(status: 2, code: "phrase", message: "“\(phrase)” needs a due date (--due).")
-        }
-        item.reminders.append(TaskReminder(.before(minutes: minutes)))
-      case .fromNow(let minutes):
-        item.reminders.append(TaskReminder(.at(Date().addingTimeInterval(TimeInterval(minutes) * 60))))
-      case .at(let date, let time):
-        let day = date ?? item.due?.date ?? Self.today
-        var parts = DateComponents(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute)
-        parts.timeZone = TimeZone.current
-        guard let at = Calendar.current.date(from: parts) else {
-          throw CLIFailure(status: 2, code: "phrase", message: "Cannot read the reminder “\(phrase)”.")
-        }
-        item.reminders.append(TaskReminder(.at(at)))
+      do throws(ReminderText.Problem) {
+        item.reminders.append(TaskReminder(try ReminderText.reminder(reminder, due: item.due, today: Self.today)))
+      } catch .needsDueDate {
+        throw CLIFailure(status: 2, code: "phrase", message: "“\(phrase)” needs a due date (--due).")
+      } catch {
+        throw CLIFailure(status: 2, code: "phrase", message: "Cannot read the reminder “\(phrase)”.")
       }
     }
     if let priority = options.priority {

@@ -186,4 +186,45 @@ struct PlannerSyncTests {
       #expect(moved.first?.due?.date == monday.adding(days: 7) && moved.first?.status == .needsAction)
     }
   }
+
+  @Test("a task moved with subtasks added before the move is sent: all arrive in the new list, in their order")
+  func moveWithNewSubtasks() async throws {
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      let client = TaskAPIClient(session: session)
+      let work = try await client.createList(id: UUID(), name: "Work")
+      let home = try await client.createList(id: UUID(), name: "Home")
+      let parent = try await client.createTask(item(work.id, "plan trip"))
+      let outbox = PlannerOutbox(file: try folder().appending(path: "outbox.json"))
+      // As the details window does: a change to the parent, two subtasks added, then the parent moved.
+      var titled = parent
+      titled.title = "plan the trip"
+      try await outbox.record(.changeTask(base: parent, mine: titled))
+      var subtasks: [PlannerItem] = []
+      for title in ["book hotel", "pack bags"] {
+        var subtask = item(work.id, title)
+        subtask.parentID = parent.id
+        subtask.sortKey = SubtaskOrder.keyAfter(subtasks)
+        try await outbox.record(.createTask(subtask))
+        subtasks.append(subtask)
+      }
+      let today = DueLabel.now().today
+      try await outbox.record(.complete(list: work.id, id: subtasks[0].id, occurrence: today, today: today))
+      var moved = titled
+      moved.listID = home.id
+      try await outbox.record(.changeTask(base: titled, mine: moved))
+      // Shown at once: the parent and its subtasks in Home.
+      let shown = PlannerShown(
+        lists: [work, home], tasks: [parent.id: parent], edits: await outbox.pending.map(\.edit))
+      #expect(shown.tasks.allSatisfy { $0.listID == home.id }, "\(shown.tasks)")
+
+      let result = await outbox.flush(client)
+      #expect(result.refused.isEmpty && result.stoppedBy == nil, "\(result.refused)")
+      let stored = try await client.plannerTasks(list: home.id)
+      #expect(Set(stored.map(\.title)) == ["plan the trip", "book hotel", "pack bags"])
+      #expect(stored.first { $0.title == "book hotel" }?.status == .completed)
+      #expect(try await client.plannerTasks(list: work.id).isEmpty)
+    }
+  }
 }

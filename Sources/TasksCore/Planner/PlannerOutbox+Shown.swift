@@ -32,6 +32,10 @@ public struct PlannerShown: Equatable, Sendable {
         lists.removeAll { $0.id == id }
         tasks = tasks.filter { $0.value.listID != id }
       case .createTask(let item), .changeTask(_, let item):
+        if let old = tasks[item.id], old.listID != item.listID {
+          // Its subtasks move with it.
+          for (id, subtask) in tasks where subtask.parentID == item.id { tasks[id]?.listID = item.listID }
+        }
         tasks[item.id] = item
         waiting.insert(item.id)
       case .complete(_, let id, let occurrence, let today):

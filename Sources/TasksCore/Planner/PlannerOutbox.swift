@@ -89,20 +89,8 @@ public actor PlannerOutbox {
   private func merge(_ edit: PlannerEdit) {
     switch edit {
     case .changeTask(let base, let mine):
-      if let index = pending.lastIndex(where: { $0.edit.taskID == mine.id }) {
-        switch pending[index].edit {
-        case .createTask:
-          pending[index].edit = .createTask(mine)
-          pending[index].revision += 1
-          return
-        case .changeTask(let first, _):
-          pending[index].edit = .changeTask(base: first, mine: mine)
-          pending[index].revision += 1
-          return
-        default: break
-        }
-      }
-      pending.append(Pending(edit: .changeTask(base: base, mine: mine)))
+      mergeChange(base: base, mine: mine)
+      if mine.listID != base.listID { moveSubtasks(of: mine.id, to: mine.listID) }
     case .deleteTask(_, let id):
       let created = pending.contains { if case .createTask(let item) = $0.edit { item.id == id } else { false } }
       pending.removeAll { $0.edit.taskID == id }
@@ -127,6 +115,50 @@ public actor PlannerOutbox {
       if !created { pending.append(Pending(edit: edit)) }
     default:
       pending.append(Pending(edit: edit))
+    }
+  }
+
+  private func mergeChange(base: PlannerItem, mine: PlannerItem) {
+    if let index = pending.lastIndex(where: { $0.edit.taskID == mine.id }) {
+      switch pending[index].edit {
+      case .createTask:
+        pending[index].edit = .createTask(mine)
+        pending[index].revision += 1
+        return
+      case .changeTask(let first, _):
+        pending[index].edit = .changeTask(base: first, mine: mine)
+        pending[index].revision += 1
+        return
+      default: break
+      }
+    }
+    pending.append(Pending(edit: .changeTask(base: base, mine: mine)))
+  }
+
+  /// A task moved to `list`: its subtasks move with it at the service, so the edits of its subtasks that wait after
+  /// the move's own are addressed to the new list (made there, a subtask would otherwise go to the old list after
+  /// its parent had left it, and be refused).
+  private func moveSubtasks(of parent: UUID, to list: UUID) {
+    guard let moved = pending.lastIndex(where: { $0.edit.taskID == parent }) else { return }
+    var subtasks: Set<UUID> = []
+    for index in pending.indices where index > moved {
+      switch pending[index].edit {
+      case .createTask(var item) where item.parentID == parent:
+        item.listID = list
+        subtasks.insert(item.id)
+        pending[index].edit = .createTask(item)
+      case .changeTask(var base, var item) where item.parentID == parent:
+        base.listID = list
+        item.listID = list
+        subtasks.insert(item.id)
+        pending[index].edit = .changeTask(base: base, mine: item)
+      case .complete(_, let id, let occurrence, let today) where subtasks.contains(id):
+        pending[index].edit = .complete(list: list, id: id, occurrence: occurrence, today: today)
+      case .deleteTask(_, let id) where subtasks.contains(id):
+        pending[index].edit = .deleteTask(list: list, id: id)
+      default: continue
+      }
+      pending[index].revision += 1
     }
   }
 

@@ -226,7 +226,7 @@ public struct PlannerViewState: Sendable {
   // MARK: Making the views
 
   /// A list's name as shown: the default list keeps the service's "Tasks" in the user's language until renamed.
-  static func name(of list: PlannerListItem) -> String {
+  public static func name(of list: PlannerListItem) -> String {
     list.isDefault && list.name == "Tasks" ? tr("Tasks") : list.name
   }
 
