@@ -42,11 +42,10 @@ final class ChoiceRow {
   var onChosen: (Int) -> Void = { _ in }
 
   init(title: String, choices: [String]) {
+    self.choices = choices
     row = Widget(adw_combo_row_new())
     ActionRow(row).title = title
-    let model = withCStringArray(choices) { gtk_string_list_new($0) }
-    adw_combo_row_set_model(combo, model)
-    g_object_unref(model?.gpointer)
+    show(choices)
     Signal.connect(row, "notify::selected") { [unowned self] (_: UnsafeMutableRawPointer?) in
       if !self.setting { self.onChosen(self.selected) }
     }
@@ -54,13 +53,23 @@ final class ChoiceRow {
 
   /// Replaces the choices (the lists a task can move to).
   func setChoices(_ choices: [String], selected: Int) {
-    setting = true
-    defer { setting = false }
+    if choices != self.choices {
+      self.choices = choices
+      setting = true
+      defer { setting = false }
+      show(choices)
+    }
+    self.selected = selected
+  }
+
+  private func show(_ choices: [String]) {
     let model = withCStringArray(choices) { gtk_string_list_new($0) }
     adw_combo_row_set_model(combo, model)
     g_object_unref(model?.gpointer)
-    self.selected = selected
   }
+
+  /// The choices shown (a new model only when they change: the popover stays as it is).
+  private var choices: [String]
 
   var selected: Int {
     get { Int(adw_combo_row_get_selected(combo)) }
