@@ -61,17 +61,13 @@ final class DetailsReminders {
     guard shown != item.reminders else { return }
     shown = item.reminders
     for row in rows { preferences.remove(row) }
-    rows = item.reminders.enumerated().map { index, reminder in
+    rows = item.reminders.map { reminder in
       let text = ReminderText.text(reminder, today: today)
       let row = ActionRow.new(title: text, subtitle: "")
       let remove = iconButton("user-trash-symbolic", String(template: tr("Remove Reminder “%@”"), text)) {
         [unowned self] in
         self.edit { item in
-          if item.reminders.indices.contains(index), item.reminders[index] == reminder {
-            item.reminders.remove(at: index)
-          } else if let found = item.reminders.firstIndex(of: reminder) {
-            item.reminders.remove(at: found)
-          }
+          if let found = item.reminders.firstIndex(of: reminder) { item.reminders.remove(at: found) }
         }
       }
       row.addSuffix(remove)

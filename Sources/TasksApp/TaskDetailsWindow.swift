@@ -237,10 +237,8 @@ final class TaskDetailsWindow {
 
   private func finish() {
     if !closed {
-      if titleRow.editable.text.trimmed() != controller.state.item(id)?.title, !titleRow.editable.text.trimmed().isEmpty
-      {
-        saveTitle()
-      }
+      let title = titleRow.editable.text.trimmed()
+      if !title.isEmpty, title != controller.state.item(id)?.title { saveTitle() }
       saveNotes()
     }
     closed = true
