@@ -76,6 +76,7 @@ run_stage() {
       Tests/Benchmarks/startup-and-scale.sh --quick
       Tests/Benchmarks/sign-in.sh --quick
       Tests/Benchmarks/broker.sh --quick
+      Tests/Benchmarks/planner-ui.sh --quick
       ;;
     swift-tests)
       needs_build

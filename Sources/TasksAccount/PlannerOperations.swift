@@ -101,7 +101,7 @@ public final class PlannerOperations {
     let flushed = await store.outbox.flush(client)
     report(flushed)
     do {
-      try await store.replica.follow(client)
+      try await store.replica.follow(client, deferringSave: true)
       isAvailable = true
     } catch .notFound {
       isAvailable = false
@@ -117,6 +117,7 @@ public final class PlannerOperations {
       view?.showMessage(error.message)
     }
     await showCurrent(store)
+    await store.replica.saveIfUnsaved()
   }
 
   private func report(_ flushed: PlannerOutbox.FlushResult) {

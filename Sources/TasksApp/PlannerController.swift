@@ -188,7 +188,11 @@ final class PlannerController: PlannerView {
 
   /// Shows `selection`: the planner page, or the list page for the default list.
   func select(_ selection: PlannerSelection) {
+    // Rows kept from a list to Today or Upcoming (or back) are bound again: those name their list.
+    let namesLists = { (selection: PlannerSelection) in if case .list = selection { false } else { true } }
+    let rebind = namesLists(selection) != namesLists(state.selection)
     apply(state.select(selection), refill: [])
+    if rebind { factory.refillAll() }
     let isDefault = if case .list(let id) = selection { state.list(id)?.isDefault == true } else { false }
     let name = isDefault ? "list" : "planner"
     // The page not shown is hidden too: a GtkStack leaves it visible, merely unmapped, to assistive technologies.
@@ -198,19 +202,24 @@ final class PlannerController: PlannerView {
     sidebar.select(state.selection)
   }
 
+  /// Shows `selection` as the user's choice (a list just made or joined): from then on the default list, when the
+  /// service's lists come, no longer takes its place.
+  func choose(_ selection: PlannerSelection) {
+    chosen = true
+    select(selection)
+  }
+
   /// Alt+Up/Down: the entry above or below.
   func move(by offset: Int) {
     guard let next = state.entry(movingBy: offset) else { return }
-    chosen = true
-    select(next)
+    choose(next)
     adw_leaflet_set_visible_child_name(leaflet, "content")
   }
 
   /// Ctrl+1…9: the entry of that number.
   func go(to number: Int) {
     guard let entry = state.entry(number: number) else { return }
-    chosen = true
-    select(entry)
+    choose(entry)
     adw_leaflet_set_visible_child_name(leaflet, "content")
   }
 

@@ -45,7 +45,7 @@ struct PlannerListDialogs {
       let id = UUID()
       Task {
         guard await self.planner.planner.record(.createList(id: id, name: name)) else { return }
-        self.planner.select(.list(id))
+        self.planner.choose(.list(id))
       }
     }
   }
@@ -146,7 +146,7 @@ struct PlannerListDialogs {
       Task {
         do throws(TaskAPIError) {
           let list = try await self.planner.planner.join(code: code)
-          self.planner.select(.list(list.id))
+          self.planner.choose(.list(list.id))
         } catch {
           self.toasts.show(error == .notFound ? tr("This code is not valid, or was used already") : error.message)
         }

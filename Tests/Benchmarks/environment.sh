@@ -50,3 +50,36 @@ seed() {
 
 # median FILE COLUMN: the median of a column of numbers.
 median() { cut -d' ' -f"$2" "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# seed_planner LISTS TASKS [last]: Ann has LISTS lists (her default "Tasks", then "List 1" …) holding TASKS tasks,
+# "task number 1" … in all: task i in list (i - 1) % LISTS (with "last", all in the last list), due today when
+# i % 4 == 0 and on one of the next 7 days when i % 4 == 1 (baseline.c's BASELINE_PLANNER spreads them alike). The
+# app's copy of the change feed is removed, as after a sign-in on a new computer.
+seed_planner() {
+  sqlite3 "$database" "DELETE FROM tasks WHERE owner = '$owner';
+    DELETE FROM members WHERE listID IN (SELECT id FROM lists WHERE owner = '$owner' AND NOT isDefault);
+    DELETE FROM lists WHERE owner = '$owner' AND NOT isDefault;
+    $(default_list_sql "'$owner'")
+    WITH RECURSIVE n(x) AS (SELECT 1 WHERE $1 > 1 UNION ALL SELECT x + 1 FROM n WHERE x < $1 - 1)
+    INSERT INTO lists (id, owner, name, sortKey, createdAt, updatedAt, version, seq)
+      SELECT printf('00000000-0000-4000-8100-%012d', x), '$owner', 'List ' || x, printf('%08d', x * 1000),
+        '2026-11-22 08:00:00.000', '2026-11-22 08:00:00.000', 1, 1 FROM n;
+    INSERT INTO members (listID, member, memberID, role, joinedSeq)
+      SELECT id, '$owner', printf('00000000-0000-4000-8200-%012d', rowid), 'owner', 1 FROM lists
+      WHERE owner = '$owner' AND NOT isDefault;
+    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < $2)
+    INSERT INTO tasks (owner, text, completed, dateModified, uuid, listID, createdAt, completedAt, details)
+    SELECT '$owner', 'task number ' || x, 0, '2026-11-22 08:00:00.000', printf('00000000-0000-4000-9000-%012d', x),
+      CASE WHEN list = 0 THEN (SELECT id FROM lists WHERE owner = '$owner' AND isDefault)
+        ELSE printf('00000000-0000-4000-8100-%012d', list) END,
+      '2026-11-22 08:00:00.000', NULL,
+      '{\"categories\":[],\"due\":' || CASE
+        WHEN x % 4 = 0 THEN '{\"date\":\"' || date('now', 'localtime') || '\",\"time\":null,\"timeZone\":null}'
+        WHEN x % 4 = 1 THEN '{\"date\":\"' || date('now', 'localtime', '+' || (x / 4 % 7 + 1) || ' days')
+          || '\",\"time\":\"09:00\",\"timeZone\":null}'
+        ELSE 'null' END
+      || ',\"lastOccurrenceDone\":null,\"notes\":\"\",\"occurrencesDone\":0,\"priority\":0,\"recurrence\":null,'
+      || '\"reminders\":[],\"sortKey\":\"\"}'
+    FROM (SELECT x, CASE WHEN '${3:-}' = 'last' THEN $1 - 1 ELSE (x - 1) % $1 END AS list FROM n);"
+  rm -rf "$work/data/io.github.b2ctasks.B2CTasks/planner"
+}

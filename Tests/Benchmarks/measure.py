@@ -6,7 +6,9 @@ times while scrolling the list whose scroll bar starts TOP pixels down the windo
 and appends its output to the file SCROLL_OUT. MEASURE_SMAPS=FILE copies the program's /proc/PID/smaps there when the
 row appears. MEASURE_TIMEOUT=SECONDS replaces the 120 s limit; MEASURE_STOP=TERM stops the program with SIGTERM
 (and waits for it) instead of SIGKILL, for a program run under a profiler that writes its findings at exit;
-MEASURE_LINGER=SECONDS lets it run that long after the row appeared (what a start does just after its first frame)."""
+MEASURE_LINGER=SECONDS lets it run that long after the row appeared (what a start does just after its first frame).
+MEASURE_ALSO="ROLE|PREFIX": the start ends only once an object of ROLE whose name starts with PREFIX is there too
+(the planner's sidebar entry of its last list, say)."""
 import os
 import signal
 import subprocess
@@ -20,26 +22,27 @@ import pyatspi
 def find(pid, name):
     for app in pyatspi.Registry.getDesktop(0):
         try:
-            if app is not None and app.get_process_id() == pid and search(app, name):
+            if app is not None and app.get_process_id() == pid and search(app, name) and (
+                    not ALSO or search(app, ALSO[1], ALSO[0], prefix=True)):
                 return True
         except Exception:
             continue
     return False
 
 
-def search(node, name):
+def search(node, name, role=None, prefix=False):
     """Depth first, children in order, asking for one child at a time: each question is a D-Bus round trip the
     program answers on its main thread, and the first row is near the start of the tree, so that looking costs the
     program (and the measurement) as little as it can, however many rows the list has."""
     try:
-        role = node.getRoleName()
-        if role == ROLE and node.name == name:
+        found = node.getRoleName()
+        if found == (role or ROLE) and (node.name.startswith(name) if prefix else node.name == name):
             return True
-        if role in LEAVES:  # not asked for children
+        if found in LEAVES:  # not asked for children
             return False
         for index in range(node.childCount):
             child = node.getChildAtIndex(index)
-            if child is not None and search(child, name):
+            if child is not None and search(child, name, role, prefix):
                 return True
     except Exception:
         pass
@@ -47,6 +50,7 @@ def search(node, name):
 
 
 ROLE = os.environ.get("MEASURE_ROLE", "check box")
+ALSO = os.environ["MEASURE_ALSO"].split("|", 1) if os.environ.get("MEASURE_ALSO") else None
 LEAVES = {"check box", "label", "push button", "toggle button", "scroll bar", "image", "text", "separator"}
 
 

@@ -9,49 +9,7 @@
  * window's damage reports (the X server sees each new frame; reports less than 4 ms apart are one frame). Prints,
  * per phase: frames, the median and worst interval between them, and how many intervals were longer than 16 ms
  * beyond a 60 Hz frame's (over 25 ms: a frame that took more than its 16.7 ms and was shown a refresh late). */
-#include <X11/Xlib.h>
-#include <X11/extensions/XTest.h>
-#include <X11/extensions/Xdamage.h>
-#include <X11/keysym.h>
-#include <poll.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
-static Display *display;
-static int damage_event;
-
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-/* Waits up to timeout_ms for the window's next damage; answers when it came, or -1. */
-static double wait_for_damage(Damage damage, double timeout_ms) {
-  double deadline = now_ms() + timeout_ms;
-  for (;;) {
-    while (XPending(display)) {
-      XEvent event;
-      XNextEvent(display, &event);
-      if (event.type == damage_event + XDamageNotify) {
-        double at = now_ms();
-        XDamageSubtract(display, damage, None, None);
-        return at;
-      }
-    }
-    double left = deadline - now_ms();
-    if (left <= 0) return -1;
-    struct pollfd fd = {ConnectionNumber(display), POLLIN, 0};
-    poll(&fd, 1, (int)left + 1);
-  }
-}
-
-/* Lets the window finish what it was drawing: waits until 50 ms pass without damage. */
-static void settle(Damage damage) {
-  while (wait_for_damage(damage, 50) >= 0) {
-  }
-}
+#include "damage.h"
 
 static int compare(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -94,13 +52,7 @@ int main(int argc, char **argv) {
   }
   Window window = strtoul(argv[1], NULL, 0);
   int list_top = atoi(argv[2]);
-  display = XOpenDisplay(NULL);
-  int damage_error, ignore;
-  if (!display || !XDamageQueryExtension(display, &damage_event, &damage_error) ||
-      !XTestQueryExtension(display, &ignore, &ignore, &ignore, &ignore)) {
-    fprintf(stderr, "scroll: no X display with DAMAGE and XTEST\n");
-    return 1;
-  }
+  open_display("scroll");
   XWindowAttributes attributes;
   XGetWindowAttributes(display, window, &attributes);
   int x, y;
@@ -114,10 +66,10 @@ int main(int argc, char **argv) {
   int bar_x = x + attributes.width - 5, top = y + list_top + 4, bottom = y + attributes.height - 4;
   XTestFakeMotionEvent(display, -1, bar_x, top, CurrentTime);
   XSync(display, False);
-  settle(damage);
+  settle(damage, 50);
   XTestFakeButtonEvent(display, 1, True, CurrentTime);
   XSync(display, False);
-  settle(damage);
+  settle(damage, 50);
   frame_count = 0;
   for (int step = 1; step <= 250; step++) {
     XTestFakeMotionEvent(display, -1, bar_x, top + (bottom - top) * step / 250, CurrentTime);
@@ -128,13 +80,13 @@ int main(int argc, char **argv) {
   XTestFakeButtonEvent(display, 1, False, CurrentTime);
   XSync(display, False);
   report("drag");
-  settle(damage);
+  settle(damage, 50);
 
   /* Wheel: over the middle of the list, from the bottom up. */
   XTestFakeMotionEvent(display, -1, x + attributes.width / 2, y + list_top + (attributes.height - list_top) / 2,
                        CurrentTime);
   XSync(display, False);
-  settle(damage);
+  settle(damage, 50);
   frame_count = 0;
   for (int i = 0; i < 250; i++) {
     XTestFakeButtonEvent(display, 4, True, CurrentTime);

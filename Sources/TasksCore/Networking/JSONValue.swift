@@ -25,21 +25,24 @@ enum JSONValue: Codable, Equatable, Sendable {
   }
 
   init(from decoder: any Decoder) throws {
+    // Each kind tried is a typed decoding, and each that fails makes an error with its coding path: the kinds go
+    // from the most common in the service's answers (strings, then whole numbers, objects and arrays) to the
+    // rarest. The kinds are disjoint, so the order changes no value.
     let value = try decoder.singleValueContainer()
     if value.decodeNil() {
       self = .null
-    } else if let boolean = try? value.decode(Bool.self) {
-      self = .boolean(boolean)
-    } else if let integer = try? value.decode(Int64.self) {
-      self = .integer(integer)
-    } else if let number = try? value.decode(Double.self) {
-      self = .number(number)
     } else if let string = try? value.decode(String.self) {
       self = .string(string)
+    } else if let integer = try? value.decode(Int64.self) {
+      self = .integer(integer)
+    } else if let object = try? value.decode([String: JSONValue].self) {
+      self = .object(object)
     } else if let array = try? value.decode([JSONValue].self) {
       self = .array(array)
+    } else if let boolean = try? value.decode(Bool.self) {
+      self = .boolean(boolean)
     } else {
-      self = .object(try value.decode([String: JSONValue].self))
+      self = .number(try value.decode(Double.self))
     }
   }
 

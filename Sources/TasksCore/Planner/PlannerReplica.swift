@@ -62,9 +62,16 @@ public actor PlannerReplica {
     public var startedOver: Bool
   }
 
-  /// Reads what changed since the kept token and applies it.
+  /// Whether what was applied is not on disk yet (`follow` with `deferringSave`).
+  private var unsaved = false
+
+  /// Reads what changed since the kept token and applies it; writes the copy to disk, or with `deferringSave` leaves
+  /// that to `saveIfUnsaved` (the window shows what came first: writing a full sync of 2 000 tasks takes longer than
+  /// showing it).
   @discardableResult
-  public func follow(_ client: TaskAPIClient) async throws(TaskAPIError) -> FollowResult {
+  public func follow(_ client: TaskAPIClient, deferringSave: Bool = false) async throws(TaskAPIError)
+    -> FollowResult
+  {
     var startedOver = false
     let changes: PlannerChanges
     do {
@@ -82,7 +89,10 @@ public actor PlannerReplica {
     apply(changes)
     let changed =
       changes.lists.count + changes.tasks.count + changes.deletedLists.count + changes.deletedTasks.count
-    if changed > 0 || whole { save() }
+    if changed > 0 || whole {
+      unsaved = true
+      if !deferringSave { saveIfUnsaved() }
+    }
     return FollowResult(changed: changed, startedOver: startedOver)
   }
 
@@ -102,9 +112,11 @@ public actor PlannerReplica {
     token = changes.next
   }
 
-  /// Writes the copy atomically; a failure leaves the last one (the next read writes again).
-  private func save() {
-    guard let file, let token else { return }
+  /// Writes the copy atomically if a read changed it since it was last written; a failure leaves the last one (the
+  /// next read writes again).
+  public func saveIfUnsaved() {
+    guard unsaved, let file, let token else { return }
+    unsaved = false
     let document = JSONValue.object([
       "next": .string(token), "lists": .array(lists.map(\.jsonValue)),
       "tasks": .array(tasks.values.sorted { $0.id.uuidString < $1.id.uuidString }.map(\.jsonValue)),
