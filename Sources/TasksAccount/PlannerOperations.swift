@@ -216,6 +216,8 @@ public final class PlannerOperations {
     try? FileManager.default.removeItem(
       at: PlannerReplica.file(for: account, in: session.key, environment: environment))
     if let store, store.objectID == account.objectID {
+      // A refresh under way (its copy's write left for after showing) must not bring the file back.
+      await store.replica.discard()
       await store.outbox.removeFileIfEmpty()
     } else {
       await PlannerOutbox(file: PlannerOutbox.file(for: account, in: session.key, environment: environment))

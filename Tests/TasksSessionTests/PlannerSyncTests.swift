@@ -56,6 +56,13 @@ struct PlannerSyncTests {
       #expect(try await restored.follow(client).startedOver)
       #expect(await restored.tasks(in: list.id).map(\.title) == ["renamed elsewhere"])
       #expect(!(try String(contentsOf: file, encoding: .utf8)).contains("eyJ"), "no sign-in token in the file")
+
+      // A sign-out while a read's write waits for the window to show it: the discarded copy stays gone.
+      _ = try await client.createTask(item(list.id, "read as the account signs out"))
+      #expect(try await restored.follow(client, deferringSave: true).changed > 0)
+      await restored.discard()
+      await restored.saveIfUnsaved()
+      #expect(!FileManager.default.fileExists(atPath: file.path), "the discarded copy came back")
     }
   }
 

@@ -64,6 +64,8 @@ public actor PlannerReplica {
 
   /// Whether what was applied is not on disk yet (`follow` with `deferringSave`).
   private var unsaved = false
+  /// Whether the copy was discarded (a sign-out): nothing is written any more.
+  private var discarded = false
 
   /// Reads what changed since the kept token and applies it; writes the copy to disk, or with `deferringSave` leaves
   /// that to `saveIfUnsaved` (the window shows what came first: writing a full sync of 2 000 tasks takes longer than
@@ -112,10 +114,17 @@ public actor PlannerReplica {
     token = changes.next
   }
 
+  /// Removes the copy from disk for good (a sign-out): a read still under way, or a write it left for later, writes
+  /// nothing after it.
+  public func discard() {
+    discarded = true
+    if let file { try? FileManager.default.removeItem(at: file) }
+  }
+
   /// Writes the copy atomically if a read changed it since it was last written; a failure leaves the last one (the
   /// next read writes again).
   public func saveIfUnsaved() {
-    guard unsaved, let file, let token else { return }
+    guard unsaved, !discarded, let file, let token else { return }
     unsaved = false
     let document = JSONValue.object([
       "next": .string(token), "lists": .array(lists.map(\.jsonValue)),
