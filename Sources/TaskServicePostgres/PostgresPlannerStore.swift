@@ -114,8 +114,16 @@ extension PostgresTaskStore: PlannerStore {
       role: PlannerListView.Role(rawValue: row.7) ?? .member, memberCount: Int(row.8))
   }
 
-  static let taskColumns =
-    "uuid, list_id, text, completed, completed_at, parent_id, details, created_at, date_modified, version"
+  static let taskColumns = taskColumns(nil)
+
+  /// The columns `storedTask` reads, of the table named `table` when given.
+  static func taskColumns(_ table: String?) -> String {
+    let prefix = table.map { $0 + "." } ?? ""
+    return [
+      "uuid", "list_id", "text", "completed", "completed_at", "parent_id", "details", "created_at",
+      "date_modified", "version",
+    ].map { prefix + $0 }.joined(separator: ", ")
+  }
 
   typealias TaskRow = (UUID, UUID, String, Bool, Date?, UUID?, String, Date?, Date, Int64)
 
@@ -382,15 +390,17 @@ extension PostgresTaskStore: PlannerStore {
     feedReader.read(owners: members, completion: completion)
   }
 
-  public func changes(caller: PlannerCaller, since: Int64?) async throws -> PlannerFeedPage {
+  public func changes(caller: PlannerCaller, from cursor: PlannerFeedCursor, limit: Int) async throws
+    -> PlannerFeedPage
+  {
     try await available {
-      if since == nil {
+      if cursor.after == nil && cursor.isFirstPage {
         _ = try await self.client.withTransaction(logger: self.logger) { connection in
           try await self.defaultList(connection, caller: caller.key, displayName: caller.displayName)
         }
       }
       return try await self.snapshot { connection in
-        try await self.page(connection, caller: caller.key, since: since)
+        try await self.page(connection, caller: caller.key, from: cursor, limit: limit)
       }
     }
   }
@@ -410,7 +420,9 @@ extension PostgresTaskStore: PlannerStore {
     }
   }
 
-  private func page(_ connection: PostgresConnection, caller: String, since: Int64?) async throws -> PlannerFeedPage {
+  private func page(_ connection: PostgresConnection, caller: String, from cursor: PlannerFeedCursor, limit: Int)
+    async throws -> PlannerFeedPage
+  {
     var clock: (Int64, Int64)?
     for try await row in try await connection.query(
       """
@@ -421,36 +433,56 @@ extension PostgresTaskStore: PlannerStore {
       clock = row
     }
     guard let (horizon, now) = clock else { throw PostgresStoreError.noRow }
-    if let since { try PlannerFeedRefusal.check(since, position: now, horizon: horizon) }
-    var page = PlannerFeedPage(next: now)
-    let after = since ?? -1
-    let rows = try await connection.query(
-      """
-      SELECT \(unescaped: Self.listColumns) FROM lists l JOIN members m ON m.list_id = l.id
-      WHERE m.member = \(caller) AND (l.seq > \(after) OR m.joined_seq > \(after))
-      ORDER BY l.is_default DESC, l.sort_key, l.id
-      """, logger: logger)
-    var lists: [(PlannerListView, Int64)] = []
-    for try await row in rows.decode(ListRow.self) { lists.append((Self.listView(row), row.9)) }
-    for (list, joined) in lists {
-      page.lists.append(list)
-      let whole = since == nil || joined > after
-      page.tasks += try await storedTasks(
-        try await connection.query(
-          """
-          SELECT \(unescaped: Self.taskColumns) FROM tasks WHERE list_id = \(list.id) AND seq > \(whole ? -1 : after)
-          ORDER BY id
-          """, logger: logger))
-      if !whole {
+    let upTo = try cursor.upTo(position: now, horizon: horizon)
+    var page = PlannerFeedPage(next: upTo)
+    let after = cursor.after ?? -1
+    if cursor.isFirstPage {
+      let rows = try await connection.query(
+        """
+        SELECT \(unescaped: Self.listColumns) FROM lists l JOIN members m ON m.list_id = l.id
+        WHERE m.member = \(caller) AND (l.seq > \(after) OR m.joined_seq > \(after))
+        ORDER BY l.is_default DESC, l.sort_key, l.id
+        """, logger: logger)
+      for try await row in rows.decode(ListRow.self) { page.lists.append(Self.listView(row)) }
+      if cursor.after != nil {
+        // Tasks gone from lists the caller had already: not those now in another of the caller's lists (moved).
         let gone = try await connection.query(
-          "SELECT id FROM tombstones WHERE list_id = \(list.id) AND kind = 'task' AND seq > \(after)", logger: logger)
+          """
+          SELECT DISTINCT t.id FROM tombstones t JOIN members m ON m.list_id = t.list_id
+          WHERE m.member = \(caller) AND m.joined_seq <= \(after) AND t.kind = 'task' AND t.seq > \(after)
+            AND t.seq <= \(upTo) AND NOT EXISTS (SELECT 1 FROM tasks x JOIN members y ON y.list_id = x.list_id
+              WHERE x.uuid = t.id AND y.member = m.member)
+          """, logger: logger)
         for try await id in gone.decode(UUID.self) { page.deletedTasks.append(id) }
+        let lists = try await connection.query(
+          """
+          SELECT id FROM tombstones WHERE member = \(caller) AND kind = 'list' AND seq > \(after)
+            AND seq <= \(upTo)
+          """, logger: logger)
+        for try await id in lists.decode(UUID.self) { page.deletedLists.append(id) }
       }
     }
-    if since != nil {
-      let gone = try await connection.query(
-        "SELECT id FROM tombstones WHERE member = \(caller) AND kind = 'list' AND seq > \(after)", logger: logger)
-      for try await id in gone.decode(UUID.self) { page.deletedLists.append(id) }
+    // A task is in this read when it changed, or its list was joined, after `after` and not after `upTo`.
+    let select = """
+      SELECT \(Self.taskColumns("t")) FROM tasks t JOIN members m ON m.list_id = t.list_id
+      WHERE m.member = $1 AND greatest(t.seq, m.joined_seq) > $2 AND greatest(t.seq, m.joined_seq) <= $3
+      """
+    var bindings = PostgresBindings()
+    bindings.append(caller)
+    bindings.append(after)
+    bindings.append(upTo)
+    var sql = select
+    if let last = cursor.lastTask {
+      bindings.append(last)
+      sql += " AND t.uuid > $4"
+    }
+    bindings.append(Int64(limit + 1))
+    sql += " ORDER BY t.uuid LIMIT $\(bindings.count)"
+    page.tasks = try await storedTasks(
+      try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger))
+    if page.tasks.count > limit {
+      page.tasks.removeLast()
+      page.more = PlannerFeedCursor(after: cursor.after, upTo: upTo, lastTask: page.tasks.last?.id)
     }
     return page
   }

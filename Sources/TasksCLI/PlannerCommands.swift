@@ -204,9 +204,9 @@ extension Context {
     return name.contains("/") || name == "UTC" ? name : nil
   }
 
-  /// Every task of the user's lists (one read of the change feed).
+  /// Every task of the user's lists (one read of the change feed, all its pages).
   func allTasks() async throws -> [PlannerItem] {
-    try await tasks.changes(since: nil).tasks
+    try await PlannerReplica.read(tasks, since: nil, limit: nil).tasks
   }
 
   /// The task whose id starts with `prefix` (at least 4 characters), nil when none does (or the service has no v2);

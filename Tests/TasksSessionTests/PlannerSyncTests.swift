@@ -66,6 +66,47 @@ struct PlannerSyncTests {
     }
   }
 
+  @Test(
+    "a read in pages is one read: every page followed, a move between lists no deletion, a change between reads kept")
+  func pages() async throws {
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      let client = TaskAPIClient(session: session)
+      let home = try await client.createList(id: UUID(), name: "Home")
+      let work = try await client.createList(id: UUID(), name: "Work")
+      var made: [PlannerItem] = []
+      for index in 0..<7 {
+        made.append(try await client.createTask(item(index < 4 ? home.id : work.id, "task \(index)")))
+      }
+      let first = try await client.changes(since: nil, limit: 2)
+      #expect(first.more && first.tasks.count == 2 && first.lists.count == 3, "the first page: the lists, two tasks")
+      let second = try await client.changes(since: first.next, limit: 2)
+      #expect(second.more && second.tasks.count == 2 && second.lists.isEmpty)
+      #expect(Set(first.tasks.map(\.id)).isDisjoint(with: second.tasks.map(\.id)), "a page repeats no task")
+
+      let paged = PlannerReplica(file: nil, pageSize: 2)
+      try await paged.follow(client)
+      #expect(await paged.tasks.count == 7)
+      #expect(await paged.token?.contains(".") == false, "the kept token is a whole read's, not a page's")
+
+      // Between two reads: a task moved from Home to Work, one renamed, one deleted; read again in pages of two.
+      var moved = made[0]
+      moved.listID = work.id
+      _ = try await elsewhere(session).changeTask(moved, fields: [.listID], ifMatch: nil, in: home.id)
+      var renamed = made[5]
+      renamed.title = "renamed"
+      _ = try await elsewhere(session).changeTask(renamed, fields: [.title], ifMatch: nil)
+      try await elsewhere(session).deleteTask(list: home.id, id: made[1].id)
+      try await paged.follow(client)
+      let whole = PlannerReplica(file: nil)
+      try await whole.follow(client)
+      #expect(await paged.tasks(in: work.id).map(\.title) == (await whole.tasks(in: work.id)).map(\.title))
+      #expect(await paged.tasks(in: home.id).map(\.title) == ["task 2", "task 3"])
+      #expect(await paged.tasks(in: work.id).map(\.title).sorted() == ["renamed", "task 0", "task 4", "task 6"])
+    }
+  }
+
   @Test("edits made offline wait on disk; sent once when the service is back, a lost answer's replay included")
   func offline() async throws {
     try await SessionHarness.with { harness in

@@ -225,23 +225,30 @@ public struct PlannerRoutes: Sendable {
   }
 
   private func changes(_ request: Request, caller: PlannerCaller) async throws -> Response {
-    var since: Int64?
+    var cursor = PlannerFeedCursor(after: nil)
     if let token = request.uri.queryParameters.get("since") {
-      guard let number = Self.position(token) else {
+      guard let read = PlannerFeedCursor(token: String(token)) else {
         return Self.invalid(FieldError("since", "a token from an earlier answer's next"))
       }
-      since = number
+      cursor = read
+    }
+    var limit = PlannerFeedCursor.pageSize
+    if let text = request.uri.queryParameters.get("limit") {
+      guard text.count <= 5, let number = Int(text), (1...PlannerFeedCursor.maxPageSize).contains(number) else {
+        return Self.invalid(FieldError("limit", "a whole number from 1 to \(PlannerFeedCursor.maxPageSize)"))
+      }
+      limit = number
     }
     do {
       // Unchanged: the caller's position is the token's (one shared one-row read, no list or task read).
-      if let since {
+      if cursor.isFirstPage, let since = cursor.after {
         let position = try await positions.version(owner: caller.key)
         if position == since { return Self.unchanged(since) }
         if position < since { throw PlannerFeedRefusal.gone }
       }
-      let page = try await store.changes(caller: caller, since: since)
+      let page = try await store.changes(caller: caller, from: cursor, limit: limit)
       var object: [String: Any] = [
-        "next": "c\(page.next)",
+        "next": page.nextToken, "more": page.more != nil,
         "deleted": [
           "lists": page.deletedLists.map(\.lowercased), "tasks": page.deletedTasks.map(\.lowercased),
         ],
@@ -257,16 +264,10 @@ public struct PlannerRoutes: Sendable {
 
   /// The answer of a feed read when nothing changed, written straight into bytes.
   static func unchanged(_ position: Int64) -> Response {
-    let body = #"{"deleted":{"lists":[],"tasks":[]},"lists":[],"next":"c\#(position)","tasks":[]}"#
+    let body = #"{"deleted":{"lists":[],"tasks":[]},"lists":[],"more":false,"next":"c\#(position)","tasks":[]}"#
     return Response(
       status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
       body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
-  }
-
-  /// A feed token's position (`c` and a number).
-  static func position(_ token: String) -> Int64? {
-    guard token.first == "c", token.count <= 20 else { return nil }
-    return Int64(token.dropFirst()).flatMap { $0 >= 0 ? $0 : nil }
   }
 
   // MARK: Requests

@@ -86,9 +86,86 @@ public struct PlannerFeedPage: Sendable, Equatable {
   public var tasks: [StoredTask] = []
   public var deletedLists: [UUID] = []
   public var deletedTasks: [UUID] = []
+  /// The position this read is up to (the caller's position when it began).
   public var next: Int64
+  /// Where the next page of this read starts, when there is one (the page held `limit` tasks and more were left).
+  public var more: PlannerFeedCursor?
 
   public init(next: Int64) { self.next = next }
+
+  /// The token the answer names as `next`.
+  public var nextToken: String { more?.token ?? PlannerFeedCursor(after: next).token }
+}
+
+/// Where a feed read starts: after a position (nil: everything), or, in a read cut into pages, after the last task
+/// sent of those changed up to the position the read began at (`upTo`).
+///
+/// A read cut into pages is one read: its tasks are those whose change (or whose list's joining) is after `after`
+/// and at most `upTo`, sent in id order; lists and deletions come with its first page. A task changed while the
+/// pages are read gets a number after `upTo`, leaves this read and comes with the next one, which starts at `upTo`:
+/// nothing is skipped however the writes and the pages interleave.
+public struct PlannerFeedCursor: Sendable, Equatable {
+  public var after: Int64?
+  public var upTo: Int64?
+  public var lastTask: UUID?
+
+  public init(after: Int64?, upTo: Int64? = nil, lastTask: UUID? = nil) {
+    self.after = after
+    self.upTo = upTo
+    self.lastTask = lastTask
+  }
+
+  /// `c7` (after 7), `c.40.<id>` (everything up to 40, after the task id) or `c7.40.<id>`.
+  public init?(token: String) {
+    guard token.first == "c", token.utf8.count <= 80 else { return nil }
+    let parts = token.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
+    func number(_ text: Substring) -> Int64? {
+      guard (1...18).contains(text.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+      return Int64(text)
+    }
+    switch parts.count {
+    case 1:
+      guard let after = number(parts[0]) else { return nil }
+      self.init(after: after)
+    case 3:
+      guard let upTo = number(parts[1]), let last = UUID(uuidString: String(parts[2])),
+        parts[2] == last.uuidString.lowercased()
+      else { return nil }
+      var after: Int64?
+      if !parts[0].isEmpty {
+        guard let number = number(parts[0]) else { return nil }
+        after = number
+      }
+      self.init(after: after, upTo: upTo, lastTask: last)
+    default: return nil
+    }
+  }
+
+  public var token: String {
+    let start = after.map(String.init) ?? ""
+    guard let upTo, let lastTask else { return "c" + start }
+    return "c\(start).\(upTo).\(lastTask.uuidString.lowercased())"
+  }
+
+  /// Whether this starts a read (not a page after the first).
+  public var isFirstPage: Bool { upTo == nil }
+
+  /// The position the read is up to, given the caller's position now; throws when the store cannot answer.
+  public func upTo(position: Int64, horizon: Int64) throws(PlannerFeedRefusal) -> Int64 {
+    if let upTo {
+      // Later pages send no deletions: only a position past the caller's (a restored backup) is refused, and a
+      // token no answer wrote (starting after where it ends).
+      if upTo > position || (after ?? -1) > upTo { throw .gone }
+      return upTo
+    }
+    if let after { try PlannerFeedRefusal.check(after, position: position, horizon: horizon) }
+    return position
+  }
+
+  /// The first page of a read sends no more than this many tasks unless the client asks otherwise.
+  public static let pageSize = 1_000
+  /// The most tasks a page may hold.
+  public static let maxPageSize = 5_000
 }
 
 /// A feed position the store cannot answer from: its deletions were pruned, or it is past the caller's position
@@ -147,9 +224,9 @@ public protocol PlannerStore: Sendable {
   func task(caller: String, listID: UUID, id: UUID) async throws -> StoredTask?
   func writeTask(caller: String, listID: UUID, id: UUID, _ write: PlannerTaskWrite, now: Date) async throws
     -> PlannerOutcome<StoredTask>
-  /// What changed for the caller after `since` (everything when nil); throws `PlannerFeedRefusal`. Its `next` is the
-  /// caller's feed position (see `readFeedPositions`).
-  func changes(caller: PlannerCaller, since: Int64?) async throws -> PlannerFeedPage
+  /// What changed for the caller from `cursor` (see `PlannerFeedCursor`), at most `limit` tasks; throws
+  /// `PlannerFeedRefusal`. The first page's `next` is the caller's feed position (see `readFeedPositions`).
+  func changes(caller: PlannerCaller, from cursor: PlannerFeedCursor, limit: Int) async throws -> PlannerFeedPage
   /// For each member, the number of the last change of anything they have (a list, its tasks, its members, their
   /// own removal from a list), kept by the database on every write; a member left out has none yet. A feed token
   /// equal to it means nothing changed: answered from this one-row read, which concurrent feed requests share

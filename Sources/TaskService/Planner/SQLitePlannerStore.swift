@@ -93,8 +93,16 @@ extension SQLiteTaskStore: PlannerStore {
     ).map(listView)
   }
 
-  static let taskColumns =
-    "uuid, listID, text, completed, completedAt, parentID, details, createdAt, dateModified, version"
+  static let taskColumns = taskColumns(nil)
+
+  /// The columns `storedTask` reads, of the table named `table` when given.
+  static func taskColumns(_ table: String?) -> String {
+    let prefix = table.map { $0 + "." } ?? ""
+    return [
+      "uuid", "listID", "text", "completed", "completedAt", "parentID", "details", "createdAt", "dateModified",
+      "version",
+    ].map { prefix + $0 }.joined(separator: ", ")
+  }
 
   static func storedTask(_ row: Row) throws -> StoredTask {
     let parent: String? = row[5]
@@ -331,8 +339,10 @@ extension SQLiteTaskStore: PlannerStore {
     }
   }
 
-  public func changes(caller: PlannerCaller, since: Int64?) async throws -> PlannerFeedPage {
-    if since == nil {
+  public func changes(caller: PlannerCaller, from cursor: PlannerFeedCursor, limit: Int) async throws
+    -> PlannerFeedPage
+  {
+    if cursor.after == nil && cursor.isFirstPage {
       _ = try await database.write { db in
         try Self.defaultList(db, caller: caller.key, displayName: caller.displayName)
       }
@@ -343,37 +353,47 @@ extension SQLiteTaskStore: PlannerStore {
       }
       let now =
         try Int64.fetchOne(db, sql: "SELECT seq FROM memberFeed WHERE member = ?", arguments: [caller.key]) ?? 0
-      if let since { try PlannerFeedRefusal.check(since, position: now, horizon: horizon) }
-      var page = PlannerFeedPage(next: now)
-      let after = since ?? -1
-      let lists = try Row.fetchAll(
-        db,
-        sql: """
-          SELECT \(Self.listColumns) FROM lists l JOIN members m ON m.listID = l.id
-          WHERE m.member = ? AND (l.seq > ? OR m.joinedSeq > ?) ORDER BY l.isDefault DESC, l.sortKey, l.id
-          """, arguments: [caller.key, after, after])
-      for row in lists {
-        let list = Self.listView(row)
-        page.lists.append(list)
-        let joined: Int64 = row[10]
-        let whole = since == nil || joined > after
-        let tasks = try Row.fetchAll(
+      let upTo = try cursor.upTo(position: now, horizon: horizon)
+      var page = PlannerFeedPage(next: upTo)
+      let after = cursor.after ?? -1
+      if cursor.isFirstPage {
+        page.lists = try Row.fetchAll(
           db,
-          sql: "SELECT \(Self.taskColumns) FROM tasks WHERE listID = ? AND seq > ? ORDER BY id",
-          arguments: [list.id.lowercased, whole ? -1 : after])
-        page.tasks += try tasks.map(Self.storedTask)
-        if !whole {
-          page.deletedTasks += try String.fetchAll(
-            db, sql: "SELECT id FROM tombstones WHERE listID = ? AND kind = 'task' AND seq > ?",
-            arguments: [list.id.lowercased, after]
+          sql: """
+            SELECT \(Self.listColumns) FROM lists l JOIN members m ON m.listID = l.id
+            WHERE m.member = ? AND (l.seq > ? OR m.joinedSeq > ?) ORDER BY l.isDefault DESC, l.sortKey, l.id
+            """, arguments: [caller.key, after, after]
+        ).map(Self.listView)
+        if cursor.after != nil {
+          // Tasks gone from lists the caller had already: not those now in another of the caller's lists (moved).
+          page.deletedTasks = try String.fetchAll(
+            db,
+            sql: """
+              SELECT DISTINCT t.id FROM tombstones t JOIN members m ON m.listID = t.listID
+              WHERE m.member = ? AND m.joinedSeq <= ? AND t.kind = 'task' AND t.seq > ? AND t.seq <= ?
+                AND NOT EXISTS (SELECT 1 FROM tasks x JOIN members y ON y.listID = x.listID
+                  WHERE x.uuid = t.id AND y.member = m.member)
+              """, arguments: [caller.key, after, after, upTo]
+          ).compactMap { UUID(uuidString: $0) }
+          page.deletedLists = try String.fetchAll(
+            db, sql: "SELECT id FROM tombstones WHERE member = ? AND kind = 'list' AND seq > ? AND seq <= ?",
+            arguments: [caller.key, after, upTo]
           ).compactMap { UUID(uuidString: $0) }
         }
       }
-      if since != nil {
-        page.deletedLists = try String.fetchAll(
-          db, sql: "SELECT id FROM tombstones WHERE member = ? AND kind = 'list' AND seq > ?",
-          arguments: [caller.key, after]
-        ).compactMap { UUID(uuidString: $0) }
+      // A task is in this read when it changed, or its list was joined, after `after` and not after `upTo`.
+      page.tasks = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT \(Self.taskColumns("t")) FROM tasks t JOIN members m ON m.listID = t.listID
+          WHERE m.member = ? AND max(t.seq, m.joinedSeq) > ? AND max(t.seq, m.joinedSeq) <= ? AND t.uuid > ?
+          ORDER BY t.uuid LIMIT ?
+          """,
+        arguments: [caller.key, after, upTo, cursor.lastTask?.lowercased ?? "", limit + 1]
+      ).map(Self.storedTask)
+      if page.tasks.count > limit {
+        page.tasks.removeLast()
+        page.more = PlannerFeedCursor(after: cursor.after, upTo: upTo, lastTask: page.tasks.last?.id)
       }
       return page
     }

@@ -75,14 +75,21 @@ public struct PlannerChanges: Equatable, Sendable {
   public var deletedLists: [UUID] = []
   public var deletedTasks: [UUID] = []
   public var next: String
+  /// Whether this answer is a page of a read with more to come: ask again from `next` for the rest.
+  public var more = false
 
   /// Reads a feed answer; anything that is not one is a `PlannerJSONError` naming the part.
   public init(json data: Data) throws(PlannerJSONError) {
     guard let object = JSONValue.object(data) else { throw PlannerJSONError(field: "body", expected: "a JSON object") }
-    guard let next = object["next"]?.string, !next.isEmpty, next.utf8.count <= 64,
+    guard let next = object["next"]?.string, !next.isEmpty, next.utf8.count <= 96,
       next.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
     else { throw PlannerJSONError(field: "next", expected: "a token") }
     self.next = next
+    switch object["more"] {
+    case nil, .null: more = false
+    case .boolean(let value): more = value
+    default: throw PlannerJSONError(field: "more", expected: "true or false")
+    }
     let read = PlannerJSONReader(object, path: "")
     lists = try read.list("lists") { value, path throws(PlannerJSONError) in
       guard case .object(let list) = value else { throw PlannerJSONError(field: path, expected: "a list") }
@@ -234,10 +241,12 @@ extension TaskAPIClient {
 
   // MARK: The change feed
 
-  /// What changed since `token` (everything without one). A token too old answers `.rejected(410, …)`: start over.
-  public func changes(since token: String?) async throws(TaskAPIError) -> PlannerChanges {
+  /// What changed since `token` (everything without one), or a page of it when `more` is set (at most `limit` tasks,
+  /// the service's page size when nil). A token too old answers `.rejected(410, …)`: start over.
+  public func changes(since token: String?, limit: Int? = nil) async throws(TaskAPIError) -> PlannerChanges {
     var url = planner("changes")
     if let token { url.append(queryItems: [URLQueryItem(name: "since", value: token)]) }
+    if let limit { url.append(queryItems: [URLQueryItem(name: "limit", value: String(limit))]) }
     let answer = try await send("GET", url)
     do throws(PlannerJSONError) { return try PlannerChanges(json: answer.body) } catch {
       throw .badResponse(error.description)

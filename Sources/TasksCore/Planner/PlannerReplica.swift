@@ -30,8 +30,9 @@ public actor PlannerReplica {
   private let file: URL?
 
   /// The copy kept in `file` (nil: in memory only); empty when there is none or it does not read.
-  public init(file: URL?) {
+  public init(file: URL?, pageSize: Int? = nil) {
     self.file = file
+    self.pageSize = pageSize
     guard let file, let data = try? Data(contentsOf: file), let kept = try? PlannerChanges(json: data) else { return }
     lists = kept.lists
     tasks = Dictionary(kept.tasks.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
@@ -77,11 +78,11 @@ public actor PlannerReplica {
     var startedOver = false
     let changes: PlannerChanges
     do {
-      changes = try await client.changes(since: token)
+      changes = try await Self.read(client, since: token, limit: pageSize)
     } catch .rejected(410, _) {
       token = nil
       startedOver = true
-      changes = try await client.changes(since: nil)
+      changes = try await Self.read(client, since: nil, limit: pageSize)
     }
     let whole = token == nil
     if whole {
@@ -96,6 +97,32 @@ public actor PlannerReplica {
       if !deferringSave { saveIfUnsaved() }
     }
     return FollowResult(changed: changed, startedOver: startedOver)
+  }
+
+  /// The most tasks asked for in one page (nil: the service's page size).
+  private let pageSize: Int?
+
+  /// Every page of one read, as one: the copy changes only once the whole read has come (a failure on the way
+  /// leaves it as it was, and the next read asks again from the kept token).
+  public static func read(_ client: TaskAPIClient, since token: String?, limit: Int?) async throws(TaskAPIError)
+    -> PlannerChanges
+  {
+    var changes = try await client.changes(since: token, limit: limit)
+    var pages = 1
+    while changes.more {
+      // A service whose pages never end (or never move on) is not followed for ever.
+      guard pages < 100_000 else { throw .badResponse("the change feed's pages did not end") }
+      let page = try await client.changes(since: changes.next, limit: limit)
+      guard page.next != changes.next else { throw .badResponse("the change feed's next page did not move on") }
+      pages += 1
+      changes.lists += page.lists
+      changes.tasks += page.tasks
+      changes.deletedLists += page.deletedLists
+      changes.deletedTasks += page.deletedTasks
+      changes.next = page.next
+      changes.more = page.more
+    }
+    return changes
   }
 
   /// Deletions first, then what is there now (a task moved to another list comes as gone there and here now).

@@ -69,8 +69,9 @@ struct PlannerClient {
       "PUT", "/lists/\(list)/tasks/\(UUID().uuidString.lowercased())", fields, headers: ["If-None-Match": "*"])
   }
 
-  func changes(since: String? = nil) async throws -> (answer: [String: Any], bytes: Int) {
-    let path = "/changes" + (since.map { "?since=\($0)" } ?? "")
+  func changes(since: String? = nil, limit: Int? = nil) async throws -> (answer: [String: Any], bytes: Int) {
+    let query = [since.map { "since=\($0)" }, limit.map { "limit=\($0)" }].compactMap { $0 }
+    let path = "/changes" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
     let answer = try await call("GET", path)
     guard answer.status == 200, let page = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
     else { throw Unexpected(request: "GET \(path)", answer: answer) }
@@ -98,12 +99,18 @@ struct FeedCopy: @unchecked Sendable {
     token = page["next"] as? String
   }
 
-  mutating func follow(_ client: PlannerClient) async throws {
+  /// Reads every page of one read (`limit` tasks a page) and applies them.
+  mutating func follow(_ client: PlannerClient, limit: Int? = nil) async throws {
     if token == nil {
       lists = [:]
       tasks = [:]
     }
-    apply(try await client.changes(since: token).answer)
+    var more = true
+    while more {
+      let page = try await client.changes(since: token, limit: limit).answer
+      apply(page)
+      more = page["more"] as? Bool ?? false
+    }
   }
 
   /// Titles and versions by id, to compare copies.
@@ -323,6 +330,64 @@ struct PlannerAPITests {
       #expect(try await ann.call("DELETE", "/lists/\(list)").status == 204)
       let deleted = try await ann.changes(since: copy.token).answer
       #expect((deleted["deleted"] as? [String: Any])?["lists"] as? [String] == [list])
+    }
+  }
+
+  @Test(
+    "the feed in pages: limit tasks a page, lists and deletions on the first; a change during the pages comes next",
+    arguments: TaskAPIHost.allCases)
+  func feedPages(host: TaskAPIHost) async throws {
+    try await withAPI(host) { harness, api in
+      let ann = try await Self.client(harness, api.base)
+      let home = try await ann.newList("Home")
+      let work = try await ann.newList("Work")
+      var listOf: [String: String] = [:]
+      for index in 0..<9 {
+        let list = index % 2 == 0 ? home : work
+        listOf[try await ann.newTask(list, ["title": "task \(index)"])["id"] as! String] = list
+      }
+      let ids = listOf.keys.sorted()
+      let first = try await ann.changes(limit: 4).answer
+      #expect(first["more"] as? Bool == true && (first["lists"] as? [Any])?.count == 3)
+      #expect((first["tasks"] as? [[String: Any]])?.map { $0["id"] as! String } == Array(ids[0..<4]), "in id order")
+      let token = try #require(first["next"] as? String)
+      // While the pages are read: a task already sent and one not yet sent change, one not yet sent is deleted.
+      for (id, title) in [(ids[0], "sent, then changed"), (ids[6], "changed before it was sent")] {
+        _ = try await ann.object("PATCH", "/lists/\(listOf[id]!)/tasks/\(id)", ["title": title])
+      }
+      #expect(try await ann.call("DELETE", "/lists/\(listOf[ids[8]]!)/tasks/\(ids[8])").status == 204)
+      let second = try await ann.changes(since: token, limit: 4).answer
+      #expect((second["lists"] as? [Any])?.isEmpty == true, "later pages bring no lists")
+      #expect((second["tasks"] as? [[String: Any]])?.map { $0["id"] as! String } == [ids[4], ids[5], ids[7]])
+      var copy = FeedCopy()
+      copy.apply(first)
+      try await copy.follow(ann, limit: 4)
+      #expect(copy.token?.contains(".") == false, "the last page names a position")
+      #expect(copy.tasks[ids[6]] == nil && copy.tasks[ids[8]] == nil, "changed during the read: in the next one")
+      try await copy.follow(ann, limit: 4)
+      var full = FeedCopy()
+      try await full.follow(ann)
+      #expect(copy.summary == full.summary, "the pages and the read after them equal one full read")
+      #expect(full.tasks.count == 8 && copy.tasks[ids[6]]?["title"] as? String == "changed before it was sent")
+
+      // A task moved between two of Ann's lists comes as changed, never as deleted.
+      let before = try #require(full.token)
+      _ = try await ann.object(
+        "PATCH", "/lists/\(listOf[ids[0]]!)/tasks/\(ids[0])", ["listId": listOf[ids[0]] == home ? work : home])
+      let moved = try await ann.changes(since: before, limit: 1).answer
+      #expect((moved["deleted"] as? [String: Any])?["tasks"] as? [String] == [])
+      #expect(
+        (moved["tasks"] as? [[String: Any]])?.map { $0["listId"] as? String } == [listOf[ids[0]] == home ? work : home])
+
+      #expect(try await ann.call("GET", "/changes?limit=0").status == 400)
+      #expect(try await ann.call("GET", "/changes?limit=5001").status == 400)
+      #expect(try await ann.call("GET", "/changes?limit=many").status == 400)
+      let position = String(before.dropFirst())
+      #expect(
+        try await ann.call("GET", "/changes?since=c.\(Int64(position)! + 1000).\(ids[0])").status == 410,
+        "a page past the position (a restored backup) starts over")
+      #expect(try await ann.call("GET", "/changes?since=c\(position).1.\(ids[0])").status == 410, "no answer wrote it")
+      #expect(try await ann.call("GET", "/changes?since=c.5.\(ids[0].uppercased())").status == 400)
     }
   }
 

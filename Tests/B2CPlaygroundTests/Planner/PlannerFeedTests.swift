@@ -63,7 +63,8 @@ struct PlannerFeedTests {
           round += 1
           let client = PlannerClient(api: round % 2 == 0 ? first.base : second.base, token: annToken)
           let before = copy.tasks.mapValues { $0["version"] as? Int ?? 0 }
-          guard let page = try? await client.changes(since: copy.token).answer else { continue }
+          // Pages of three tasks: the writers write between a read's pages.
+          guard let page = try? await client.changes(since: copy.token, limit: 3).answer else { continue }
           for task in page["tasks"] as? [[String: Any]] ?? [] {
             let id = task["id"] as? String ?? ""
             #expect((task["version"] as? Int ?? 0) >= (before[id] ?? 0), "a task went back to an older version")
@@ -90,7 +91,7 @@ struct PlannerFeedTests {
       acknowledged.done.withLock { $0 = true }
       var copy = try await reading.value
       let reader = PlannerClient(api: second.base, token: annToken)
-      let caughtUp = await eventually(timeout: .seconds(60)) { (try? await copy.follow(reader)) != nil }
+      let caughtUp = await eventually(timeout: .seconds(60)) { (try? await copy.follow(reader, limit: 3)) != nil }
       try #require(caughtUp, "the reader could not read the feed at the end")
       // PostgreSQL restarted: a pooled connection may be found closed once (503), as any client retries.
       var full = FeedCopy()

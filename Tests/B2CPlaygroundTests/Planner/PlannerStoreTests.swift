@@ -39,14 +39,20 @@ struct PlannerStoreTests {
       var changes = TaskChanges()
       changes.title = .set("soon gone")
       _ = try await store.writeTask(caller: ann.key, listID: list, id: task, .create(changes), now: Date())
-      let before = try await store.changes(caller: ann, since: nil).next
+      let before = try await store.changes(caller: ann, from: .init(after: nil), limit: 100).next
       _ = try await store.writeTask(caller: ann.key, listID: list, id: task, .delete(ifMatch: nil), now: Date())
-      let after = try await store.changes(caller: ann, since: nil).next
-      #expect(try await store.changes(caller: ann, since: before).deletedTasks == [task], "kept until pruned")
+      let after = try await store.changes(caller: ann, from: .init(after: nil), limit: 100).next
+      #expect(
+        try await store.changes(caller: ann, from: .init(after: before), limit: 100).deletedTasks == [task],
+        "kept until pruned")
       try await store.pruneFeed(before: Date().addingTimeInterval(60))
-      await #expect(throws: PlannerFeedRefusal.gone) { try await store.changes(caller: ann, since: before) }
-      #expect(try await store.changes(caller: ann, since: after).tasks.isEmpty, "a token after them still answers")
-      #expect(try await store.changes(caller: ann, since: nil).lists.count == 2)
+      await #expect(throws: PlannerFeedRefusal.gone) {
+        try await store.changes(caller: ann, from: .init(after: before), limit: 100)
+      }
+      #expect(
+        try await store.changes(caller: ann, from: .init(after: after), limit: 100).tasks.isEmpty,
+        "a token after them still answers")
+      #expect(try await store.changes(caller: ann, from: .init(after: nil), limit: 100).lists.count == 2)
     }
   }
 }
