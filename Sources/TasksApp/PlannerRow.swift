@@ -19,6 +19,16 @@ final class PlannerRow {
   private let facts = Label.new()
   var key: PlannerRowKey?
   private var shown: PlannerRowContent?
+  /// What the row is named for: a task's content, or a day's heading.
+  private enum Name: Equatable {
+    case task(PlannerRowContent)
+    case heading(String)
+  }
+  private var toName: Name?
+  private var named: Name?
+  private var namedItem: Widget?
+  /// When the names are set (at once, or once a fast-moving list stops: lever 6 of the task list).
+  private lazy var naming = RowNaming { [unowned self] in self.name() }
 
   init() {
     box.setMargins(top: 6, bottom: 6, start: 12, end: 12)
@@ -52,7 +62,7 @@ final class PlannerRow {
     title.setCSSClass("heading", true)
     due.isVisible = false
     facts.isVisible = false
-    box.parent?.setAccessibleLabel(text)
+    named(.heading(text))
   }
 
   /// Shows a task, touching only what differs.
@@ -61,10 +71,7 @@ final class PlannerRow {
     shown = content
     check.isVisible = true
     title.setCSSClass("heading", false)
-    if old?.title != content.title {
-      title.text = content.title
-      check.setAccessibleLabel(content.title)
-    }
+    if old?.title != content.title { title.text = content.title }
     if old?.completed != content.completed {
       check.isActive = content.completed
       box.setCSSClass("completed", content.completed)
@@ -77,7 +84,32 @@ final class PlannerRow {
     let text = Self.facts(content)
     facts.text = text
     facts.isVisible = !text.isEmpty
-    box.parent?.setAccessibleLabel(content.spokenName)
+    named(.task(content))
+  }
+
+  /// The list item is gone: its widgets are no longer to be touched.
+  func retire() { naming.retire() }
+
+  /// Names the row for `name`, now or once the list stops moving.
+  private func named(_ name: Name) {
+    toName = name
+    naming.bound(in: box.parent, needed: name != named || namedItem?.widget != box.parent?.widget)
+  }
+
+  /// Gives the check button and the list's row widget (what has the focus and what a screen reader reads) the names
+  /// of what the row shows, where they differ from the names set last.
+  private func name() {
+    guard let name = toName, let listItem = box.parent else { return }
+    let old = named
+    named = name
+    switch name {
+    case .task(let content):
+      if case .task(let before) = old, before.title == content.title {} else { check.setAccessibleLabel(content.title) }
+      if old != name || namedItem?.widget != listItem.widget { listItem.setAccessibleLabel(content.spokenName) }
+    case .heading(let text):
+      if old != name || namedItem?.widget != listItem.widget { listItem.setAccessibleLabel(text) }
+    }
+    namedItem = listItem
   }
 
   /// The caption after the due date.

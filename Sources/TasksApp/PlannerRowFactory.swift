@@ -25,7 +25,7 @@ final class PlannerRowFactory {
     binding = RowBinding(
       make: { [unowned self] in self.make() }, key: PlannerRowKey.init(modelString:),
       fill: { [unowned self] row, key in self.fill(row, key) },
-      unbound: { row in row.key = nil })
+      unbound: { row in row.key = nil }, retire: { row in row.retire() })
   }
 
   /// Draws again the rows of `keys` that are on screen.

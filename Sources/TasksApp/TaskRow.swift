@@ -27,15 +27,8 @@ final class TaskRow {
   private var namedItem: Widget?
   /// What the accessible names were last set for (see `name`).
   private var named: RowContent?
-  /// When the row was last shown (GLib's monotonic clock, µs; 0: never).
-  private var shownAt: gint64 = 0
-  /// Whether the names wait for the row to stay put (it is in `LateNames`).
-  private var nameWaits = false
-  private var retired = false
-  /// The list item whose focus `watchFocus` watches.
-  private var watchedItem: Widget?
-  /// A row bound again within this many µs of its last bind names its widgets once it has stayed put this long.
-  private static let settle: gint64 = 150_000
+  /// When the names are set (at once, or once a fast-moving list stops).
+  private lazy var naming = RowNaming { [unowned self] in self.name() }
   /// Texts longer than this many characters may not fit a row's three lines: they get a tooltip with the whole
   /// text.
   private static let longText = 120
@@ -109,27 +102,7 @@ final class TaskRow {
     if old?.confirmed != content.confirmed {
       check.isSensitive = content.confirmed
     }
-    let now = g_get_monotonic_time()
-    let rebound = shownAt != 0 && now - shownAt < Self.settle
-    shownAt = now
-    watchFocus()
-    if !rebound || listItem?.hasFocus == true {
-      name()
-    } else if !nameWaits && (content != named || namedItem?.widget != listItem?.widget) {
-      nameWaits = true
-      LateNames.add(self)
-    }
-  }
-
-  /// A row whose names wait gets them the moment it takes the keyboard focus (Page Down pressed twice quickly binds
-  /// rows again and then focuses one): a screen reader reads the focused row's name at once.
-  private func watchFocus() {
-    guard let listItem, listItem.widget != watchedItem?.widget else { return }
-    watchedItem = listItem
-    listItem.onFocus(entering: true) { [weak self] in
-      guard let self, self.nameWaits, !self.retired else { return }
-      self.name()
-    }
+    naming.bound(in: listItem, needed: content != named || namedItem?.widget != listItem?.widget)
   }
 
   /// Gives the row's widgets the names of what it shows, where they differ. Each name set is a message on the
@@ -153,19 +126,8 @@ final class TaskRow {
     }
   }
 
-  /// Names the row if it has not been bound again for `settle` (or has been torn down): then it is done waiting.
-  fileprivate func nameIfSettled() -> Bool {
-    if retired { return true }
-    guard g_get_monotonic_time() - shownAt >= Self.settle else { return false }
-    nameWaits = false
-    name()
-    return true
-  }
-
   /// The list item is gone: its widgets are no longer to be touched.
-  func retire() {
-    retired = true
-  }
+  func retire() { naming.retire() }
 
   /// Whether `text` may take more than one line: longer than `oneLine` characters, or with a line break. (Counted
   /// in bytes first: counting characters walks the text's grapheme clusters, on every bind while scrolling.)
@@ -186,25 +148,5 @@ final class TaskRow {
     guard on != highlighted else { return }
     highlighted = on
     box.setCSSClass("just-added", on)
-  }
-}
-
-/// The rows whose accessible names wait for the list to stop moving; checked every `settle`, until none waits.
-@MainActor
-private enum LateNames {
-  private static var rows: [TaskRow] = []
-  private static var checking = false
-
-  static func add(_ row: TaskRow) {
-    rows.append(row)
-    guard !checking else { return }
-    checking = true
-    Task { @MainActor in
-      while !rows.isEmpty {
-        try? await Task.sleep(for: .milliseconds(150))
-        rows.removeAll { $0.nameIfSettled() }
-      }
-      checking = false
-    }
   }
 }
