@@ -200,12 +200,18 @@ final class AppDriver {
   /// Clicks the object with `role` and `name` if it is on screen now; false when it is not (a button the app took
   /// away by itself, as the banner's Retry once the automatic retry got through).
   func clickIfShown(role: String, name: String) async throws -> Bool {
+    guard let box = try await extentsNow(role: role, name: name) else { return false }
+    try await click(x: box.x + box.width / 2, y: box.y + box.height / 2)
+    return true
+  }
+
+  /// The screen rectangle of the object with `role` and `name` now, if it is there.
+  func extentsNow(role: String, name: String) async throws -> (x: Int, y: Int, width: Int, height: Int)? {
     let run = try await ChildProcess.run(Tools.python, [Tools.atspiDriver, "extents", "\(process.pid)", role, name])
     guard run.status == 0, let box = try? JSONDecoder().decode([String: Int].self, from: Data(run.output.utf8)),
       let x = box["x"], let y = box["y"], let width = box["width"], let height = box["height"]
-    else { return false }
-    try await click(x: x + width / 2, y: y + height / 2)
-    return true
+    else { return nil }
+    return (x, y, width, height)
   }
 
   /// Clicks the middle of the object with `role` and `name` with the mouse (GTK 4.8 gives check boxes no

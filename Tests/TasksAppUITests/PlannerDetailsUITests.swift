@@ -22,20 +22,16 @@ extension AppDriver {
       let move = try await ChildProcess.run(
         Tools.xdotool, ["mousemove", "--sync", "\(frame.x + frame.width / 2)", "\(frame.y + frame.height / 2)"])
       try #require(move.status == 0, "xdotool mousemove failed: \(move.error)")
-      // Buttons 4 and 5 are the wheel, up and down.
-      let wheel = try await ChildProcess.run(Tools.xdotool, ["click", (box?.y ?? bottom) < top ? "4" : "5"])
+      // Buttons 4 and 5 are the wheel, up and down: a notch for about every 60 pixels to go (each look at the
+      // tree costs a few hundred milliseconds; a person far from the field turns the wheel further too).
+      let up = (box?.y ?? bottom) < top
+      let distance = box.map { up ? top - $0.y : $0.y + $0.height - bottom } ?? 180
+      let notches = min(6, max(1, distance / 60))
+      let wheel = try await ChildProcess.run(
+        Tools.xdotool, ["click", "--repeat", "\(notches)", "--delay", "30", up ? "4" : "5"])
       try #require(wheel.status == 0, "xdotool click failed: \(wheel.error)")
     }
     Issue.record("\(role) \(name) never came into view in \(window)")
-  }
-
-  /// The screen rectangle of the object with `role` and `name` now, if it is there.
-  private func extentsNow(role: String, name: String) async throws -> (x: Int, y: Int, width: Int, height: Int)? {
-    let run = try await ChildProcess.run(Tools.python, [Tools.atspiDriver, "extents", "\(process.pid)", role, name])
-    guard run.status == 0, let box = try? JSONDecoder().decode([String: Int].self, from: Data(run.output.utf8)),
-      let x = box["x"], let y = box["y"], let width = box["width"], let height = box["height"]
-    else { return nil }
-    return (x, y, width, height)
   }
 }
 
