@@ -15,7 +15,7 @@ final class RowNaming {
   /// When the row was last bound (GLib's monotonic clock, µs; 0: never).
   private var boundAt: gint64 = 0
   /// Whether the names wait for the row to stay put (it is in `LateNames`).
-  private(set) var waits = false
+  private var waits = false
   private var retired = false
   /// The list item whose focus is watched.
   private var watchedItem: Widget?

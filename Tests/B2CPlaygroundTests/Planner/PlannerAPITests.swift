@@ -334,7 +334,7 @@ struct PlannerAPITests {
   }
 
   @Test(
-    "the feed in pages: limit tasks a page, lists and deletions on the first; a change during the pages comes next",
+    "the feed in pages: limit tasks a page, lists and deletions on the first; a change during the pages comes next; a member removed between pages gets none",
     arguments: TaskAPIHost.allCases)
   func feedPages(host: TaskAPIHost) async throws {
     try await withAPI(host) { harness, api in
@@ -388,6 +388,26 @@ struct PlannerAPITests {
         "a page past the position (a restored backup) starts over")
       #expect(try await ann.call("GET", "/changes?since=c\(position).1.\(ids[0])").status == 410, "no answer wrote it")
       #expect(try await ann.call("GET", "/changes?since=c.5.\(ids[0].uppercased())").status == 400)
+
+      // Hostile: Bob, removed from Work between two pages of his read, gets none of its tasks from his token, and
+      // another account's token (Ann's page) gives him none of hers.
+      let bob = try await Self.client(harness, api.base, "bob@example.com", "Tasks-Demo-2")
+      let code = try #require(try await ann.object("POST", "/lists/\(work)/invitations")["code"] as? String)
+      #expect(try await bob.join(code).status == 200)
+      let bobsFirst = try await bob.changes(limit: 1).answer
+      #expect(bobsFirst["more"] as? Bool == true)
+      let members = try await ann.array("/lists/\(work)/members")
+      let bobsID = try #require(members.first { $0["role"] as? String == "member" }?["id"] as? String)
+      #expect(try await ann.call("DELETE", "/lists/\(work)/members/\(bobsID)").status == 204)
+      let bobsRest = try await bob.changes(since: try #require(bobsFirst["next"] as? String)).answer
+      #expect((bobsRest["tasks"] as? [Any])?.isEmpty == true, "a removed member's pages go on without the list")
+      let annsPage = try #require(try await ann.changes(limit: 1).answer["next"] as? String)
+      let borrowed = try await bob.call("GET", "/changes?since=\(annsPage)")
+      let borrowedTasks = borrowed.status == 200 ? try borrowed.json()["tasks"] as? [Any] : []
+      #expect(borrowed.status == 410 || borrowedTasks?.isEmpty == true, "Ann's token gives Bob none of her tasks")
+      var bobs = FeedCopy()
+      try await bobs.follow(bob, limit: 1)
+      #expect(bobs.lists[work] == nil && bobs.tasks.isEmpty, "Bob's own read has nothing of Work any more")
     }
   }
 
