@@ -50,7 +50,7 @@ public final class PlannerOperations {
   private var nextRefresh: Task<Void, Never>?
 
   /// One account's replica and outbox.
-  private struct Store {
+  private struct Store: Sendable {
     let objectID: String
     let replica: PlannerReplica
     let outbox: PlannerOutbox
@@ -66,15 +66,33 @@ public final class PlannerOperations {
   private func currentStore() async -> Store? {
     guard let account = await session.account else { return nil }
     if let store, store.objectID == account.objectID { return store }
-    let (key, environment) = (session.key, environment)
-    let replica = await Task.detached {
-      PlannerReplica(file: PlannerReplica.file(for: account, in: key, environment: environment))
-    }.value
-    let made = Store(
-      objectID: account.objectID, replica: replica,
-      outbox: PlannerOutbox(file: PlannerOutbox.file(for: account, in: key, environment: environment)))
-    store = made
-    return made
+    if loading?.objectID != account.objectID {
+      let (key, environment) = (session.key, environment)
+      loading = (
+        account.objectID,
+        Task.detached {
+          Store(
+            objectID: account.objectID,
+            replica: PlannerReplica(file: PlannerReplica.file(for: account, in: key, environment: environment)),
+            outbox: PlannerOutbox(file: PlannerOutbox.file(for: account, in: key, environment: environment)))
+        }
+      )
+    }
+    guard let loading else { return nil }
+    let made = await loading.task.value
+    // Signed out (or another account signed in) while it was read: not this account's any more.
+    guard self.loading?.objectID == made.objectID else { return nil }
+    if store?.objectID != made.objectID { store = made }
+    return store
+  }
+
+  /// The read of the signed-in account's copy from disk, under way or done (one per account).
+  private var loading: (objectID: String, task: Task<Store, Never>)?
+
+  /// Starts reading the signed-in account's copy from disk, on another thread, while the window is made: the
+  /// first refresh then finds it read (a start with 2 000 tasks read it after the list had been drawn).
+  public func preload() {
+    Task { _ = await currentStore() }
   }
 
   // MARK: Loading
@@ -213,6 +231,7 @@ public final class PlannerOperations {
     guard let account else { return }
     let store = self.store
     self.store = nil
+    loading = nil
     try? FileManager.default.removeItem(
       at: PlannerReplica.file(for: account, in: session.key, environment: environment))
     if let store, store.objectID == account.objectID {

@@ -45,6 +45,7 @@ final class AccountController {
     switch await startup.restored.value {
     case .success(let restored?):
       account.adopt(restored.files)
+      account.planner.preload()  // the planner's copy is read while the list is shown
       await account.list.showAtStart(
         restored.files, offlineCopy: restored.offlineCopy, list: startup.list, listIsReady: startup.listIsReady)
     case .success(nil):

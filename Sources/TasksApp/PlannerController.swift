@@ -83,15 +83,19 @@ final class PlannerController: PlannerView {
     }
     let now = DueLabel.now()
     var changes = state.setNow(today: now.today, now: now.time)
-    let more = state.show(lists: shown.lists, tasks: shown.tasks, waiting: shown.waiting)
+    let before = state.selection
+    // Until the user chooses, the default list is shown (chosen here, before any other entry's rows are made).
+    let home = chosen ? nil : shown.lists.first(where: \.isDefault)
+    let more = state.show(
+      lists: shown.lists, tasks: shown.tasks, waiting: shown.waiting, selecting: home.map { .list($0.id) })
     changes.rows += more.rows
     changes.changedRows.formUnion(more.changedRows)
     apply(changes.rows, refill: changes.changedRows)
     sidebarBox.isVisible = !shown.lists.isEmpty
     if !chosen, let home = state.defaultList, state.selection != .list(home.id) {
-      select(.list(home.id))
-    } else if more.selectionMoved {
-      select(state.selection)
+      select(.list(home.id))  // a service without a default list: its first
+    } else if state.selection != before || more.selectionMoved {
+      selectionShown(after: before)
     }
     sidebar.show(state.entries, selected: state.selection)
     readMembers(of: shown.lists)
@@ -188,11 +192,17 @@ final class PlannerController: PlannerView {
 
   /// Shows `selection`: the planner page, or the list page for the default list.
   func select(_ selection: PlannerSelection) {
+    let before = state.selection
+    apply(state.select(selection), refill: [])
+    selectionShown(after: before)
+  }
+
+  /// Shows the page of the entry selected now, its rows made (`before` was selected until then).
+  private func selectionShown(after before: PlannerSelection) {
+    let selection = state.selection
     // Rows kept from a list to Today or Upcoming (or back) are bound again: those name their list.
     let namesLists = { (selection: PlannerSelection) in if case .list = selection { false } else { true } }
-    let rebind = namesLists(selection) != namesLists(state.selection)
-    apply(state.select(selection), refill: [])
-    if rebind { factory.refillAll() }
+    if namesLists(selection) != namesLists(before) { factory.refillAll() }
     let isDefault = if case .list(let id) = selection { state.list(id)?.isDefault == true } else { false }
     let name = isDefault ? "list" : "planner"
     // The page not shown is hidden too: a GtkStack leaves it visible, merely unmapped, to assistive technologies.

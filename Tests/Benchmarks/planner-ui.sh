@@ -63,8 +63,11 @@ if part start; then
       fi
       # The first start after signing in on this computer (nothing kept), then a start as every later one is (the
       # list's offline copy and the change feed's copy kept, read again from the service).
+      # The first start runs on until it has written the feed's copy (after its first frame; measure.py's SIGKILL
+      # came before it once, and the "kept" start then read the whole feed again).
       forget
-      MEASURE_ALSO="$also" measure "$app" >>"$work/$size-first"
+      MEASURE_ALSO="$also" MEASURE_WAIT_FILES="$work/data/io.github.b2ctasks.B2CTasks/planner/*.json" \
+        measure "$app" >>"$work/$size-first"
       MEASURE_ALSO="$also" measure "$app" >>"$work/$size"
     done
     round=$((round + 1))

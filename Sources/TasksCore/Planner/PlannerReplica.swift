@@ -51,7 +51,7 @@ public actor PlannerReplica {
   /// A list's tasks, parents before their subtasks, each in sort key then creation order.
   public func tasks(in list: UUID) -> [PlannerItem] {
     tasks.values.filter { $0.listID == list }.sorted {
-      ($0.sortKey, $0.createdAt, $0.id.uuidString) < ($1.sortKey, $1.createdAt, $1.id.uuidString)
+      ($0.sortKey, $0.createdAt, $0.id.order) < ($1.sortKey, $1.createdAt, $1.id.order)
     }
   }
 
@@ -155,7 +155,7 @@ public actor PlannerReplica {
     unsaved = false
     let document = JSONValue.object([
       "next": .string(token), "lists": .array(lists.map(\.jsonValue)),
-      "tasks": .array(tasks.values.sorted { $0.id.uuidString < $1.id.uuidString }.map(\.jsonValue)),
+      "tasks": .array(tasks.values.sorted { $0.id.order < $1.id.order }.map(\.jsonValue)),
       "deleted": .object(["lists": .array([]), "tasks": .array([])]),
     ])
     guard let data = try? JSONEncoder().encode(document) else { return }

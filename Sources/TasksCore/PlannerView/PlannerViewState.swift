@@ -140,16 +140,27 @@ public struct PlannerViewState: Sendable {
 
   // MARK: Changing
 
-  /// Shows the user's `lists` and `tasks`; `waiting` are the tasks with an edit not yet sent.
-  public mutating func show(lists newLists: [PlannerListItem], tasks newTasks: [PlannerItem], waiting: Set<UUID>)
-    -> Changes
-  {
+  /// Shows the user's `lists` and `tasks`; `waiting` are the tasks with an edit not yet sent. With `preferred`, an
+  /// entry among the new ones, that entry is selected (the rows of the one selected before are never made).
+  public mutating func show(
+    lists newLists: [PlannerListItem], tasks newTasks: [PlannerItem], waiting: Set<UUID>,
+    selecting preferred: PlannerSelection? = nil
+  ) -> Changes {
     let oldTasks = tasks
     let oldWaiting = self.waiting
+    let oldLists = lists
     lists = Dictionary(newLists.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
     tasks = Dictionary(newTasks.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
     self.waiting = waiting
     members = members.filter { lists[$0.key] != nil }
+    if let preferred {
+      switch preferred {
+      case .list(let id) where lists[id] == nil: break  // not (or no longer) there
+      default: selection = preferred
+      }
+    }
+    // The same lists and tasks again (a refresh that brought nothing): the index stands.
+    if tasks == oldTasks, lists == oldLists, waiting == oldWaiting { return refresh(changedTasks: []) }
     index()
     // A row changed when its task did, its waiting mark did, or one of its subtasks did.
     var changed: Set<UUID> = []
@@ -245,35 +256,63 @@ public struct PlannerViewState: Sendable {
         children[parent, default: []].append(item)
       }
     }
-    self.byList = byList.mapValues { $0.sorted(by: Self.listOrder).map(\.id) }
-    self.children = children.mapValues { $0.sorted(by: Self.listOrder).map(\.id) }
+    self.byList = byList.mapValues(Self.inListOrder)
+    self.children = children.mapValues(Self.inListOrder)
   }
 
-  /// A list's order: open tasks by sort key then creation, then finished ones, the latest first.
-  private static func listOrder(_ a: PlannerItem, _ b: PlannerItem) -> Bool {
-    switch (a.status, b.status) {
-    case (.needsAction, .completed): return true
-    case (.completed, .needsAction): return false
-    case (.completed, .completed):
-      let (x, y) = (a.completedAt ?? a.updatedAt, b.completedAt ?? b.updatedAt)
-      if x != y { return x > y }
-      return a.id.uuidString < b.id.uuidString
-    case (.needsAction, .needsAction):
-      return (a.sortKey, a.createdAt, a.id.uuidString) < (b.sortKey, b.createdAt, b.id.uuidString)
+  /// A list's order: open tasks by sort key then creation, then finished ones, the latest first. Sorted by keys
+  /// made once per task (sorting the tasks themselves moved whole items and made each id's text at every
+  /// comparison: most of a start's 2 000 tasks' show).
+  private static func inListOrder(_ items: [PlannerItem]) -> [UUID] {
+    struct Place {
+      let id: UUID
+      let order: UUID.Order
+      let finished: Bool
+      let finishedAt: Date
+      let sortKey: String
+      let createdAt: Date
+
+      static func precedes(_ a: Place, _ b: Place) -> Bool {
+        if a.finished != b.finished { return !a.finished }
+        if a.finished {
+          return a.finishedAt != b.finishedAt ? a.finishedAt > b.finishedAt : a.order < b.order
+        }
+        if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
+        return a.createdAt != b.createdAt ? a.createdAt < b.createdAt : a.order < b.order
+      }
     }
+    return items.map { item in
+      Place(
+        id: item.id, order: item.id.order, finished: item.status == .completed,
+        finishedAt: item.completedAt ?? item.updatedAt, sortKey: item.sortKey, createdAt: item.createdAt)
+    }.sorted(by: Place.precedes).map(\.id)
   }
 
   /// Today's and Upcoming's order: by day, then time (a day without a time after the timed ones), priority, title.
-  private static func dueOrder(_ a: PlannerItem, _ b: PlannerItem) -> Bool {
-    let (x, y) = (a.due!, b.due!)
-    if x.date != y.date { return x.date < y.date }
-    let (tx, ty) = (
-      x.time.map { $0.hour * 60 + $0.minute } ?? 24 * 60, y.time.map { $0.hour * 60 + $0.minute } ?? 24 * 60
-    )
-    if tx != ty { return tx < ty }
-    let (px, py) = (PlannerPriority(a.priority), PlannerPriority(b.priority))
-    if px != py { return px < py }
-    return (a.title, a.createdAt, a.id.uuidString) < (b.title, b.createdAt, b.id.uuidString)
+  private static func inDueOrder(_ items: [PlannerItem]) -> [PlannerItem] {
+    struct Place {
+      let index: Int
+      let date: CalendarDate
+      let minute: Int
+      let priority: PlannerPriority
+      let title: String
+      let createdAt: Date
+      let order: UUID.Order
+
+      static func precedes(_ a: Place, _ b: Place) -> Bool {
+        if a.date != b.date { return a.date < b.date }
+        if a.minute != b.minute { return a.minute < b.minute }
+        if a.priority != b.priority { return a.priority < b.priority }
+        if a.title != b.title { return a.title < b.title }
+        return a.createdAt != b.createdAt ? a.createdAt < b.createdAt : a.order < b.order
+      }
+    }
+    return items.indices.map { index in
+      let item = items[index]
+      return Place(
+        index: index, date: item.due!.date, minute: item.due!.time.map { $0.hour * 60 + $0.minute } ?? 24 * 60,
+        priority: PlannerPriority(item.priority), title: item.title, createdAt: item.createdAt, order: item.id.order)
+    }.sorted(by: Place.precedes).map { items[$0.index] }
   }
 
   private func isOpen(_ item: PlannerItem) -> Bool { item.status == .needsAction && lists[item.listID] != nil }
@@ -320,11 +359,11 @@ public struct PlannerViewState: Sendable {
       let shown = showCompleted ? ids : ids.filter { tasks[$0]?.status == .needsAction }
       return shown.map { .task($0) }
     case .today:
-      return tasks.values.filter(dueToday).sorted(by: Self.dueOrder).map { .task($0.id) }
+      return Self.inDueOrder(tasks.values.filter(dueToday)).map { .task($0.id) }
     case .upcoming:
       var result: [PlannerRowKey] = []
       var day: CalendarDate?
-      for item in tasks.values.filter(dueUpcoming).sorted(by: Self.dueOrder) {
+      for item in Self.inDueOrder(tasks.values.filter(dueUpcoming)) {
         if item.due!.date != day {
           day = item.due!.date
           result.append(.day(item.due!.date))

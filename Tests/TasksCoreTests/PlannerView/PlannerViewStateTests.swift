@@ -133,6 +133,37 @@ struct PlannerViewStateTests {
     #expect(marked.changedRows == [.task(tasks[0].id)])
   }
 
+  @Test("a first show selects the entry asked for, making only its rows; a list not there is not selected")
+  func showSelecting() {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    let mine = task("mine", in: home, due: 0)
+    let theirs = task("theirs", in: work, due: 0)
+    let gone = PlannerListItem.make("Gone")
+    let missing = state.show(lists: [home, work], tasks: [mine, theirs], waiting: [], selecting: .list(gone.id))
+    #expect(state.selection == .today && applying(missing.rows, to: []) == [.task(mine.id), .task(theirs.id)])
+    var fresh = PlannerViewState(today: Self.today, now: Self.noon)
+    let changes = fresh.show(lists: [home, work], tasks: [mine, theirs], waiting: [], selecting: .list(work.id))
+    #expect(fresh.selection == .list(work.id))
+    #expect(changes.rows == [KeyedEdit(at: 0, remove: 0, insert: [.task(theirs.id)])], "Today's rows never made")
+    #expect(fresh.show(lists: [work, home], tasks: [theirs, mine], waiting: []).isEmpty, "the same again")
+  }
+
+  @Test("tasks alike in all but their ids keep the order of the ids' text, however many")
+  func idOrder() {
+    let ids = (0..<2_000).map { _ in UUID() }
+    #expect(ids.sorted { $0.order < $1.order } == ids.sorted { $0.uuidString < $1.uuidString })
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    let alike = ids.prefix(300).map { id in
+      var item = task("same", in: home, due: 0)
+      item.id = id
+      return item
+    }
+    _ = state.show(lists: [home], tasks: alike.shuffled(), waiting: [], selecting: .list(home.id))
+    #expect(state.rows == alike.map(\.id).sorted { $0.uuidString < $1.uuidString }.map { .task($0) })
+    _ = state.select(.today)
+    #expect(state.rows == alike.map(\.id).sorted { $0.uuidString < $1.uuidString }.map { .task($0) })
+  }
+
   @Test("a list that goes while shown moves the selection to Today")
   func listGone() {
     var state = PlannerViewState(today: Self.today, now: Self.noon)
