@@ -170,9 +170,9 @@ public final class SQLiteTaskStore: TaskStore {
       let now = Date()
       try db.execute(
         sql: """
-          INSERT INTO tasks (owner, text, completed, dateModified, uuid, listID, createdAt, version, seq)
-          VALUES (?, ?, 0, ?, ?, ?, ?, 1, ?)
-          """, arguments: [owner, text, now, UUID().lowercased, list, now, seq])
+          INSERT INTO tasks (owner, text, completed, dateModified, uuid, listID, createdAt, version, seq, changedBy)
+          VALUES (?, ?, 0, ?, ?, ?, ?, 1, ?, \(Self.changedBy))
+          """, arguments: [owner, text, now, UUID().lowercased, list, now, seq, list, owner])
       let id = db.lastInsertedRowID
       try db.execute(sql: "UPDATE lists SET seq = ? WHERE id = ?", arguments: [seq, list])
       if let idempotencyKey {
@@ -213,9 +213,9 @@ public final class SQLiteTaskStore: TaskStore {
         sql: """
           UPDATE tasks SET text = coalesce(?, text), completed = coalesce(?, completed),
             completedAt = CASE WHEN NOT coalesce(?, completed) THEN NULL ELSE coalesce(completedAt, ?) END,
-            dateModified = ?, version = version + 1, seq = ?
+            dateModified = ?, version = version + 1, seq = ?, changedBy = \(Self.changedBy)
           WHERE id = ?
-          """, arguments: [text, completed, completed, now, now, seq, id])
+          """, arguments: [text, completed, completed, now, now, seq, row[1] as String, owner, id])
       try db.execute(sql: "UPDATE lists SET seq = ? WHERE id = ?", arguments: [seq, row[1] as String])
       return true
     }

@@ -118,19 +118,31 @@ extension PostgresTaskStore: PlannerStore {
 
   /// The columns `storedTask` reads, of the table named `table` when given.
   static func taskColumns(_ table: String?) -> String {
-    let prefix = table.map { $0 + "." } ?? ""
+    let prefix = (table ?? "tasks") + "."
     return [
       "uuid", "list_id", "text", "completed", "completed_at", "parent_id", "details", "created_at",
       "date_modified", "version",
     ].map { prefix + $0 }.joined(separator: ", ")
+      // Who changed it last while they are still a member of its list (a member who left, or of the list it was
+      // moved from, is no one).
+      + ", (SELECT member_id FROM members WHERE member_id = \(prefix)changed_by AND list_id = \(prefix)list_id)"
   }
 
-  typealias TaskRow = (UUID, UUID, String, Bool, Date?, UUID?, String, Date?, Date, Int64)
+  typealias TaskRow = (UUID, UUID, String, Bool, Date?, UUID?, String, Date?, Date, Int64, UUID?)
 
   static func storedTask(_ row: TaskRow) throws -> StoredTask {
     let task = try PlannerTask(title: row.2, completed: row.3, completedAt: row.4, parentID: row.5, details: row.6)
     return StoredTask(
-      id: row.0, listID: row.1, task: task, createdAt: row.7 ?? row.8, updatedAt: row.8, version: row.9)
+      id: row.0, listID: row.1, task: task, createdAt: row.7 ?? row.8, updatedAt: row.8, version: row.9,
+      changedBy: row.10)
+  }
+
+  /// The caller's member id in list `listID`.
+  func memberID(_ connection: PostgresConnection, caller: String, listID: UUID) async throws -> UUID? {
+    let rows = try await connection.query(
+      "SELECT member_id FROM members WHERE list_id = \(listID) AND member = \(caller)", logger: logger)
+    for try await id in rows.decode(UUID.self) { return id }
+    return nil
   }
 
   /// The caller's list `id` (locked until the transaction ends when `lock`).
@@ -326,9 +338,11 @@ extension PostgresTaskStore: PlannerStore {
           try await connection.query(
             """
             INSERT INTO tasks (owner, uuid, list_id, text, completed, completed_at, parent_id, details, created_at,
-              date_modified, version, seq)
+              date_modified, version, seq, changed_by)
             SELECT owner, \(id), \(listID), \(task.title), \(task.status == .completed), \(task.completedAt),
-              \(task.parentID), \(task.details), \(now), \(now), 1, \(seq) FROM lists WHERE id = \(listID)
+              \(task.parentID), \(task.details), \(now), \(now), 1, \(seq),
+              (SELECT member_id FROM members WHERE list_id = \(listID) AND member = \(caller))
+            FROM lists WHERE id = \(listID)
             """, logger: self.logger)
           try await self.touch(connection, listID: listID, seq: seq)
         case .done(let stored) where stored != current:
@@ -338,7 +352,8 @@ extension PostgresTaskStore: PlannerStore {
             """
             UPDATE tasks SET text = \(task.title), completed = \(task.status == .completed),
               completed_at = \(task.completedAt), parent_id = \(task.parentID), details = \(task.details),
-              date_modified = \(stored.updatedAt), version = \(stored.version), seq = \(seq)
+              date_modified = \(stored.updatedAt), version = \(stored.version), seq = \(seq),
+              changed_by = (SELECT member_id FROM members WHERE list_id = \(stored.listID) AND member = \(caller))
             WHERE uuid = \(id)
             """, logger: self.logger)
           if stored.listID != listID {
@@ -363,7 +378,15 @@ extension PostgresTaskStore: PlannerStore {
           try await self.touch(connection, listID: listID, seq: seq)
         default: break
         }
-        return outcome
+        var memberID: [UUID: UUID?] = [:]
+        switch outcome {
+        case .created, .done: break
+        default: return outcome  // nothing written
+        }
+        for list in Set([listID, target].compactMap { $0 }) {
+          memberID[list] = try await self.memberID(connection, caller: caller, listID: list)
+        }
+        return PlannerRules.stamped(outcome, unchanged: current) { memberID[$0] ?? nil }
       }
     }
   }

@@ -95,6 +95,8 @@ public final class PostgresTaskStore: TaskStore {
       ]
     ),
     plannerMigration,
+    // Who changed a task last: the member id (of its list) of the caller who wrote it.
+    ("planner-v2-changed-by", ["ALTER TABLE tasks ADD COLUMN changed_by uuid"]),
   ]
 
   /// Any constant: the advisory lock every instance takes while it migrates (`b2c-tasks-api` in ASCII).
@@ -177,9 +179,11 @@ public final class PostgresTaskStore: TaskStore {
       let now = Date()
       let rows = try await connection.query(
         """
-        INSERT INTO tasks (id, owner, text, completed, date_modified, uuid, list_id, created_at, version, seq)
+        INSERT INTO tasks (id, owner, text, completed, date_modified, uuid, list_id, created_at, version, seq,
+          changed_by)
         VALUES (coalesce(\(id), nextval(pg_get_serial_sequence('tasks', 'id'))), \(owner), \(text), false, \(now),
-          gen_random_uuid(), \(list), \(now), 1, \(seq))
+          gen_random_uuid(), \(list), \(now), 1, \(seq),
+          (SELECT member_id FROM members WHERE list_id = \(list) AND member = \(owner)))
         RETURNING id
         """, logger: self.logger)
       let added = try await Self.first(rows)
@@ -259,7 +263,8 @@ public final class PostgresTaskStore: TaskStore {
           UPDATE tasks SET text = COALESCE(\(text), text), completed = COALESCE(\(completed), completed),
             completed_at = CASE WHEN NOT COALESCE(\(completed), completed) THEN NULL
               ELSE COALESCE(completed_at, \(now)) END,
-            date_modified = \(now), version = version + 1, seq = \(seq)
+            date_modified = \(now), version = version + 1, seq = \(seq),
+            changed_by = (SELECT member_id FROM members WHERE list_id = \(list) AND member = \(owner))
           WHERE uuid = \(task)
           """, logger: self.logger)
         try await self.touch(connection, listID: list, seq: seq)

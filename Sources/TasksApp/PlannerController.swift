@@ -102,21 +102,21 @@ final class PlannerController: PlannerView {
     details?.update()
   }
 
-  /// Lists whose members were asked for (once per list while the window is open).
+  /// Lists whose members are being asked for.
   private var membersAsked: Set<UUID> = []
 
-  /// Asks who shares each shared list, so that its entry names them ("Shared with Bob").
+  /// Asks who shares each shared list, so that its entry names them ("Shared with Bob") and its rows who changed
+  /// them last: once, and again when a task names someone not known (a member who joined since).
   private func readMembers(of lists: [PlannerListItem]) {
-    for list in lists where list.shared && !membersAsked.contains(list.id) {
+    for list in lists where list.shared && !membersAsked.contains(list.id) && !state.knowsEveryone(in: list.id) {
       membersAsked.insert(list.id)
       Task {
-        do throws(TaskAPIError) {
-          let members = try await planner.members(of: list.id)
-          guard !state.setMembers(members, of: list.id).isEmpty else { return }
-          sidebar.show(state.entries, selected: state.selection)
-        } catch {
-          membersAsked.remove(list.id)  // asked again at the next refresh
-        }
+        defer { membersAsked.remove(list.id) }  // (a failure: asked again at the next refresh)
+        guard let members = try? await planner.members(of: list.id) else { return }
+        let changes = state.setMembers(members, of: list.id)
+        guard !changes.isEmpty else { return }
+        factory.refill(changes.changedRows)  // rows of tasks someone else changed last name them
+        sidebar.show(state.entries, selected: state.selection)
       }
     }
   }

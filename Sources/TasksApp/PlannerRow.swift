@@ -119,6 +119,7 @@ final class PlannerRow {
     if content.priority != .none { parts.append(content.priority.label) }
     if let subtasks = content.subtaskCount { parts.append("☑ " + subtasks) }
     if let list = content.listName { parts.append(list) }
+    if let who = content.changedBy { parts.append(Phrases.changedBy.filled(who)) }
     if content.changeWaiting { parts.append(Phrases.changeWaiting) }
     return parts.joined(separator: " · ")
   }

@@ -105,7 +105,7 @@ final class AppDriver {
     try #require(
       found,
       """
-      accessible tree never matched; app running: \(process.isRunning); last tree: \(nodes.filter { !$0.name.isEmpty }.map { "\($0.role) \($0.name) \($0.states)" })
+      accessible tree never matched; app running: \(process.isRunning); last tree (depth, role, name, states; "hidden": it or an ancestor is not visible): \(nodes.filter { !$0.name.isEmpty || !$0.onScreen }.map { "\($0.depth) \($0.role) \($0.name) \($0.states)\($0.onScreen ? "" : " hidden")" })
       app said: \(process.standardError.suffix(3000))
       """, sourceLocation: sourceLocation)
     return nodes

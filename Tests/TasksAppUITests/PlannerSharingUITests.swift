@@ -92,12 +92,12 @@ extension AppUI {
       let again = try await bob.attempt(["lists", "join"], input: code)
       #expect(again.status != 0 && again.error.contains("unknown, used or expired"), "\(again)")
 
-      // What Bob adds in his terminal shows in Ann's window, in the list and in Today.
+      // What Bob adds in his terminal shows in Ann's window, in the list and in Today, saying he changed it last.
       try await bob.run(["add", "Water the plants", "--list", "Home", "--due", "today", "--repeat", "every week"])
       try await app.key("F5", window: window)
       try await app.waitFor(role: "list item", name: "Home, 1 open task, Shared with Bob Example")
       try await app.click(role: "list item", name: "Today, 1 open task")
-      let plants = "Water the plants, not done, due Today, repeats Weekly, in Home"
+      let plants = "Water the plants, not done, due Today, repeats Weekly, in Home, changed by Bob Example"
       try await app.waitFor(role: "list item", name: plants)
 
       // What Ann adds in the window is in Bob's terminal; Ann finishes it, and Bob sees it done.
@@ -144,6 +144,7 @@ extension AppUI {
       try await app.key("Escape", window: nil)
       try await app.waitUntilGone(role: "frame", name: "Water the plants")
       try await app.key("ctrl+2", window: window)
+      // Ann's date stands, and she changed it last: the row names no one.
       try await app.waitFor(
         role: "list item", name: "Water the plants, not done, due Tomorrow, repeats Weekly, in Home")
       await app.stop()

@@ -340,6 +340,22 @@ public enum PlannerRules {
 
   /// The list a write moves the task to, if it moves it: the store checks the caller is a member (and locks both
   /// lists, in id order) before asking `task`.
+  /// A task written (`.created`, or `.done` unlike `unchanged`) with who wrote it: the writer's member id in the
+  /// list it is in now, as `memberID` finds it.
+  public static func stamped(
+    _ outcome: PlannerOutcome<StoredTask>, unchanged: StoredTask?, memberID: (UUID) throws -> UUID?
+  ) rethrows -> PlannerOutcome<StoredTask> {
+    switch outcome {
+    case .created(var task):
+      task.changedBy = try memberID(task.listID)
+      return .created(task)
+    case .done(var task) where task != unchanged:
+      task.changedBy = try memberID(task.listID)
+      return .done(task)
+    default: return outcome
+    }
+  }
+
   public static func moveTarget(_ write: PlannerTaskWrite, from listID: UUID) -> UUID? {
     guard case .change(let changes, _) = write, let target = changes.listID, target != listID else { return nil }
     return target

@@ -378,14 +378,20 @@ public struct StoredTask: Equatable, Sendable {
   public var createdAt: Date
   public var updatedAt: Date
   public var version: Int64
+  /// The member id, in its list, of whoever changed it last (nil: no one still a member of it).
+  public var changedBy: UUID?
 
-  public init(id: UUID, listID: UUID, task: PlannerTask, createdAt: Date, updatedAt: Date, version: Int64) {
+  public init(
+    id: UUID, listID: UUID, task: PlannerTask, createdAt: Date, updatedAt: Date, version: Int64,
+    changedBy: UUID? = nil
+  ) {
     self.id = id
     self.listID = listID
     self.task = task
     self.createdAt = createdAt
     self.updatedAt = updatedAt
     self.version = version
+    self.changedBy = changedBy
   }
 
   /// The `ETag` it is answered with: its version.
@@ -403,6 +409,7 @@ public struct StoredTask: Equatable, Sendable {
     object["createdAt"] = PlannerTask.time(createdAt)
     object["updatedAt"] = PlannerTask.time(updatedAt)
     object["version"] = version
+    object["changedBy"] = changedBy.map { $0.uuidString.lowercased() } ?? NSNull()
     object.removeValue(forKey: "lastOccurrenceDone")
     object.removeValue(forKey: "occurrencesDone")
     return object

@@ -70,6 +70,10 @@ extension SQLiteTaskStore: PlannerStore {
           CREATE INDEX tasksParent ON tasks (parentID) WHERE parentID IS NOT NULL;
           """)
     }
+    // Who changed a task last: the member id (of its list) of the caller who wrote it.
+    migrator.registerMigration("planner-v2-changed-by") { db in
+      try db.execute(sql: "ALTER TABLE tasks ADD COLUMN changedBy TEXT")
+    }
   }
 
   // MARK: Reading
@@ -97,21 +101,30 @@ extension SQLiteTaskStore: PlannerStore {
 
   /// The columns `storedTask` reads, of the table named `table` when given.
   static func taskColumns(_ table: String?) -> String {
-    let prefix = table.map { $0 + "." } ?? ""
+    let prefix = (table ?? "tasks") + "."
     return [
       "uuid", "listID", "text", "completed", "completedAt", "parentID", "details", "createdAt", "dateModified",
       "version",
     ].map { prefix + $0 }.joined(separator: ", ")
+      // Who changed it last while they are still a member of its list (a member who left, or of the list it was
+      // moved from, is no one).
+      + ", (SELECT memberID FROM members WHERE memberID = \(prefix)changedBy AND listID = \(prefix)listID)"
   }
+
+  /// The caller's member id in a list (who changed a task, as its list's members know them).
+  static let memberID = "SELECT memberID FROM members WHERE listID = ? AND member = ?"
+  static let changedBy = "(\(memberID))"
 
   static func storedTask(_ row: Row) throws -> StoredTask {
     let parent: String? = row[5]
     let task = try PlannerTask(
       title: row[2], completed: row[3], completedAt: row[4], parentID: parent.flatMap { UUID(uuidString: $0) },
       details: row[6])
+    let changedBy: String? = row[10]
     return StoredTask(
       id: UUID(uuidString: row[0]) ?? UUID(), listID: UUID(uuidString: row[1]) ?? UUID(), task: task,
-      createdAt: row[7] ?? row[8], updatedAt: row[8], version: row[9])
+      createdAt: row[7] ?? row[8], updatedAt: row[8], version: row[9],
+      changedBy: changedBy.flatMap { UUID(uuidString: $0) })
   }
 
   static func task(_ db: Database, id: UUID) throws -> StoredTask? {
@@ -254,18 +267,21 @@ extension SQLiteTaskStore: PlannerStore {
         try db.execute(
           sql: """
             INSERT INTO tasks (owner, uuid, listID, text, completed, completedAt, parentID, details, createdAt,
-              dateModified, version, seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              dateModified, version, seq, changedBy)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(Self.changedBy))
             """,
-          arguments: Self.taskArguments(task, seq: seq, prefix: [owner, id.lowercased, listID.lowercased]))
+          arguments: Self.taskArguments(task, seq: seq, prefix: [owner, id.lowercased, listID.lowercased])
+            + [listID.lowercased, caller])
         try Self.touch(db, listID: listID, seq: seq)
       case .done(let task) where task != current:
         let seq = try Self.tick(db)
         try db.execute(
           sql: """
             UPDATE tasks SET text = ?, completed = ?, completedAt = ?, parentID = ?, details = ?, createdAt = ?,
-              dateModified = ?, version = ?, seq = ? WHERE uuid = ?
-            """, arguments: Self.taskArguments(task, seq: seq, prefix: []) + [id.lowercased])
+              dateModified = ?, version = ?, seq = ?, changedBy = \(Self.changedBy) WHERE uuid = ?
+            """,
+          arguments: Self.taskArguments(task, seq: seq, prefix: [])
+            + [task.listID.lowercased, caller, id.lowercased])
         if task.listID != listID {
           // Moved with its subtasks: gone from the old list (tombstones, for its members' feeds), in the new one.
           try db.execute(
@@ -288,7 +304,10 @@ extension SQLiteTaskStore: PlannerStore {
         try Self.touch(db, listID: listID, seq: seq)
       default: break
       }
-      return outcome
+      return try PlannerRules.stamped(outcome, unchanged: current) { list in
+        try String.fetchOne(db, sql: Self.memberID, arguments: [list.lowercased, caller])
+          .flatMap { UUID(uuidString: $0) }
+      }
     }
   }
 

@@ -29,6 +29,9 @@ public struct PlannerItem: Equatable, Sendable {
   public var createdAt: Date
   public var updatedAt: Date
   public var version: Int64
+  /// Who changed it last, as a member of its list (the list's members name them); nil when not known, or when they
+  /// are no longer a member. Written by the service alone: never sent.
+  public var changedBy: UUID?
 
   public init(id: UUID, listID: UUID, title: String, createdAt: Date, version: Int64 = 0) {
     self.id = id
@@ -157,6 +160,9 @@ extension PlannerItem {
       throw PlannerJSONError(field: "version", expected: "a whole number")
     }
     self.version = version
+    changedBy = try read.optional("changedBy") { value, path throws(PlannerJSONError) in
+      try PlannerJSONReader.uuid(value, path)
+    }
   }
 }
 

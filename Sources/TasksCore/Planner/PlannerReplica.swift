@@ -14,6 +14,7 @@ extension PlannerItem {
     object["createdAt"] = .string(PlannerJSONReader.text(of: createdAt))
     object["updatedAt"] = .string(PlannerJSONReader.text(of: updatedAt))
     object["version"] = .integer(version)
+    if let changedBy { object["changedBy"] = .string(changedBy.uuidString.lowercased()) }
     return .object(object)
   }
 }

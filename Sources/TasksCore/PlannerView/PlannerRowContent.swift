@@ -52,11 +52,13 @@ public struct PlannerRowContent: Equatable, Sendable {
   public var notes: Bool
   /// A change to it waits in the outbox.
   public var changeWaiting: Bool
+  /// Who else changed it last, in a shared list (nil: the user, or not known).
+  public var changedBy: String?
 
   /// The content of `item`, whose subtasks are `children`, on `today` at `now`.
   public init(
     _ item: PlannerItem, children: [PlannerItem], listName: String?, changeWaiting: Bool, today: CalendarDate,
-    now: TimeOfDay
+    now: TimeOfDay, changedBy: String? = nil
   ) {
     title = item.title
     completed = item.status == .completed
@@ -69,6 +71,7 @@ public struct PlannerRowContent: Equatable, Sendable {
     self.listName = listName
     notes = !item.notes.isEmpty
     self.changeWaiting = changeWaiting
+    self.changedBy = changedBy
   }
 
   /// "1/3": the subtasks done of all, or nil without subtasks.
@@ -90,6 +93,7 @@ public struct PlannerRowContent: Equatable, Sendable {
         String(template: trn("%d of %d subtask done", "%d of %d subtasks done", subtasks), subtasksDone, subtasks))
     }
     if let listName { parts.append(Phrases.inList.filled(listName)) }
+    if let changedBy { parts.append(Phrases.changedBySpoken.filled(changedBy)) }
     if changeWaiting { parts.append(Phrases.changeWaiting) }
     return parts.joined(separator: ", ")
   }
@@ -104,6 +108,10 @@ extension Phrases {
   public static let repeatsSpoken = Template(tr("repeats %@"))
   /// "in %@": the list's name, as heard.
   public static let inList = Template(tr("in %@"))
+  /// "Changed by %@": who else changed a task of a shared list last (a row's caption).
+  public static let changedBy = Template(tr("Changed by %@"))
+  /// "changed by %@", as heard.
+  public static let changedBySpoken = Template(tr("changed by %@"))
   /// "%@ on %@": a repeat on days ("Weekly on Mon, Thu").
   public static let repeatOnDays = Template(tr("%@ on %@"))
   /// "%@ until %@": a repeat with an end.

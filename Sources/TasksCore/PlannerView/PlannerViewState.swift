@@ -114,13 +114,27 @@ public struct PlannerViewState: Sendable {
   /// The members known of a shared list.
   public func members(of list: UUID) -> [PlannerMemberItem]? { members[list] }
 
+  /// Whether the members of `list` are known, and among them everyone its tasks say changed them last.
+  public func knowsEveryone(in list: UUID) -> Bool {
+    guard let known = members[list].map({ Set($0.map(\.id)) }) else { return false }
+    return !tasks.values.contains { $0.listID == list && $0.changedBy.map(known.contains) == false }
+  }
+
   /// What the row of task `id` shows (the list's name in Today and Upcoming).
   public func content(_ id: UUID) -> PlannerRowContent? {
     guard let item = tasks[id] else { return nil }
     let listName: String? = if case .list = selection { nil } else { lists[item.listID].map(Self.name) }
     return PlannerRowContent(
       item, children: subtasks(of: id), listName: listName, changeWaiting: waiting.contains(id), today: today,
-      now: now)
+      now: now, changedBy: changedBy(item))
+  }
+
+  /// The name of whoever else changed `item` last, once its list's members are known (a shared list's).
+  private func changedBy(_ item: PlannerItem) -> String? {
+    guard let who = item.changedBy, let member = members[item.listID]?.first(where: { $0.id == who }),
+      !member.isYou
+    else { return nil }
+    return member.displayName
   }
 
   /// The heading of a day in Upcoming ("Tomorrow", "Mon 2 Dec").
@@ -195,7 +209,8 @@ public struct PlannerViewState: Sendable {
   public mutating func setMembers(_ known: [PlannerMemberItem], of list: UUID) -> Changes {
     guard lists[list] != nil else { return Changes() }
     members[list] = known
-    return refresh(changedTasks: [])
+    // Their rows name whoever else changed them last.
+    return refresh(changedTasks: Set(tasks.values.lazy.filter { $0.listID == list && $0.changedBy != nil }.map(\.id)))
   }
 
   /// A new day or minute (midnight passed, the clock was set): what is today, overdue or upcoming is reckoned again.

@@ -462,6 +462,53 @@ struct PlannerAPITests {
   }
 
   @Test(
+    "who changed a task last: the writer's member id in its list, by every route; never what a request says; no one once they left",
+    arguments: TaskAPIHost.allCases)
+  func changedBy(host: TaskAPIHost) async throws {
+    try await withAPI(host) { harness, api in
+      let (ann, bob) = try await Self.annAndBob(harness, api.base)
+      let list = try await ann.newList("Garden")
+      let code = try #require(try await ann.object("POST", "/lists/\(list)/invitations")["code"] as? String)
+      #expect(try await bob.join(code).status == 200)
+      let members = try await ann.array("/lists/\(list)/members")
+      let annsID = try #require(members.first { $0["you"] as? Bool == true }?["id"] as? String)
+      let bobsID = try #require(members.first { $0["you"] as? Bool == false }?["id"] as? String)
+      let made = try await ann.newTask(list, ["title": "dig"])
+      #expect(made["changedBy"] as? String == annsID)
+      let id = try #require(made["id"] as? String)
+      // Bob's change names him, whatever his request says.
+      let changed = try await bob.object(
+        "PATCH", "/lists/\(list)/tasks/\(id)", ["title": "dig deep", "changedBy": annsID])
+      #expect(changed["changedBy"] as? String == bobsID && changed["title"] as? String == "dig deep")
+      #expect(try await ann.object("GET", "/lists/\(list)/tasks/\(id)")["changedBy"] as? String == bobsID)
+      // A write that changes nothing leaves it; Ann's finishing names her.
+      let same = try await ann.object("PATCH", "/lists/\(list)/tasks/\(id)", ["title": "dig deep"])
+      #expect(same["changedBy"] as? String == bobsID)
+      var annsCopy = FeedCopy()
+      try await annsCopy.follow(ann)
+      #expect(annsCopy.tasks[id]?["changedBy"] as? String == bobsID, "the feed says it too")
+      let done = try await ann.object("POST", "/lists/\(list)/tasks/\(id)/complete", ["occurrence": "2026-11-30"])
+      #expect(done["changedBy"] as? String == annsID && done["status"] as? String == "completed")
+      _ = try await bob.object("PATCH", "/lists/\(list)/tasks/\(id)", ["notes": "spade in the shed"])
+      // Once Bob is no member, no one: his member id is not kept as anybody's.
+      #expect(try await ann.call("DELETE", "/lists/\(list)/members/\(bobsID)").status == 204)
+      let after = try await ann.object("GET", "/lists/\(list)/tasks/\(id)")
+      #expect(after["changedBy"] is NSNull)
+      try await annsCopy.follow(ann)
+      #expect(annsCopy.tasks[id]?["changedBy"] is NSNull)
+      // The sample's /api/tasks writes as its caller too.
+      let v1 = TaskClient(api: api.base, token: ann.token)
+      #expect(try await v1.add("from v1").status == 204)
+      let home = try #require(
+        try await ann.array("/lists").first { $0["isDefault"] as? Bool == true }?["id"] as? String)
+      let annAtHome = try #require(
+        try await ann.array("/lists/\(home)/members").first { $0["you"] as? Bool == true }?["id"] as? String)
+      let fromV1 = try #require(try await ann.array("/lists/\(home)/tasks").first)
+      #expect(fromV1["changedBy"] as? String == annAtHome)
+    }
+  }
+
+  @Test(
     "a move takes the task and its subtasks to another list: gone there in a member's feed, here in the mover's",
     arguments: TaskAPIHost.allCases)
   func move(host: TaskAPIHost) async throws {

@@ -24,6 +24,17 @@ struct PlannerFeedReadingTests {
     #expect(changes.lists.map(\.name) == ["Home"] && changes.lists.first?.role == .member)
     #expect(changes.lists.first?.shared == true && changes.tasks.map(\.title) == ["Pay rent"])
     #expect(changes.deletedTasks.count == 1 && changes.next == "c42")
+    #expect(changes.tasks.first?.changedBy == nil, "not said: not known")
+    let bob = "2c9d0e1f-3a4b-4c5d-8e6f-7a8b9c0d1e2f"
+    let named = try PlannerChanges(json: Self.page(tasks: "[\(Self.task(#""changedBy": "\#(bob)""#))]"))
+    let task = try #require(named.tasks.first)
+    #expect(task.changedBy == UUID(uuidString: bob))
+    #expect(try PlannerItem(json: task.json) == task, "the copy keeps who changed it")
+  }
+
+  /// The merge tests' task with `member` added.
+  static func task(_ member: String) -> String {
+    PlannerMergeTests.json.replacing("{", with: "{\(member), ", maxReplacements: 1)
   }
 
   @Test(
@@ -44,6 +55,8 @@ struct PlannerFeedReadingTests {
       ),
       (page(tasks: #"[{"id": "0b1e2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"}]"#), "tasks[0].listId"),
       (page(tasks: "7"), "tasks"),
+      (page(tasks: "[\(task(#""changedBy": "Ann Example""#))]"), "tasks[0].changedBy"),
+      (page(tasks: "[\(task(#""changedBy": 7"#))]"), "tasks[0].changedBy"),
       (Data("[]".utf8), "body"),
       (Data(#"{"lists": [], "tasks": [], "next": "c1"}"#.utf8), "deleted"),
     ])

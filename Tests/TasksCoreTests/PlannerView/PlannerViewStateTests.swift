@@ -201,6 +201,35 @@ struct PlannerViewStateTests {
     #expect(state.entry(.list(home.id))?.sharing == nil)
   }
 
+  @Test("in a shared list a row names whoever else changed it last, once the members are known; never the user")
+  func changedBy() throws {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    var ours = PlannerListItem.make("Groceries")
+    ours.shared = true
+    let (ann, bob, carol) = (UUID(), UUID(), UUID())
+    var milk = task("milk", in: ours, due: 0)
+    milk.changedBy = bob
+    var bread = task("bread", in: ours, order: 1)
+    bread.changedBy = ann
+    var eggs = task("eggs", in: ours, order: 2)
+    eggs.changedBy = carol
+    _ = state.show(lists: [home, ours], tasks: [milk, bread, eggs], waiting: [], selecting: .list(ours.id))
+    #expect(state.content(milk.id)?.changedBy == nil && !state.knowsEveryone(in: ours.id), "members not known yet")
+    let changes = state.setMembers(
+      [
+        PlannerMemberItem(id: ann, displayName: "Ann", role: .owner, isYou: true),
+        PlannerMemberItem(id: bob, displayName: "Bob", role: .member, isYou: false),
+      ], of: ours.id)
+    #expect(changes.changedRows == [.task(milk.id), .task(bread.id), .task(eggs.id)], "their rows are bound again")
+    let row = try #require(state.content(milk.id))
+    #expect(row.changedBy == "Bob" && row.spokenName == "milk, not done, due Today, changed by Bob")
+    #expect(state.content(bread.id)?.changedBy == nil, "the user's own change says nothing")
+    #expect(state.content(eggs.id)?.changedBy == nil && !state.knowsEveryone(in: ours.id), "Carol joined since")
+    _ = state.select(.today)
+    #expect(state.content(milk.id)?.spokenName == "milk, not done, due Today, in Groceries, changed by Bob")
+    #expect(state.knowsEveryone(in: home.id) == false, "a list whose members were never asked for")
+  }
+
   @Test("Alt+Up/Down and Ctrl+1…9 name the entries in the sidebar's order, nothing past the ends")
   func keyboardMoves() {
     var state = PlannerViewState(today: Self.today, now: Self.noon)
