@@ -104,18 +104,27 @@ public actor PlannerReplica {
   private let pageSize: Int?
 
   /// Every page of one read, as one: the copy changes only once the whole read has come (a failure on the way
-  /// leaves it as it was, and the next read asks again from the kept token).
-  public static func read(_ client: TaskAPIClient, since token: String?, limit: Int?) async throws(TaskAPIError)
-    -> PlannerChanges
-  {
+  /// leaves it as it was, and the next read asks again from the kept token). A hostile or broken service's pages
+  /// are a bad response, after as few requests as they show it: a page with more to come but no task (the service
+  /// only says so when it has more tasks than a page holds), more tasks than asked for (the service's most when
+  /// `limit` is nil), a next page that does not move on, or more than `maxTasks` tasks in all.
+  public static func read(
+    _ client: TaskAPIClient, since token: String?, limit: Int?, maxTasks: Int = 1_000_000
+  ) async throws(TaskAPIError) -> PlannerChanges {
+    let most = limit ?? 5_000
+    func check(_ page: PlannerChanges) throws(TaskAPIError) {
+      guard page.tasks.count <= most else { throw .badResponse("a page of the change feed had more tasks than asked") }
+      guard !page.more || !page.tasks.isEmpty else {
+        throw .badResponse("a page of the change feed had more to come but no task")
+      }
+    }
     var changes = try await client.changes(since: token, limit: limit)
-    var pages = 1
+    try check(changes)
     while changes.more {
-      // A service whose pages never end (or never move on) is not followed for ever.
-      guard pages < 100_000 else { throw .badResponse("the change feed's pages did not end") }
+      guard changes.tasks.count < maxTasks else { throw .badResponse("the change feed's pages did not end") }
       let page = try await client.changes(since: changes.next, limit: limit)
+      try check(page)
       guard page.next != changes.next else { throw .badResponse("the change feed's next page did not move on") }
-      pages += 1
       changes.lists += page.lists
       changes.tasks += page.tasks
       changes.deletedLists += page.deletedLists
