@@ -46,7 +46,7 @@ final class PlannerController: PlannerView {
     self.planner = planner
     self.toasts = toasts
     let now = DueLabel.now()
-    state = PlannerViewState(today: now.today, now: now.time)
+    state = PlannerViewState(today: now.today, now: now.time, rowsOfDefaultList: false)
     listView.show(rows.noSelection(), rows: factory.factory)
     factory.content = { [unowned self] id in self.state.content(id) }
     factory.heading = { [unowned self] date in self.state.heading(date) }

@@ -4,7 +4,7 @@
 import FoundationEssentials
 
 /// A list as the service shows it to the signed-in user.
-public struct PlannerListItem: Equatable, Sendable, Identifiable {
+public struct PlannerListItem: Equatable, Sendable, Identifiable, Decodable {
   public enum Role: String, Sendable { case owner, member }
   public var id: UUID
   public var name: String
@@ -21,23 +21,18 @@ public struct PlannerListItem: Equatable, Sendable, Identifiable {
     self.name = name
   }
 
-  init(object: [String: JSONValue]) throws(PlannerJSONError) {
-    let read = PlannerJSONReader(object, path: "")
+  public init(from decoder: any Decoder) throws {
+    let read = try PlannerJSONReader(decoder)
     id = try read.uuid("id")
     name = try read.string("name")
-    sortKey =
-      try read.optional("sortKey") { value, path throws(PlannerJSONError) in
-        try PlannerJSONReader.string(value, path)
-      } ?? ""
-    isDefault = object["isDefault"]?.bool ?? false
-    shared = object["shared"]?.bool ?? false
+    sortKey = try read.optional("sortKey", String.self) ?? ""
+    isDefault = try read.bool("isDefault") ?? false
+    shared = try read.bool("shared") ?? false
     guard let role = Role(rawValue: try read.string("role")) else {
-      throw PlannerJSONError(field: "role", expected: "owner or member")
+      throw read.error("role", expected: "owner or member")
     }
     self.role = role
-    guard let version = object["version"].flatMap(PlannerJSONReader.whole) else {
-      throw PlannerJSONError(field: "version", expected: "a whole number")
-    }
+    guard let version = try read.whole("version") else { throw read.error("version", expected: "a whole number") }
     self.version = version
   }
 
@@ -52,7 +47,7 @@ public struct PlannerListItem: Equatable, Sendable, Identifiable {
 }
 
 /// A member of a shared list.
-public struct PlannerMemberItem: Equatable, Sendable, Identifiable {
+public struct PlannerMemberItem: Equatable, Sendable, Identifiable, Decodable {
   public var id: UUID
   /// The name their sign-in gave, if it gave one.
   public var displayName: String?
@@ -65,6 +60,16 @@ public struct PlannerMemberItem: Equatable, Sendable, Identifiable {
     self.displayName = displayName
     self.role = role
     self.isYou = isYou
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let read = try PlannerJSONReader(decoder)
+    guard let role = PlannerListItem.Role(rawValue: try read.string("role")) else {
+      throw read.error("role", expected: "owner or member")
+    }
+    self.init(
+      id: try read.uuid("id"), displayName: try read.optional("displayName", String.self), role: role,
+      isYou: try read.bool("you") ?? false)
   }
 }
 
@@ -80,38 +85,37 @@ public struct PlannerChanges: Equatable, Sendable {
 
   /// Reads a feed answer; anything that is not one is a `PlannerJSONError` naming the part.
   public init(json data: Data) throws(PlannerJSONError) {
-    guard let object = JSONValue.object(data) else { throw PlannerJSONError(field: "body", expected: "a JSON object") }
-    guard let next = object["next"]?.string, !next.isEmpty, next.utf8.count <= 96,
+    self = try PlannerJSONReader.decode(PlannerChanges.self, from: data)
+  }
+}
+
+extension PlannerChanges: Decodable {
+  public init(from decoder: any Decoder) throws {
+    let read = try PlannerJSONReader(decoder)
+    guard let next = try? read.optional("next", String.self), !next.isEmpty, next.utf8.count <= 96,
       next.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
-    else { throw PlannerJSONError(field: "next", expected: "a token") }
+    else { throw read.error("next", expected: "a token") }
     self.next = next
-    switch object["more"] {
-    case nil, .null: more = false
-    case .boolean(let value): more = value
-    default: throw PlannerJSONError(field: "more", expected: "true or false")
+    do throws(PlannerJSONError) { more = try read.bool("more") ?? false } catch {
+      throw read.error("more", expected: "true or false")
     }
-    let read = PlannerJSONReader(object, path: "")
-    lists = try read.list("lists") { value, path throws(PlannerJSONError) in
-      guard case .object(let list) = value else { throw PlannerJSONError(field: path, expected: "a list") }
-      do throws(PlannerJSONError) { return try PlannerListItem(object: list) } catch {
-        throw PlannerJSONError(field: "\(path).\(error.field)", expected: error.expected)
-      }
+    lists = try read.list("lists", of: PlannerListItem.self)
+    tasks = try read.list("tasks", of: PlannerItem.self)
+    guard let deleted = try read.optional("deleted", Deleted.self) else {
+      throw read.error("deleted", expected: "an object with lists and tasks")
     }
-    tasks = try read.list("tasks") { value, path throws(PlannerJSONError) in
-      guard case .object(let task) = value else { throw PlannerJSONError(field: path, expected: "a task") }
-      do throws(PlannerJSONError) { return try PlannerItem(object: task) } catch {
-        throw PlannerJSONError(field: "\(path).\(error.field)", expected: error.expected)
-      }
-    }
-    guard case .object(let deleted) = object["deleted"] ?? .null else {
-      throw PlannerJSONError(field: "deleted", expected: "an object with lists and tasks")
-    }
-    let gone = PlannerJSONReader(deleted, path: "deleted")
-    deletedLists = try gone.list("lists") { value, path throws(PlannerJSONError) in
-      try PlannerJSONReader.uuid(value, path)
-    }
-    deletedTasks = try gone.list("tasks") { value, path throws(PlannerJSONError) in
-      try PlannerJSONReader.uuid(value, path)
+    deletedLists = deleted.lists
+    deletedTasks = deleted.tasks
+  }
+
+  private struct Deleted: Decodable {
+    let lists: [UUID]
+    let tasks: [UUID]
+
+    init(from decoder: any Decoder) throws {
+      let read = try PlannerJSONReader(decoder)
+      lists = try read.list("lists", of: PlannerJSONID.self).map(\.id)
+      tasks = try read.list("tasks", of: PlannerJSONID.self).map(\.id)
     }
   }
 }
@@ -128,23 +132,13 @@ extension TaskAPIClient {
 
   private static func lower(_ id: UUID) -> String { id.uuidString.lowercased() }
 
-  private static func decode<Value>(_ data: Data, _ read: ([String: JSONValue]) throws(PlannerJSONError) -> Value)
-    throws(TaskAPIError) -> Value
+  /// The answer as `Value` (an object, or a list of them); what is not is a bad response naming the part.
+  private static func decode<Value: Decodable>(_ data: Data, as type: Value.Type = Value.self) throws(TaskAPIError)
+    -> Value
   {
-    guard let object = JSONValue.object(data) else { throw .badResponse("not a JSON object") }
-    do throws(PlannerJSONError) { return try read(object) } catch { throw .badResponse(error.description) }
-  }
-
-  private static func decodeArray<Value>(
-    _ data: Data, _ read: ([String: JSONValue]) throws(PlannerJSONError) -> Value
-  ) throws(TaskAPIError) -> [Value] {
-    guard case .array(let items) = JSONValue.parse(data) ?? .null else { throw .badResponse("not a JSON array") }
-    var values: [Value] = []
-    for item in items {
-      guard case .object(let object) = item else { throw .badResponse("not a JSON array of objects") }
-      do throws(PlannerJSONError) { values.append(try read(object)) } catch { throw .badResponse(error.description) }
+    do throws(PlannerJSONError) { return try PlannerJSONReader.decode(type, from: data) } catch {
+      throw .badResponse(error.description)
     }
-    return values
   }
 
   private static func ifMatch(_ version: Int64?) -> [String: String] {
@@ -159,7 +153,7 @@ extension TaskAPIClient {
 
   /// The user's lists (the default one included).
   public func plannerLists() async throws(TaskAPIError) -> [PlannerListItem] {
-    try Self.decodeArray(try await send("GET", planner("lists")).body, PlannerListItem.init(object:))
+    try Self.decode(try await send("GET", planner("lists")).body)
   }
 
   /// Creates a list with the client's id; sent again after a lost answer, it answers the same list.
@@ -167,7 +161,7 @@ extension TaskAPIClient {
     let answer = try await send(
       "PUT", planner("lists/\(Self.lower(id))"),
       json: Self.body(["name": .string(name), "sortKey": .string(sortKey)]), headers: ["If-None-Match": "*"])
-    return try Self.decode(answer.body, PlannerListItem.init(object:))
+    return try Self.decode(answer.body)
   }
 
   /// Renames a list (or changes its place); with `ifMatch`, only if it is still that version.
@@ -180,7 +174,7 @@ extension TaskAPIClient {
     let answer = try await send(
       "PATCH", planner("lists/\(Self.lower(id))"), json: Self.body(fields), headers: Self.ifMatch(ifMatch),
       passing: [412])
-    let list = try Self.decode(answer.body, PlannerListItem.init(object:))
+    let list = try Self.decode(answer.body, as: PlannerListItem.self)
     return answer.status == 412 ? .stale(list) : .done(list)
   }
 
@@ -193,8 +187,7 @@ extension TaskAPIClient {
 
   /// A list's tasks.
   public func plannerTasks(list: UUID) async throws(TaskAPIError) -> [PlannerItem] {
-    try Self.decodeArray(
-      try await send("GET", planner("lists/\(Self.lower(list))/tasks")).body, PlannerItem.init(object:))
+    try Self.decode(try await send("GET", planner("lists/\(Self.lower(list))/tasks")).body)
   }
 
   private func taskURL(_ list: UUID, _ id: UUID) -> URL {
@@ -208,7 +201,7 @@ extension TaskAPIClient {
   public func createTask(_ item: PlannerItem) async throws(TaskAPIError) -> PlannerItem {
     let answer = try await send(
       "PUT", taskURL(item.listID, item.id), json: item.patch(Self.creationFields), headers: ["If-None-Match": "*"])
-    return try Self.decode(answer.body, PlannerItem.init(object:))
+    return try Self.decode(answer.body)
   }
 
   /// Sends `item`'s `fields` to the task in `list` (its list now; `item.listID` with `.listID` in `fields` moves it
@@ -219,7 +212,7 @@ extension TaskAPIClient {
     let answer = try await send(
       "PATCH", taskURL(list ?? item.listID, item.id), json: item.patch(fields), headers: Self.ifMatch(ifMatch),
       passing: [412])
-    let task = try Self.decode(answer.body, PlannerItem.init(object:))
+    let task = try Self.decode(answer.body, as: PlannerItem.self)
     return answer.status == 412 ? .stale(task) : .done(task)
   }
 
@@ -236,7 +229,7 @@ extension TaskAPIClient {
     let answer = try await send(
       "POST", taskURL(list, id).appending(path: "complete"),
       json: Self.body(["occurrence": .string(occurrence.description), "today": .string(today.description)]))
-    return try Self.decode(answer.body, PlannerItem.init(object:))
+    return try Self.decode(answer.body)
   }
 
   // MARK: The change feed
@@ -258,9 +251,18 @@ extension TaskAPIClient {
   /// A code another person uses to join the list (the owner's alone), and until when it works.
   public func invite(list: UUID) async throws(TaskAPIError) -> (code: String, expiresAt: Date) {
     let answer = try await send("POST", planner("lists/\(Self.lower(list))/invitations"))
-    return try Self.decode(answer.body) { object throws(PlannerJSONError) in
-      let read = PlannerJSONReader(object, path: "")
-      return (try read.string("code"), try read.time("expiresAt"))
+    let invitation = try Self.decode(answer.body, as: Invitation.self)
+    return (invitation.code, invitation.expiresAt)
+  }
+
+  private struct Invitation: Decodable {
+    let code: String
+    let expiresAt: Date
+
+    init(from decoder: any Decoder) throws {
+      let read = try PlannerJSONReader(decoder)
+      code = try read.string("code")
+      expiresAt = try read.time("expiresAt")
     }
   }
 
@@ -268,21 +270,12 @@ extension TaskAPIClient {
   public func join(code: String) async throws(TaskAPIError) -> PlannerListItem {
     let clean = code.filter { $0.isLetter || $0.isNumber }
     let answer = try await send("POST", planner("invitations"), json: Self.body(["code": .string(clean)]))
-    return try Self.decode(answer.body, PlannerListItem.init(object:))
+    return try Self.decode(answer.body)
   }
 
   /// The members of a list.
   public func members(list: UUID) async throws(TaskAPIError) -> [PlannerMemberItem] {
-    try Self.decodeArray(try await send("GET", planner("lists/\(Self.lower(list))/members")).body) {
-      object throws(PlannerJSONError) in
-      let read = PlannerJSONReader(object, path: "")
-      guard let role = PlannerListItem.Role(rawValue: try read.string("role")) else {
-        throw PlannerJSONError(field: "role", expected: "owner or member")
-      }
-      return PlannerMemberItem(
-        id: try read.uuid("id"), displayName: object["displayName"]?.string, role: role,
-        isYou: object["you"]?.bool ?? false)
-    }
+    try Self.decode(try await send("GET", planner("lists/\(Self.lower(list))/members")).body)
   }
 
   /// Removes a member (the owner removes others; anyone removes themself: `member` nil leaves the list).

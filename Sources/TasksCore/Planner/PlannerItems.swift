@@ -45,202 +45,100 @@ public struct PlannerItem: Equatable, Sendable {
 
 // MARK: Reading the service's JSON
 
-/// What is wrong with the service's JSON: the field's path and what was expected.
-public struct PlannerJSONError: Error, Equatable, Sendable, CustomStringConvertible {
-  public let field: String
-  public let expected: String
-
-  public init(field: String, expected: String) {
-    self.field = field
-    self.expected = expected
-  }
-
-  public var description: String { "\(field): expected \(expected)" }
-}
-
-extension PlannerItem {
+extension PlannerItem: Decodable {
   /// A task from the service's JSON (one object).
   public init(json data: Data) throws(PlannerJSONError) {
-    guard let object = JSONValue.object(data) else { throw PlannerJSONError(field: "body", expected: "a JSON object") }
-    try self.init(object: object)
+    self = try PlannerJSONReader.decode(PlannerItem.self, from: data)
   }
 
-  init(object: [String: JSONValue]) throws(PlannerJSONError) {
-    let read = PlannerJSONReader(object, path: "")
+  /// A task from the service's JSON, at the decoder's place in a document; what is not one is a `PlannerJSONError`
+  /// naming the field.
+  public init(from decoder: any Decoder) throws {
+    let read = try PlannerJSONReader(decoder)
     id = try read.uuid("id")
     listID = try read.uuid("listId")
-    parentID = try read.optional("parentId") { value, path throws(PlannerJSONError) in
-      try PlannerJSONReader.uuid(value, path)
-    }
+    parentID = try read.optionalUUID("parentId")
     title = try read.string("title")
-    notes =
-      try read.optional("notes") { value, path throws(PlannerJSONError) in
-        try PlannerJSONReader.string(value, path)
-      } ?? ""
+    notes = try read.optional("notes", String.self) ?? ""
     guard let status = Status(rawValue: try read.string("status")) else {
-      throw PlannerJSONError(field: "status", expected: "needsAction or completed")
+      throw read.error("status", expected: "needsAction or completed")
     }
     self.status = status
-    completedAt = try read.optional("completedAt") { value, path throws(PlannerJSONError) in
-      try PlannerJSONReader.time(value, path)
+    completedAt = try read.optionalTime("completedAt")
+    if let number = try read.whole("priority") {
+      guard (0...9).contains(number) else { throw read.error("priority", expected: "0 to 9") }
+      priority = Int(number)
     }
-    priority =
-      try read.optional("priority") { value, path throws(PlannerJSONError) in
-        guard let number = PlannerJSONReader.whole(value), (0...9).contains(number) else {
-          throw PlannerJSONError(field: path, expected: "0 to 9")
-        }
-        return Int(number)
-      } ?? 0
-    due = try read.optional("due") { value, path throws(PlannerJSONError) in
-      let due = try PlannerJSONReader(value, path: path)
-      guard let date = CalendarDate(try due.string("date")) else {
-        throw PlannerJSONError(field: path + ".date", expected: "YYYY-MM-DD")
-      }
-      let time = try due.optional("time") { value, path throws(PlannerJSONError) in
-        guard let time = TimeOfDay(try PlannerJSONReader.string(value, path)) else {
-          throw PlannerJSONError(field: path, expected: "HH:MM")
-        }
-        return time
-      }
-      let zone = try due.optional("timeZone") { value, path throws(PlannerJSONError) in
-        try PlannerJSONReader.string(value, path)
-      }
-      return Due(date: date, time: time, timeZone: zone)
+    due = try read.optional("due", DueJSON.self)?.due
+    recurrence = try read.optional("recurrence", RecurrenceJSON.self)?.recurrence
+    reminders = try read.list("reminders", of: ReminderJSON.self).map(\.reminder)
+    categories = try read.list("categories", of: String.self)
+    sortKey = try read.optional("sortKey", String.self) ?? ""
+    createdAt = try read.time("createdAt")
+    updatedAt = try read.time("updatedAt")
+    guard let version = try read.whole("version"), version >= 0 else {
+      throw read.error("version", expected: "a whole number")
     }
-    recurrence = try read.optional("recurrence") { value, path throws(PlannerJSONError) in
-      let recurrence = try PlannerJSONReader(value, path: path)
-      let text = try recurrence.string("rrule")
+    self.version = version
+    changedBy = try read.optionalUUID("changedBy")
+  }
+
+  private struct DueJSON: Decodable {
+    let due: Due
+
+    init(from decoder: any Decoder) throws {
+      let read = try PlannerJSONReader(decoder)
+      guard let date = CalendarDate(try read.string("date")) else {
+        throw read.error("date", expected: "YYYY-MM-DD")
+      }
+      var time: TimeOfDay?
+      if let text = try read.optional("time", String.self) {
+        guard let value = TimeOfDay(text) else { throw read.error("time", expected: "HH:MM") }
+        time = value
+      }
+      due = Due(date: date, time: time, timeZone: try read.optional("timeZone", String.self))
+    }
+  }
+
+  private struct RecurrenceJSON: Decodable {
+    let recurrence: Recurrence
+
+    init(from decoder: any Decoder) throws {
+      let read = try PlannerJSONReader(decoder)
+      let text = try read.string("rrule")
       let rule: RecurrenceRule
       do throws(RecurrenceRule.ParseError) {
         rule = try RecurrenceRule(rrule: text)
       } catch {
-        throw PlannerJSONError(field: path + ".rrule", expected: "an RRULE of the supported subset")
+        throw read.error("rrule", expected: "an RRULE of the supported subset")
       }
-      guard let from = Recurrence.From(rawValue: try recurrence.string("from")) else {
-        throw PlannerJSONError(field: path + ".from", expected: "due or completion")
+      guard let from = Recurrence.From(rawValue: try read.string("from")) else {
+        throw read.error("from", expected: "due or completion")
       }
-      return Recurrence(rule: rule, from: from)
+      recurrence = Recurrence(rule: rule, from: from)
     }
-    reminders = try read.list("reminders") { value, path throws(PlannerJSONError) in
-      let reminder = try PlannerJSONReader(value, path: path)
-      let at = try reminder.optional("at") { value, path throws(PlannerJSONError) in
-        try PlannerJSONReader.time(value, path)
-      }
-      let before = try reminder.optional("before") { value, path throws(PlannerJSONError) in
-        guard let minutes = PlannerJSONReader.whole(value), (0...525_600).contains(minutes) else {
-          throw PlannerJSONError(field: path, expected: "minutes")
-        }
-        return Int(minutes)
-      }
+  }
+
+  private struct ReminderJSON: Decodable {
+    let reminder: Reminder
+
+    init(from decoder: any Decoder) throws {
+      let read = try PlannerJSONReader(decoder)
+      let at = try read.optionalTime("at")
+      let before = try read.whole("before")
       let when: Reminder.When
       switch (at, before) {
       case (let at?, nil): when = .at(at)
-      case (nil, let before?): when = .before(minutes: before)
-      default: throw PlannerJSONError(field: path, expected: "at or before")
+      case (nil, let minutes?):
+        guard (0...525_600).contains(minutes) else { throw read.error("before", expected: "minutes") }
+        when = .before(minutes: Int(minutes))
+      default:
+        throw PlannerJSONError(field: PlannerJSONError.path(decoder.codingPath), expected: "at or before")
       }
-      return Reminder(
-        when,
-        acknowledgedAt: try reminder.optional("acknowledgedAt") { value, path throws(PlannerJSONError) in
-          try PlannerJSONReader.time(value, path)
-        },
-        snoozedUntil: try reminder.optional("snoozedUntil") { value, path throws(PlannerJSONError) in
-          try PlannerJSONReader.time(value, path)
-        })
+      reminder = Reminder(
+        when, acknowledgedAt: try read.optionalTime("acknowledgedAt"),
+        snoozedUntil: try read.optionalTime("snoozedUntil"))
     }
-    categories = try read.list("categories") { value, path throws(PlannerJSONError) in
-      try PlannerJSONReader.string(value, path)
-    }
-    sortKey =
-      try read.optional("sortKey") { value, path throws(PlannerJSONError) in
-        try PlannerJSONReader.string(value, path)
-      } ?? ""
-    createdAt = try read.time("createdAt")
-    updatedAt = try read.time("updatedAt")
-    guard let version = object["version"].flatMap(PlannerJSONReader.whole), version >= 0 else {
-      throw PlannerJSONError(field: "version", expected: "a whole number")
-    }
-    self.version = version
-    changedBy = try read.optional("changedBy") { value, path throws(PlannerJSONError) in
-      try PlannerJSONReader.uuid(value, path)
-    }
-  }
-}
-
-/// Reads the fields of one JSON object, naming each by its path.
-struct PlannerJSONReader {
-  let object: [String: JSONValue]
-  let path: String
-
-  init(_ object: [String: JSONValue], path: String) {
-    self.object = object
-    self.path = path
-  }
-
-  init(_ value: JSONValue, path: String) throws(PlannerJSONError) {
-    guard case .object(let object) = value else { throw PlannerJSONError(field: path, expected: "an object") }
-    self.init(object, path: path)
-  }
-
-  private func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
-
-  func string(_ key: String) throws(PlannerJSONError) -> String {
-    try Self.string(object[key] ?? .null, name(key))
-  }
-
-  func uuid(_ key: String) throws(PlannerJSONError) -> UUID { try Self.uuid(object[key] ?? .null, name(key)) }
-
-  func time(_ key: String) throws(PlannerJSONError) -> Date { try Self.time(object[key] ?? .null, name(key)) }
-
-  /// nil when absent or null.
-  func optional<Value>(
-    _ key: String, _ read: (JSONValue, String) throws(PlannerJSONError) -> Value
-  ) throws(PlannerJSONError) -> Value? {
-    guard let value = object[key], value != .null else { return nil }
-    return try read(value, name(key))
-  }
-
-  /// Empty when absent or null.
-  func list<Value>(
-    _ key: String, _ read: (JSONValue, String) throws(PlannerJSONError) -> Value
-  ) throws(PlannerJSONError) -> [Value] {
-    guard let value = object[key], value != .null else { return [] }
-    guard case .array(let items) = value else { throw PlannerJSONError(field: name(key), expected: "a list") }
-    var values: [Value] = []
-    for (index, item) in items.enumerated() { values.append(try read(item, "\(name(key))[\(index)]")) }
-    return values
-  }
-
-  /// A whole number (JSON's 3 or 3.0).
-  static func whole(_ value: JSONValue) -> Int64? {
-    switch value {
-    case .integer(let number): number
-    case .number(let number) where number.rounded() == number && abs(number) < 1e15: Int64(number)
-    default: nil
-    }
-  }
-
-  static func string(_ value: JSONValue, _ path: String) throws(PlannerJSONError) -> String {
-    guard case .string(let text) = value else { throw PlannerJSONError(field: path, expected: "a string") }
-    return text
-  }
-
-  static func uuid(_ value: JSONValue, _ path: String) throws(PlannerJSONError) -> UUID {
-    guard case .string(let text) = value, let id = UUID(uuidString: text) else {
-      throw PlannerJSONError(field: path, expected: "a UUID")
-    }
-    return id
-  }
-
-  /// A time as the API writes it: RFC 3339 in UTC with milliseconds.
-  static func text(of date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-  }
-
-  static func time(_ value: JSONValue, _ path: String) throws(PlannerJSONError) -> Date {
-    guard case .string(let text) = value, let date = WireDate.parse(text) else {
-      throw PlannerJSONError(field: path, expected: "an RFC 3339 time")
-    }
-    return date
   }
 }
 

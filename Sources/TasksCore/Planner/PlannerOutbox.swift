@@ -294,8 +294,10 @@ public actor PlannerOutbox {
     guard case .object(let object) = value, let kind = object["kind"]?.string else { return nil }
     func id(_ key: String) -> UUID? { object[key]?.string.flatMap { UUID(uuidString: $0) } }
     func item(_ key: String) -> PlannerItem? {
-      guard case .object(let fields) = object[key] ?? .null else { return nil }
-      return try? PlannerItem(object: fields)
+      guard case .object(let fields) = object[key] ?? .null,
+        let data = try? JSONEncoder().encode(JSONValue.object(fields))
+      else { return nil }
+      return try? PlannerItem(json: data)
     }
     func date(_ key: String) -> CalendarDate? { object[key]?.string.flatMap { CalendarDate($0) } }
     let edit: PlannerEdit?

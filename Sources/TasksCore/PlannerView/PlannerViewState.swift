@@ -59,10 +59,15 @@ public struct PlannerViewState: Sendable {
   private var waiting: Set<UUID> = []
   private var members: [UUID: [PlannerMemberItem]] = [:]
 
+  /// Whether the default list has rows here (false: the window shows that list on a page of its own, the sample's,
+  /// and making rows for the planner's hidden page cost a start with 100 tasks in it a tenth of a second).
+  public let rowsOfDefaultList: Bool
+
   /// An empty planner, seen on `today` at `now`.
-  public init(today: CalendarDate, now: TimeOfDay) {
+  public init(today: CalendarDate, now: TimeOfDay, rowsOfDefaultList: Bool = true) {
     self.today = today
     self.now = now
+    self.rowsOfDefaultList = rowsOfDefaultList
     entries = makeEntries()
     rows = makeRows()
   }
@@ -370,6 +375,7 @@ public struct PlannerViewState: Sendable {
   private func makeRows() -> [PlannerRowKey] {
     switch selection {
     case .list(let id):
+      guard rowsOfDefaultList || lists[id]?.isDefault != true else { return [] }
       let ids = byList[id] ?? []
       let shown = showCompleted ? ids : ids.filter { tasks[$0]?.status == .needsAction }
       return shown.map { .task($0) }

@@ -32,6 +32,20 @@ struct PlannerFeedReadingTests {
     #expect(try PlannerItem(json: task.json) == task, "the copy keeps who changed it")
   }
 
+  @Test("whole numbers may be written 3.0; a list's flags must be true or false")
+  func numbers() throws {
+    let text = PlannerMergeTests.json.replacing(#""version": 3"#, with: #""version": 3.0"#)
+      .replacing(#""priority": 1"#, with: #""priority": 5.0"#)
+    let task = try PlannerItem(json: Data(text.utf8))
+    #expect(task.version == 3 && task.priority == 5)
+    #expect(throws: PlannerJSONError(field: "priority", expected: "a whole number")) {
+      try PlannerItem(json: Data(text.replacing("5.0", with: "5.5").utf8))
+    }
+    #expect(throws: PlannerJSONError(field: "lists[0].shared", expected: "true or false")) {
+      try PlannerChanges(json: Self.page(lists: "[\(Self.list.replacing("\"shared\": true", with: "\"shared\": 1"))]"))
+    }
+  }
+
   /// The merge tests' task with `member` added.
   static func task(_ member: String) -> String {
     PlannerMergeTests.json.replacing("{", with: "{\(member), ", maxReplacements: 1)
@@ -57,7 +71,18 @@ struct PlannerFeedReadingTests {
       (page(tasks: "7"), "tasks"),
       (page(tasks: "[\(task(#""changedBy": "Ann Example""#))]"), "tasks[0].changedBy"),
       (page(tasks: "[\(task(#""changedBy": 7"#))]"), "tasks[0].changedBy"),
+      (
+        page(tasks: "[\(PlannerMergeTests.json), \(task(#""due": {"date": "2026-12-01", "time": "9 am"}"#))]"),
+        "tasks[1].due.time"
+      ),
+      (page(tasks: "[\(task(#""reminders": [{"before": 5}, {}]"#))]"), "tasks[0].reminders[1]"),
+      (
+        Data(#"{"lists": [], "tasks": [], "deleted": {"lists": [], "tasks": [7]}, "next": "c1"}"#.utf8),
+        "deleted.tasks[0]"
+      ),
+      (Data(#"{"lists": [], "tasks": [], "deleted": {}, "next": "c1", "more": "yes"}"#.utf8), "more"),
       (Data("[]".utf8), "body"),
+      (Data(#"{"next": "c1", "tasks": ["#.utf8), "body"),
       (Data(#"{"lists": [], "tasks": [], "next": "c1"}"#.utf8), "deleted"),
     ])
   func garbage(body: Data, field: String) {

@@ -109,6 +109,20 @@ struct PlannerViewStateTests {
     #expect(state.rows == [.task(first.id), .task(parent.id)])
   }
 
+  @Test("a window that shows the default list on a page of its own makes no rows for it; its count stays")
+  func defaultListElsewhere() {
+    var state = PlannerViewState(today: Self.today, now: Self.noon, rowsOfDefaultList: false)
+    let mine = task("mine", in: home, due: 0)
+    let other = task("other", in: work)
+    let shown = state.show(lists: [home, work], tasks: [mine, other], waiting: [], selecting: .list(home.id))
+    #expect(state.selection == .list(home.id) && state.rows.isEmpty && shown.rows.isEmpty)
+    #expect(state.entry(.list(home.id))?.count == 1 && state.content(mine.id)?.title == "mine")
+    #expect(state.select(.list(work.id)) == [KeyedEdit(at: 0, remove: 0, insert: [.task(other.id)])])
+    _ = state.select(.today)
+    #expect(state.rows == [.task(mine.id)], "Today shows the default list's tasks due today")
+    #expect(applying(state.select(.list(home.id)), to: [.task(mine.id)]).isEmpty)
+  }
+
   @Test(
     "a change answers the fewest edits: a refresh with nothing new none, a finished task one move, a subtask's parent rebinds"
   )
