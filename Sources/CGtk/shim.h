@@ -34,4 +34,13 @@ static inline void b2c_debug(const char *_Nonnull message) {
   g_log("b2c-tasks", G_LOG_LEVEL_DEBUG, "%s", message);
 }
 
+// G_TYPE_OBJECT is a macro: a list store of plain objects, and a plain object (a row's stand-in in `RowSlots`).
+static inline GListStore *_Nonnull b2c_object_store_new(void) {
+  return g_list_store_new(G_TYPE_OBJECT);
+}
+
+static inline gpointer _Nonnull b2c_plain_object_new(void) {
+  return g_object_new(G_TYPE_OBJECT, NULL);
+}
+
 #endif

@@ -500,6 +500,12 @@ public struct ListView: WidgetView {
     gtk_list_view_set_model(view, model)
     gtk_list_view_set_factory(view, factory)
   }
+
+  /// Scrolls the first row into view (GtkListBase's own action: it places the row by the heights laid out now).
+  @MainActor
+  public func scrollToTop() {
+    _ = gtk_widget_activate_action_variant(widget, "list.scroll-to-item", g_variant_new_uint32(0))
+  }
 }
 
 /// A `GtkTextView`: several lines of text.

@@ -22,7 +22,6 @@ final class PlannerController: PlannerView {
   // Owned.
   let sidebar: PlannerSidebar
   let quickEntry: PlannerQuickEntry
-  private let rows = StringList()
   private let factory = PlannerRowFactory()
   private(set) var state: PlannerViewState
   /// Lists and tasks whose deletion can still be undone (not shown), and what the planner showed last.
@@ -47,7 +46,7 @@ final class PlannerController: PlannerView {
     self.toasts = toasts
     let now = DueLabel.now()
     state = PlannerViewState(today: now.today, now: now.time, rowsOfDefaultList: false)
-    listView.show(rows.noSelection(), rows: factory.factory)
+    listView.show(factory.model(), rows: factory.factory)
     factory.content = { [unowned self] id in self.state.content(id) }
     factory.heading = { [unowned self] date in self.state.heading(date) }
     factory.onToggled = { [unowned self] id, done in self.setDone(id, done) }
@@ -129,15 +128,9 @@ final class PlannerController: PlannerView {
 
   func showMessage(_ message: String) { toasts.show(message) }
 
-  /// Takes a list out of view while its deletion can be undone.
-  func hide(list: UUID) {
-    hidden.insert(list)
-    if let lastShown { show(lastShown) }
-  }
-
-  /// Shows a list again (Undo).
-  func unhide(list: UUID) {
-    hidden.remove(list)
+  /// Takes a list out of view while its deletion can be undone, or (`false`: Undo) shows it again.
+  func hide(list: UUID, _ hide: Bool = true) {
+    if hide { hidden.insert(list) } else { hidden.remove(list) }
     if let lastShown { show(lastShown) }
   }
 
@@ -193,17 +186,25 @@ final class PlannerController: PlannerView {
   /// Shows `selection`: the planner page, or the list page for the default list.
   func select(_ selection: PlannerSelection) {
     let before = state.selection
-    apply(state.select(selection), refill: [])
-    selectionShown(after: before)
+    _ = state.select(selection)
+    // Another entry's rows, from the top, in the row widgets there are (kept hidden while the default list shows).
+    if state.selection != before, state.showsDefaultList {
+      factory.keep()
+    } else if state.selection != before {
+      factory.replaceAll(with: state.rows)
+      listView.scrollToTop()
+    }
+    selectionShown(after: before, rebound: true)
   }
 
   /// Shows the page of the entry selected now, its rows made (`before` was selected until then).
-  private func selectionShown(after before: PlannerSelection) {
+  private func selectionShown(after before: PlannerSelection, rebound: Bool = false) {
     let selection = state.selection
     // Rows kept from a list to Today or Upcoming (or back) are bound again: those name their list.
     let namesLists = { (selection: PlannerSelection) in if case .list = selection { false } else { true } }
-    if namesLists(selection) != namesLists(before) { factory.refillAll() }
-    let isDefault = if case .list(let id) = selection { state.list(id)?.isDefault == true } else { false }
+    if !rebound && namesLists(selection) != namesLists(before) { factory.refillAll() }
+    listStack.visibleChildName = state.rows.isEmpty ? "empty" : "rows"
+    let isDefault = state.showsDefaultList
     let name = isDefault ? "list" : "planner"
     // The page not shown is hidden too: a GtkStack leaves it visible, merely unmapped, to assistive technologies.
     pages.child(named: "list").isVisible = isDefault
@@ -253,8 +254,7 @@ final class PlannerController: PlannerView {
   }
 
   private func apply(_ edits: [KeyedEdit<PlannerRowKey>], refill: Set<PlannerRowKey>) {
-    for edit in edits { rows.splice(at: edit.at, remove: edit.remove, insert: edit.insert.map(\.modelString)) }
-    factory.refill(refill)
+    factory.show(state.rows, edits: edits, refill: refill)
     listStack.visibleChildName = state.rows.isEmpty ? "empty" : "rows"
   }
 

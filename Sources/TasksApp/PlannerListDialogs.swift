@@ -71,7 +71,7 @@ struct PlannerListDialogs {
     let undone = Flag()
     toast.onButtonClicked {
       undone.isSet = true
-      self.planner.unhide(list: list.id)
+      self.planner.hide(list: list.id, false)
     }
     toast.onDismissed {
       guard !undone.isSet else { return }

@@ -6,10 +6,12 @@ import FoundationEssentials
 import GtkSupport
 import TasksCore
 
-/// Makes and binds the `PlannerRow`s of the planner's list view (through `RowBinding`).
+/// Makes and binds the `PlannerRow`s of the planner's list view (through `RowBinding`), and keeps their model: a slot
+/// per row (`RowSlots`), so that another entry's rows are shown in the row widgets there are.
 @MainActor
 final class PlannerRowFactory {
   private var binding: RowBinding<PlannerRowKey, PlannerRow>!
+  private let slots = RowSlots()
   /// The factory, for the list view.
   var factory: OpaquePointer { binding.factory }
   /// Whether a row is being filled (its check button's "toggled" is then not the user's).
@@ -22,8 +24,10 @@ final class PlannerRowFactory {
   var onToggled: (UUID, Bool) -> Void = { _, _ in }
 
   init() {
+    let slots = slots
     binding = RowBinding(
       make: { [unowned self] in self.make() }, key: PlannerRowKey.init(modelString:),
+      string: { [unowned slots] in slots.string(of: $0) },
       fill: { [unowned self] row, key in self.fill(row, key) },
       unbound: { row in row.key = nil }, retire: { row in row.retire() })
   }
@@ -44,6 +48,31 @@ final class PlannerRowFactory {
 
   /// Draws again every row on screen (a new day or minute).
   func refillAll() { binding.refillAll() }
+
+  /// The rows' model, for the list view (which takes the reference).
+  func model() -> OpaquePointer { slots.noSelection() }
+
+  /// Shows `rows` after `edits` (GTK makes rows for the keys inserted), drawing again the rows of `refill`; rows kept
+  /// for another entry (`keep`) take the first of `rows` instead.
+  func show(_ rows: [PlannerRowKey], edits: [KeyedEdit<PlannerRowKey>], refill: Set<PlannerRowKey>) {
+    guard !kept else { return rows.isEmpty ? () : replaceAll(with: rows) }
+    for edit in edits { slots.splice(at: edit.at, remove: edit.remove, insert: edit.insert.map(\.modelString)) }
+    binding.refill(refill)
+  }
+
+  /// Whether the rows are an entry's shown before, kept (on a page hidden while the default list has a page of its
+  /// own) for the next entry's rows.
+  private var kept = false
+
+  /// Keeps the rows there are for the next entry with rows.
+  func keep() { kept = true }
+
+  /// Shows `keys` instead of the rows shown (another entry's): the row widgets there are show the first of them.
+  func replaceAll(with keys: [PlannerRowKey]) {
+    kept = false
+    slots.replaceAll(keys.map(\.modelString))
+    binding.rebindAll()
+  }
 
   private func make() -> (PlannerRow, Widget) {
     let row = PlannerRow()

@@ -15,15 +15,21 @@ final class RowBinding<Key: Hashable, Row: AnyObject> {
   private var rows: [UnsafeMutableRawPointer: Row] = [:]
   private var boundRows: [Key: Row] = [:]
   private var keys: [ObjectIdentifier: Key] = [:]
+  /// The list item each bound row is in (`rebindAll` reads their items again).
+  private var items: [ObjectIdentifier: (row: Row, item: ListItem)] = [:]
 
-  /// `make` answers a new row and its widget; `key` reads a model string; `fill` shows a key in a row; `unbound`
-  /// runs before a row shows another key; `retire` before a row is dropped.
+  /// `make` answers a new row and its widget; `key` reads a model string (`string` reads an item's: a
+  /// `GtkStringObject`'s by default); `fill` shows a key in a row; `unbound` runs before a row shows another key;
+  /// `retire` before a row is dropped.
   init(
     make: @escaping @MainActor () -> (Row, Widget), key: @escaping @MainActor (String) -> Key?,
+    string: @escaping @MainActor (UnsafeMutableRawPointer) -> String? = { StringList.string(of: $0) },
     fill: @escaping @MainActor (Row, Key) -> Void, unbound: @escaping @MainActor (Row) -> Void = { _ in },
     retire: @escaping @MainActor (Row) -> Void = { _ in }
   ) {
     self.fill = fill
+    self.unbound = unbound
+    self.readKey = { item in item.item { string($0).flatMap(key) } ?? nil }
     itemFactory = ListItemFactory(
       setUp: { [unowned self] item in
         let (row, widget) = make()
@@ -31,10 +37,9 @@ final class RowBinding<Key: Hashable, Row: AnyObject> {
         self.rows[widget.gpointer] = row
       },
       bind: { [unowned self] item in
-        guard let row = item.child.flatMap({ self.rows[$0.gpointer] }),
-          let key = item.item({ key(StringList.string(of: $0)) }) ?? nil
-        else { return }
+        guard let row = item.child.flatMap({ self.rows[$0.gpointer] }), let key = self.readKey(item) else { return }
         self.keys[ObjectIdentifier(row)] = key
+        self.items[ObjectIdentifier(row)] = (row, item)
         self.boundRows[key] = row
         fill(row, key)
       },
@@ -42,6 +47,7 @@ final class RowBinding<Key: Hashable, Row: AnyObject> {
         guard let row = item.child.flatMap({ self.rows[$0.gpointer] }),
           let key = self.keys.removeValue(forKey: ObjectIdentifier(row))
         else { return }
+        self.items[ObjectIdentifier(row)] = nil
         unbound(row)
         if self.boundRows[key] === row { self.boundRows[key] = nil }
       },
@@ -52,6 +58,8 @@ final class RowBinding<Key: Hashable, Row: AnyObject> {
   }
 
   private let fill: @MainActor (Row, Key) -> Void
+  private let unbound: @MainActor (Row) -> Void
+  private let readKey: @MainActor (ListItem) -> Key?
 
   /// The row showing `key`, if one is on screen.
   func row(showing key: Key) -> Row? { boundRows[key] }
@@ -70,5 +78,20 @@ final class RowBinding<Key: Hashable, Row: AnyObject> {
   /// Draws again every row on screen.
   func refillAll() {
     for (key, row) in boundRows { fill(row, key) }
+  }
+
+  /// Binds every row again to its item's key now (the model gave its items other keys without telling the list
+  /// view: `RowSlots.replaceAll`); a row whose key is the same is drawn again as it is.
+  func rebindAll() {
+    for (id, bound) in items {
+      guard let key = readKey(bound.item) else { continue }
+      if let old = keys[id], old != key {
+        unbound(bound.row)
+        if boundRows[old] === bound.row { boundRows[old] = nil }
+      }
+      keys[id] = key
+      boundRows[key] = bound.row
+      fill(bound.row, key)
+    }
   }
 }

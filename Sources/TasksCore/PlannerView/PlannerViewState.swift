@@ -108,6 +108,11 @@ public struct PlannerViewState: Sendable {
     lists.values.first(where: \.isDefault) ?? orderedLists.first
   }
 
+  /// Whether the entry selected is the default list (which the window shows on a page of its own).
+  public var showsDefaultList: Bool {
+    if case .list(let id) = selection { lists[id]?.isDefault == true } else { false }
+  }
+
   /// The sidebar's entry for `selection`.
   public func entry(_ selection: PlannerSelection) -> SidebarEntry? {
     entries.first { $0.selection == selection }
@@ -375,7 +380,7 @@ public struct PlannerViewState: Sendable {
   private func makeRows() -> [PlannerRowKey] {
     switch selection {
     case .list(let id):
-      guard rowsOfDefaultList || lists[id]?.isDefault != true else { return [] }
+      guard rowsOfDefaultList || !showsDefaultList else { return [] }
       let ids = byList[id] ?? []
       let shown = showCompleted ? ids : ids.filter { tasks[$0]?.status == .needsAction }
       return shown.map { .task($0) }
