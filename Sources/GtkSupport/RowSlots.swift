@@ -18,9 +18,6 @@ public final class RowSlots {
 
   public init() { model = b2c_object_store_new() }
 
-  /// How many items there are.
-  public var count: Int { objects.count }
-
   /// Replaces `remove` items at `at` with new items for `insert`, announcing one change.
   public func splice(at: Int, remove: Int, insert: [String]) {
     var made: [gpointer?] = []

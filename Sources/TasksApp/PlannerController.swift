@@ -188,7 +188,7 @@ final class PlannerController: PlannerView {
     let before = state.selection
     _ = state.select(selection)
     // Another entry's rows, from the top, in the row widgets there are (kept hidden while the default list shows).
-    if state.selection != before, state.showsDefaultList {
+    if state.selection != before && state.showsDefaultList {
       factory.keep()
     } else if state.selection != before {
       factory.replaceAll(with: state.rows)
