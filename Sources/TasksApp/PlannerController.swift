@@ -105,9 +105,9 @@ final class PlannerController: PlannerView {
   private var membersAsked: Set<UUID> = []
 
   /// Asks who shares each shared list, so that its entry names them ("Shared with Bob") and its rows who changed
-  /// them last: once, and again when a task names someone not known (a member who joined since).
+  /// them last: once, and again when a task names someone not known then (a member who joined since).
   private func readMembers(of lists: [PlannerListItem]) {
-    for list in lists where list.shared && !membersAsked.contains(list.id) && !state.knowsEveryone(in: list.id) {
+    for list in lists where list.shared && !membersAsked.contains(list.id) && state.needsMembers(of: list.id) {
       membersAsked.insert(list.id)
       Task {
         defer { membersAsked.remove(list.id) }  // (a failure: asked again at the next refresh)

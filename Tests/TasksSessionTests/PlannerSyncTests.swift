@@ -237,13 +237,7 @@ struct PlannerSyncTests {
 
   @Test("a task moved with subtasks added before the move is sent: all arrive in the new list, in their order")
   func moveWithNewSubtasks() async throws {
-    try await SessionHarness.with { harness in
-      let session = harness.session()
-      _ = try await harness.signIn(session)
-      let client = TaskAPIClient(session: session)
-      let work = try await client.createList(id: UUID(), name: "Work")
-      let home = try await client.createList(id: UUID(), name: "Home")
-      let parent = try await client.createTask(item(work.id, "plan trip"))
+    try await withTrip { client, work, home, parent in
       let outbox = PlannerOutbox(file: try folder().appending(path: "outbox.json"))
       // As the details window does: a change to the parent, two subtasks added, then the parent moved.
       var titled = parent
@@ -273,6 +267,45 @@ struct PlannerSyncTests {
       #expect(Set(stored.map(\.title)) == ["plan the trip", "book hotel", "pack bags"])
       #expect(stored.first { $0.title == "book hotel" }?.status == .completed)
       #expect(try await client.plannerTasks(list: work.id).isEmpty)
+    }
+  }
+
+  @Test("a subtask finished between two changes of its parent, the second a move: sent to the list it is in then")
+  func finishBetweenParentChanges() async throws {
+    try await withTrip { client, work, home, parent in
+      var child = item(work.id, "book hotel")
+      child.parentID = parent.id
+      child = try await client.createTask(child)
+      let outbox = PlannerOutbox(file: try folder().appending(path: "outbox.json"))
+      var titled = parent
+      titled.title = "plan the trip"
+      try await outbox.record(.changeTask(base: parent, mine: titled))
+      let today = DueLabel.now().today
+      try await outbox.record(.complete(list: work.id, id: child.id, occurrence: today, today: today))
+      var moved = titled
+      moved.listID = home.id
+      try await outbox.record(.changeTask(base: titled, mine: moved))
+      #expect(await outbox.pending.count == 3, "the move is not merged into the change before the finish")
+
+      let result = await outbox.flush(client)
+      #expect(result.refused.isEmpty && result.stoppedBy == nil, "\(result.refused)")
+      let stored = try await client.plannerTasks(list: home.id)
+      #expect(Set(stored.map(\.title)) == ["plan the trip", "book hotel"])
+      #expect(stored.first { $0.title == "book hotel" }?.status == .completed)
+    }
+  }
+
+  /// Ann signed in, with the lists Work and Home and the task "plan trip" in Work at the service.
+  private func withTrip(
+    _ body: (TaskAPIClient, PlannerListItem, PlannerListItem, PlannerItem) async throws -> Void
+  ) async throws {
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      let client = TaskAPIClient(session: session)
+      let work = try await client.createList(id: UUID(), name: "Work")
+      let home = try await client.createList(id: UUID(), name: "Home")
+      try await body(client, work, home, try await client.createTask(item(work.id, "plan trip")))
     }
   }
 }

@@ -125,7 +125,9 @@ public actor PlannerOutbox {
         pending[index].edit = .createTask(mine)
         pending[index].revision += 1
         return
-      case .changeTask(let first, _):
+      // A move waits after what was recorded since that change: an edit of one of its subtasks waiting there is
+      // addressed to the list it is in until then.
+      case .changeTask(let first, _) where mine.listID == base.listID || index == pending.count - 1:
         pending[index].edit = .changeTask(base: first, mine: mine)
         pending[index].revision += 1
         return

@@ -58,6 +58,10 @@ public struct PlannerViewState: Sendable {
   private var children: [UUID: [UUID]] = [:]
   private var waiting: Set<UUID> = []
   private var members: [UUID: [PlannerMemberItem]] = [:]
+  /// Whom each list's tasks name as their last changer.
+  private var namedBy: [UUID: Set<UUID>] = [:]
+  /// Whom each shared list's tasks named when its members were last read.
+  private var namedWhenRead: [UUID: Set<UUID>] = [:]
 
   /// Whether the default list has rows here (false: the window shows that list on a page of its own, the sample's,
   /// and making rows for the planner's hidden page cost a start with 100 tasks in it a tenth of a second).
@@ -124,10 +128,13 @@ public struct PlannerViewState: Sendable {
   /// The members known of a shared list.
   public func members(of list: UUID) -> [PlannerMemberItem]? { members[list] }
 
-  /// Whether the members of `list` are known, and among them everyone its tasks say changed them last.
-  public func knowsEveryone(in list: UUID) -> Bool {
-    guard let known = members[list].map({ Set($0.map(\.id)) }) else { return false }
-    return !tasks.values.contains { $0.listID == list && $0.changedBy.map(known.contains) == false }
+  /// Whether the members of `list` should be read (again): they are not known, or a task names someone as its
+  /// last changer who is not among them and was not named when they were last read. Someone named then and not a
+  /// member (who left since, or a service's invention) is not asked about again at every refresh.
+  public func needsMembers(of list: UUID) -> Bool {
+    guard let known = members[list] else { return true }
+    let unknown = (namedBy[list] ?? []).subtracting(known.lazy.map(\.id))
+    return !unknown.isSubset(of: namedWhenRead[list] ?? [])
   }
 
   /// What the row of task `id` shows (the list's name in Today and Upcoming).
@@ -219,6 +226,7 @@ public struct PlannerViewState: Sendable {
   public mutating func setMembers(_ known: [PlannerMemberItem], of list: UUID) -> Changes {
     guard lists[list] != nil else { return Changes() }
     members[list] = known
+    namedWhenRead[list] = namedBy[list] ?? []
     // Their rows name whoever else changed them last.
     return refresh(changedTasks: Set(tasks.values.lazy.filter { $0.listID == list && $0.changedBy != nil }.map(\.id)))
   }
@@ -274,7 +282,9 @@ public struct PlannerViewState: Sendable {
   private mutating func index() {
     var byList: [UUID: [PlannerItem]] = [:]
     var children: [UUID: [PlannerItem]] = [:]
+    var namedBy: [UUID: Set<UUID>] = [:]
     for item in tasks.values {
+      if let changedBy = item.changedBy { namedBy[item.listID, default: []].insert(changedBy) }
       if isTopLevel(item) {
         byList[item.listID, default: []].append(item)
       } else if let parent = item.parentID {
@@ -283,6 +293,7 @@ public struct PlannerViewState: Sendable {
     }
     self.byList = byList.mapValues(Self.inListOrder)
     self.children = children.mapValues(Self.inListOrder)
+    self.namedBy = namedBy
   }
 
   /// A list's order: open tasks by sort key then creation, then finished ones, the latest first. Sorted by keys

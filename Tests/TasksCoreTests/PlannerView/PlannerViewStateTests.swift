@@ -228,7 +228,7 @@ struct PlannerViewStateTests {
     var eggs = task("eggs", in: ours, order: 2)
     eggs.changedBy = carol
     _ = state.show(lists: [home, ours], tasks: [milk, bread, eggs], waiting: [], selecting: .list(ours.id))
-    #expect(state.content(milk.id)?.changedBy == nil && !state.knowsEveryone(in: ours.id), "members not known yet")
+    #expect(state.content(milk.id)?.changedBy == nil && state.needsMembers(of: ours.id), "members not known yet")
     let changes = state.setMembers(
       [
         PlannerMemberItem(id: ann, displayName: "Ann", role: .owner, isYou: true),
@@ -238,10 +238,38 @@ struct PlannerViewStateTests {
     let row = try #require(state.content(milk.id))
     #expect(row.changedBy == "Bob" && row.spokenName == "milk, not done, due Today, changed by Bob")
     #expect(state.content(bread.id)?.changedBy == nil, "the user's own change says nothing")
-    #expect(state.content(eggs.id)?.changedBy == nil && !state.knowsEveryone(in: ours.id), "Carol joined since")
+    #expect(state.content(eggs.id)?.changedBy == nil, "Carol is no member")
+    #expect(!state.needsMembers(of: ours.id), "Carol was named when the members were read: not asked about again")
     _ = state.select(.today)
     #expect(state.content(milk.id)?.spokenName == "milk, not done, due Today, in Groceries, changed by Bob")
-    #expect(state.knowsEveryone(in: home.id) == false, "a list whose members were never asked for")
+    #expect(state.needsMembers(of: home.id), "a list whose members were never asked for")
+  }
+
+  @Test("members are read again for someone new to a list's tasks, once: a name no member has is not asked again")
+  func membersAskedOnce() {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    var ours = PlannerListItem.make("Groceries")
+    ours.shared = true
+    let (ann, dave) = (UUID(), UUID())
+    var milk = task("milk", in: ours)
+    milk.changedBy = ann
+    _ = state.show(lists: [home, ours], tasks: [milk], waiting: [])
+    let annOnly = [PlannerMemberItem(id: ann, displayName: "Ann", role: .owner, isYou: true)]
+    _ = state.setMembers(annOnly, of: ours.id)
+    #expect(!state.needsMembers(of: ours.id))
+    var bread = task("bread", in: ours, order: 1)
+    bread.changedBy = dave
+    _ = state.show(lists: [home, ours], tasks: [milk, bread], waiting: [])
+    #expect(state.needsMembers(of: ours.id), "Dave is new: he may have joined since")
+    _ = state.setMembers(annOnly, of: ours.id)  // a hostile or stale service: Dave is no member
+    for _ in 0..<3 {
+      _ = state.show(lists: [home, ours], tasks: [milk, bread], waiting: [])
+      #expect(!state.needsMembers(of: ours.id), "not asked again at every refresh")
+    }
+    var eggs = task("eggs", in: ours, order: 2)
+    eggs.changedBy = UUID()
+    _ = state.show(lists: [home, ours], tasks: [milk, bread, eggs], waiting: [])
+    #expect(state.needsMembers(of: ours.id), "someone else new")
   }
 
   @Test("Alt+Up/Down and Ctrl+1…9 name the entries in the sidebar's order, nothing past the ends")
