@@ -16,6 +16,9 @@ public final class StringList {
     withCStringArray(insert) { gtk_string_list_splice(model, UInt32(at), UInt32(remove), $0) }
   }
 
+  /// How many strings it holds.
+  public var count: Int { Int(g_list_model_get_n_items(model)) }
+
   /// A `GtkNoSelection` over this model, for a list view (which takes the reference returned).
   public func noSelection() -> OpaquePointer {
     g_object_ref(model.gpointer)

@@ -38,6 +38,30 @@ extension WidgetView {
   /// Whether the widget is in a window.
   public var isInWindow: Bool { gtk_widget_get_root(widget) != nil }
 
+  /// The height, in pixels, of the window the widget is in, or will be once it is shown: its own while it is on
+  /// screen, its default height before, and the tallest monitor's while it is maximised, has no size yet or is
+  /// not a window (nil outside a window).
+  public var windowHeight: Int? {
+    guard let root = gtk_widget_get_root(widget) else { return nil }
+    let window = Widget(UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self))
+    if window.isMapped { return Int(gtk_widget_get_height(window.widget)) }
+    var (width, height): (Int32, Int32) = (0, 0)
+    if window.isA(gtk_window_get_type()) {
+      gtk_window_get_default_size(window.window, &width, &height)
+      if gtk_window_is_maximized(window.window) == 0 && height > 0 { return Int(height) }
+    }
+    guard let monitors = gdk_display_get_monitors(gtk_widget_get_display(window.widget)) else { return nil }
+    var tallest = 0
+    for index in 0..<g_list_model_get_n_items(monitors) {
+      guard let monitor = g_list_model_get_item(monitors, index) else { continue }
+      var geometry = GdkRectangle()
+      gdk_monitor_get_geometry(OpaquePointer(monitor), &geometry)
+      tallest = max(tallest, Int(geometry.height))
+      g_object_unref(monitor)
+    }
+    return tallest > 0 ? tallest : nil
+  }
+
   /// The tooltip (nil: none).
   public var tooltip: String? {
     get { gtk_widget_get_tooltip_text(widget).map { String(cString: $0) } }

@@ -117,7 +117,10 @@ final class TaskListController: TaskListView {
   func show(
     _ items: [TaskItem], waiting: [PendingTask] = [], changed: Set<Int64> = [], sent: [String: Int64] = [:]
   ) {
-    model.apply(state.show(items, waiting: waiting, changed: changed, sent: sent))
+    // A long list's first rows are given to GTK as many as the window shows (rows are at least 32 pixels high),
+    // and the rest once it is drawn.
+    let fill = listView.windowHeight.map { $0 / 32 + 1 } ?? 50
+    model.apply(state.show(items, waiting: waiting, changed: changed, sent: sent), fill: fill)
     rowFactory.refillAll()
   }
 

@@ -177,12 +177,6 @@ public enum TimeField {
     let trimmed = text.trimmed()
     if trimmed.isEmpty { return nil }
     if let time = TimeOfDay(trimmed) { return time }
-    let parts = trimmed.split(separator: ":")
-    if parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), parts[1].count == 2,
-      let time = TimeOfDay(hour: hour, minute: minute)
-    {
-      return time
-    }
     guard let said = try? parser.parse(trimmed), let time = said.time, !said.parts.contains(where: { $0.kind != .time })
     else { throw .unreadable }
     return time

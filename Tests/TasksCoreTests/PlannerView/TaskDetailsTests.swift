@@ -109,7 +109,7 @@ struct TaskDetailsTests {
     #expect(try TimeField.read("   ", parser: english) == nil)
     let german = DatePhraseParser(language: "de", today: Self.today)
     #expect(try TimeField.read("17 Uhr", parser: german) == TimeOfDay(hour: 17))
-    for garbage in ["25:00", "9:5", "tomorrow", "tomorrow 9am", "soon", "-1:00", "9:00 and more"] {
+    for garbage in ["25:00", "9:5", "9:60", "tomorrow", "tomorrow 9am", "soon", "-1:00", "9:00 and more"] {
       #expect(throws: ReminderText.Problem.unreadable, "\(garbage)") { try TimeField.read(garbage, parser: english) }
     }
   }
