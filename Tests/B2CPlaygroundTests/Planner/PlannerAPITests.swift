@@ -113,6 +113,14 @@ struct FeedCopy: @unchecked Sendable {
     }
   }
 
+  /// Reads until a whole read began after this call: a read cut into pages that was under way ends at the position
+  /// it began at, so after ending it, reads once more from there.
+  mutating func catchUp(_ client: PlannerClient, limit: Int? = nil) async throws {
+    let midRead = token?.contains(".") ?? false
+    try await follow(client, limit: limit)
+    if midRead { try await follow(client, limit: limit) }
+  }
+
   /// Titles and versions by id, to compare copies.
   var summary: [String: String] {
     tasks.mapValues {
