@@ -150,6 +150,69 @@ extension AppUI {
       await app.stop()
     }
 
+    @Test(
+      "Ann joins Bob's list from the window (a wrong code refused first), cannot leave her own list, cancels, then leaves: Bob's list no longer reaches her"
+    )
+    func leaveList() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "list item", name: "Tasks, 0 open tasks")
+      let bob = try await TerminalUser(playground, email: "bob@example.com", password: "Tasks-Demo-2")
+      try await bob.run(["lists", "add", "Errands"])
+      let shared = try await bob.run(["lists", "share", "Errands"])
+      let code = try #require(shared.split(separator: "\n").last.map(String.init))
+
+      // A code nobody gave out is refused in words; the real one joins Bob's list and shows it.
+      try await chooseFromListMenu(app, "Join a Shared List…")
+      try await app.waitForFocus(role: "text", name: "Code")
+      try await app.type("NOT-A-CODE", window: nil)
+      try await app.key("Return", window: nil)
+      try await app.waitFor(role: "label", name: "This code is not valid, or was used already")
+      // (The toast shows at the window's foot: the list menu, above the lists, stays within reach.)
+      try await chooseFromListMenu(app, "Join a Shared List…")
+      try await app.waitForFocus(role: "text", name: "Code")
+      try await app.type(code, window: nil)
+      try await app.key("Return", window: nil)
+      let errands = "Errands, 0 open tasks, Shared by Bob Example"
+      try await app.waitFor(role: "list item", name: errands)
+      try await app.checkScreen("planner-joined")
+
+      // Her own list cannot be left.
+      try await app.click(role: "list item", name: "Tasks, 0 open tasks")
+      try await chooseFromListMenu(app, "Leave List")
+      try await app.waitFor(role: "label", name: "Only a list someone shares with you can be left")
+
+      // Leaving asks first: Cancel keeps the list; Leave takes it away, and says so.
+      try await app.click(role: "list item", name: errands)
+      try await chooseFromListMenu(app, "Leave List")
+      _ = try await app.waitFor(role: "label", name: "Leave “Errands”?")
+      try await app.checkScreen("planner-leave")
+      try await app.press(button: "_Cancel Cancel")
+      try await app.waitUntilGone(role: "label", name: "Leave “Errands”?")
+      try await app.waitFor(role: "list item", name: errands)
+      try await chooseFromListMenu(app, "Leave List")
+      try await app.press(button: "_Leave Leave")
+      try await app.waitFor(role: "label", name: "You left “Errands”")
+      try await app.waitUntilGone(role: "list item", name: errands)
+
+      // What Bob adds later does not reach her, and his list no longer names her.
+      try await bob.run(["add", "Post the parcel", "--list", "Errands"])
+      let bobs = try await bob.run(["lists"])
+      #expect(bobs.contains("Errands") && !bobs.contains("Errands  (shared)"), "\(bobs)")
+      try await app.key("F5", window: window)
+      try await app.waitFor(role: "list item", name: "Tasks, 0 open tasks")
+      let tree = try await app.dumpTree() ?? []
+      #expect(!tree.contains { ($0.role == "list item" && $0.name.contains("Errands")) || $0.name.contains("parcel") })
+      await app.stop()
+    }
+
+    /// Opens the sidebar's list menu with the pointer, as a person does, and chooses `item` in it.
+    private func chooseFromListMenu(_ app: AppDriver, _ item: String) async throws {
+      try await app.click(role: "push button", name: "List Menu")
+      try await app.press(role: "menu item", name: item)
+    }
+
     /// The local date `days` from today, as the task API writes it (2026-11-28).
     private static func day(after days: Int) -> String {
       let date = Calendar.current.date(byAdding: .day, value: days, to: Date()) ?? Date()
