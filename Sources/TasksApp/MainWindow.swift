@@ -147,19 +147,15 @@ final class MainWindow {
     let child = contentStack.child(named: page.stackName)
     child.isVisible = true
     contentStack.visibleChild = child
-    keepFocusInWindow(page: child, isList: page.isList)
+    keepFocusInWindow(page: child)
     rooms?.actions.enable(on: page)
     if !page.isList { offlineBanner.reveal(false) }
   }
 
   /// Puts the keyboard focus into `page` when it is nowhere, or on a widget that is no longer on screen (the web
   /// view a sign-in just dropped): GTK would otherwise leave Tab with nowhere to start, a keyboard trap.
-  /// On the list page that is the planner's lists when the sidebar shows (not the New List and List Menu buttons
-  /// above them), else the page's first keyboard stop.
-  private func keepFocusInWindow(page: Widget, isList: Bool) {
+  private func keepFocusInWindow(page: Widget) {
     if let focus = window.focus, focus.isMapped, focus.isInWindow { return }
-    let lists: Widget = builder.widget("sidebar_list")
-    if isList, gtk_widget_is_visible(lists.widget) != 0, lists.focusChild() { return }
     window.focusFirst(in: page)
   }
 
