@@ -52,6 +52,7 @@ final class MainWindow {
     contentStack = builder.widget("content_stack", as: Stack.init)
     header = WindowHeader(builder: builder)
     toasts = ToastShelf(overlay: builder.widget("toast_overlay", as: ToastOverlay.init))
+    toasts.keepClear(of: builder.widget("sidebar_foot"))
     offlineBanner = OfflineBanner(builder: builder, window: window, pages: contentStack)
     failurePage = SignInFailurePage(
       builder.widget("sign_in_failed_page", as: StatusPage.init),

@@ -43,6 +43,13 @@ final class ToastShelf {
     toast.onDismissed { [unowned self] in Task { self.nameCloseButtons() } }
   }
 
+  /// Keeps the toasts clear of `foot` (the sidebar's New List and list menu) while it is on screen: a toast over
+  /// them took the click meant for them for as long as it showed.
+  func keepClear(of foot: Widget) {
+    Signal.connect(foot, "map") { [unowned self] in self.overlay.setCSSClass("above-sidebar-foot", true) }
+    Signal.connect(foot, "unmap") { [unowned self] in self.overlay.setCSSClass("above-sidebar-foot", false) }
+  }
+
   /// Dismisses the toasts about the list (another page replaces it).
   func dismissListToasts() {
     for toast in listToasts { toast.dismiss() }
