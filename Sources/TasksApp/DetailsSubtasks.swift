@@ -1,5 +1,5 @@
 // DetailsSubtasks: the details' subtasks — each with its check, Move Up, Move Down and Delete, and an entry that
-// adds one at the end. Their order is their sort keys (TasksCore's `SubtaskOrder`). Main actor.
+// adds one at the end. Their order is their sort keys (TasksCore's `ManualOrder`). Main actor.
 
 import CGtk
 import FoundationEssentials
@@ -74,7 +74,7 @@ final class DetailsSubtasks {
     guard let parent, !title.isEmpty else { return add.errorBell() }
     var item = PlannerItem(id: UUID(), listID: parent.listID, title: title, createdAt: Date())
     item.parentID = parent.id
-    item.sortKey = SubtaskOrder.keyAfter(children)
+    item.sortKey = ManualOrder.keyAfter(children)
     add.editable.text = ""
     record(.createTask(item))
   }
@@ -92,7 +92,7 @@ final class DetailsSubtasks {
   }
 
   private func move(_ index: Int, by offset: Int) {
-    for changed in SubtaskOrder.move(children, from: index, to: index + offset) {
+    for changed in ManualOrder.move(children, from: index, to: index + offset) {
       guard let base = children.first(where: { $0.id == changed.id }) else { continue }
       record(.changeTask(base: base, mine: changed))
     }

@@ -247,7 +247,7 @@ struct PlannerSyncTests {
       for title in ["book hotel", "pack bags"] {
         var subtask = item(work.id, title)
         subtask.parentID = parent.id
-        subtask.sortKey = SubtaskOrder.keyAfter(subtasks)
+        subtask.sortKey = ManualOrder.keyAfter(subtasks)
         try await outbox.record(.createTask(subtask))
         subtasks.append(subtask)
       }

@@ -49,10 +49,12 @@ public actor PlannerReplica {
       extension: "json")
   }
 
-  /// A list's tasks, parents before their subtasks, each in sort key then creation order.
+  /// A list's tasks, then their subtasks, each in sort key (those without one last) then creation order.
   public func tasks(in list: UUID) -> [PlannerItem] {
     tasks.values.filter { $0.listID == list }.sorted {
-      ($0.sortKey, $0.createdAt, $0.id.order) < ($1.sortKey, $1.createdAt, $1.id.order)
+      if ($0.parentID == nil) != ($1.parentID == nil) { return $0.parentID == nil }
+      if $0.sortKey != $1.sortKey { return ManualOrder.precedes($0.sortKey, $1.sortKey) }
+      return ($0.createdAt, $0.id.order) < ($1.createdAt, $1.id.order)
     }
   }
 

@@ -125,6 +125,9 @@ public struct PlannerViewState: Sendable {
   /// A task's subtasks, in order.
   public func subtasks(of id: UUID) -> [PlannerItem] { (children[id] ?? []).compactMap { tasks[$0] } }
 
+  /// A list's tasks (not subtasks), in the list's order.
+  public func tasks(of list: UUID) -> [PlannerItem] { (byList[list] ?? []).compactMap { tasks[$0] } }
+
   /// The members known of a shared list.
   public func members(of list: UUID) -> [PlannerMemberItem]? { members[list] }
 
@@ -296,7 +299,7 @@ public struct PlannerViewState: Sendable {
     self.namedBy = namedBy
   }
 
-  /// A list's order: open tasks by sort key then creation, then finished ones, the latest first. Sorted by keys
+  /// A list's order: open tasks by sort key (those without one after the others) then creation, then finished ones, the latest first. Sorted by keys
   /// made once per task (sorting the tasks themselves moved whole items and made each id's text at every
   /// comparison: most of a start's 2 000 tasks' show).
   private static func inListOrder(_ items: [PlannerItem]) -> [UUID] {
@@ -313,7 +316,7 @@ public struct PlannerViewState: Sendable {
         if a.finished {
           return a.finishedAt != b.finishedAt ? a.finishedAt > b.finishedAt : a.order < b.order
         }
-        if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
+        if a.sortKey != b.sortKey { return ManualOrder.precedes(a.sortKey, b.sortKey) }
         return a.createdAt != b.createdAt ? a.createdAt < b.createdAt : a.order < b.order
       }
     }

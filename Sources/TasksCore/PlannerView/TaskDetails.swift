@@ -1,6 +1,6 @@
 // TaskDetails: what a task's details pane edits, as values — the repeat's form (none, daily, weekdays, weekly on
 // chosen days, monthly, yearly; every N; until or a count; from due or completion), reminders in words and from
-// what a person types, the time field, and the subtasks' order. Each change makes the task's new value, which the
+// what a person types, and the time field. Each change makes the task's new value, which the
 // window records as an outbox edit. Translated. Pure values; any thread.
 
 import CGLib
@@ -180,44 +180,5 @@ public enum TimeField {
     guard let said = try? parser.parse(trimmed), let time = said.time, !said.parts.contains(where: { $0.kind != .time })
     else { throw .unreadable }
     return time
-  }
-}
-
-/// The order of a task's subtasks, kept in their `sortKey`s: keys of eight digits, 1 000 apart, so that a move
-/// usually changes one subtask only.
-public enum SubtaskOrder {
-  static let step = 1000
-
-  /// The key of a subtask added after `siblings` (in their order).
-  public static func keyAfter(_ siblings: [PlannerItem]) -> String {
-    key((siblings.last.flatMap { Int($0.sortKey) } ?? 0) + step)
-  }
-
-  /// The subtasks whose key changes when the one at `from` moves to `to` (indices in `siblings`' order), with
-  /// their new keys: the moved one alone when its new neighbours leave room, else every one renumbered.
-  public static func move(_ siblings: [PlannerItem], from: Int, to: Int) -> [PlannerItem] {
-    guard siblings.indices.contains(from), siblings.indices.contains(to), from != to else { return [] }
-    var order = siblings
-    let moved = order.remove(at: from)
-    order.insert(moved, at: to)
-    let before = to > 0 ? Int(order[to - 1].sortKey) : 0
-    let after = to + 1 < order.count ? Int(order[to + 1].sortKey) : (before ?? 0) + 2 * step
-    if let before, let after, after - before >= 2 {
-      var changed = moved
-      changed.sortKey = key(before + (after - before) / 2)
-      return [changed]
-    }
-    return order.enumerated().compactMap { index, item in
-      let wanted = key((index + 1) * step)
-      guard item.sortKey != wanted else { return nil }
-      var changed = item
-      changed.sortKey = wanted
-      return changed
-    }
-  }
-
-  private static func key(_ number: Int) -> String {
-    let digits = String(max(0, number))
-    return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
   }
 }

@@ -109,6 +109,34 @@ struct PlannerViewStateTests {
     #expect(state.rows == [.task(first.id), .task(parent.id)])
   }
 
+  @Test("a list's tasks move up and down among its open ones, in their keys; Today and finished tasks do not")
+  func reordering() throws {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    var tasks = (0..<4).map { task("t\($0)", in: work, due: 0, order: $0) }
+    var done = task("done", in: work, done: true, order: 9)
+    done.completedAt = Self.base
+    tasks.append(done)
+    _ = state.show(lists: [home, work], tasks: tasks, waiting: [])
+    _ = state.select(.list(work.id))
+    let titles = { (state: PlannerViewState) in state.tasks(of: work.id).map(\.title) }
+    #expect(titles(state) == ["t0", "t1", "t2", "t3", "done"])
+    // Each move, applied as the outbox applies the edits it records, shows the new order.
+    for (id, offset, expected) in [
+      (tasks[3].id, -1, ["t0", "t1", "t3", "t2", "done"]), (tasks[3].id, -2, ["t3", "t0", "t1", "t2", "done"]),
+      (tasks[0].id, 2, ["t3", "t1", "t2", "t0", "done"]), (tasks[2].id, -1, ["t3", "t2", "t1", "t0", "done"]),
+    ] {
+      let changed = try #require(state.reordering(id, by: offset))
+      for item in changed { tasks[tasks.firstIndex { $0.id == item.id }!] = item }
+      _ = state.show(lists: [home, work], tasks: tasks, waiting: [])
+      #expect(titles(state) == expected)
+    }
+    #expect(state.reordering(tasks[3].id, by: -1) == nil, "the first goes no higher")
+    #expect(state.reordering(tasks[0].id, by: 1) == nil, "the last open one goes no lower")
+    #expect(state.reordering(done.id, by: -1) == nil, "a finished task has no place to move to")
+    _ = state.select(.today)
+    #expect(state.reordering(tasks[1].id, by: 1) == nil, "Today is in due order")
+  }
+
   @Test("a window that shows the default list on a page of its own makes no rows for it; its count stays")
   func defaultListElsewhere() {
     var state = PlannerViewState(today: Self.today, now: Self.noon, rowsOfDefaultList: false)

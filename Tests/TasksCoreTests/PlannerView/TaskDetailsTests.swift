@@ -125,26 +125,53 @@ struct TaskDetailsTests {
 
   @Test("subtasks: a new one goes last; a move changes one key when there is room, else renumbers all")
   func subtaskOrder() {
-    #expect(SubtaskOrder.keyAfter([]) == "00001000")
-    #expect(SubtaskOrder.keyAfter(subtasks(["00001000", "00002000"])) == "00003000")
+    #expect(ManualOrder.keyAfter([]) == "00001000")
+    #expect(ManualOrder.keyAfter(subtasks(["00001000", "00002000"])) == "00003000")
 
     let spaced = subtasks(["00001000", "00002000", "00003000"])
-    let up = SubtaskOrder.move(spaced, from: 2, to: 1)
+    let up = ManualOrder.move(spaced, from: 2, to: 1)
     #expect(up.map(\.id) == [spaced[2].id] && up.first?.sortKey == "00001500")
-    let first = SubtaskOrder.move(spaced, from: 1, to: 0)
+    let first = ManualOrder.move(spaced, from: 1, to: 0)
     #expect(first.map(\.sortKey) == ["00000500"])
-    let last = SubtaskOrder.move(spaced, from: 0, to: 2)
+    let last = ManualOrder.move(spaced, from: 0, to: 2)
     #expect(last.map(\.sortKey) == ["00004000"])
-    #expect(SubtaskOrder.move(spaced, from: 1, to: 1).isEmpty && SubtaskOrder.move(spaced, from: 0, to: 5).isEmpty)
+    #expect(ManualOrder.move(spaced, from: 1, to: 1).isEmpty && ManualOrder.move(spaced, from: 0, to: 5).isEmpty)
 
     // No room (keys from another client, or none): every subtask gets a key in the new order; unchanged ones are
     // not sent again.
     let crowded = subtasks(["00001000", "", "00003000"])
-    let renumbered = SubtaskOrder.move(crowded, from: 0, to: 1)
+    let renumbered = ManualOrder.move(crowded, from: 0, to: 1)
     let keys = Dictionary(uniqueKeysWithValues: renumbered.map { ($0.id, $0.sortKey) })
     #expect(keys == [crowded[1].id: "00001000", crowded[0].id: "00002000"], "the third keeps 00003000")
     let adjacent = subtasks(["00001000", "00001001", "00002000"])
-    let between = SubtaskOrder.move(adjacent, from: 2, to: 1)
+    let between = ManualOrder.move(adjacent, from: 2, to: 1)
     #expect(between.map(\.id) == [adjacent[1].id] && between.first?.sortKey == "00003000")
+  }
+
+  @Test("a list's tasks: those without a key come last; a move numbers only the tasks up to its new place")
+  func listOrder() {
+    #expect(ManualOrder.precedes("00001000", "") && !ManualOrder.precedes("", "00001000"))
+    #expect(ManualOrder.precedes("00001000", "00002000") && !ManualOrder.precedes("", ""))
+    #expect(ManualOrder.keyAfter(subtasks(["00003000", "", "00001000"])) == "00004000")
+
+    // None numbered: moving the third up numbers the first and itself; the last keeps no key, and its place.
+    let fresh = subtasks(["", "", "", ""])
+    let up = ManualOrder.move(fresh, from: 2, to: 1)
+    #expect(up.map(\.id) == [fresh[0].id, fresh[2].id] && up.map(\.sortKey) == ["00001000", "00002000"])
+    // Moving the first down numbers the one it passes and itself.
+    let down = ManualOrder.move(fresh, from: 0, to: 1)
+    #expect(down.map(\.id) == [fresh[1].id, fresh[0].id] && down.map(\.sortKey) == ["00001000", "00002000"])
+
+    // Numbered ones first: one moving among them changes its key alone; one moving up from the others into
+    // them, too (after the last numbered one, its key is the next step).
+    let mixed = subtasks(["00001000", "00002000", "", ""])
+    #expect(ManualOrder.move(mixed, from: 0, to: 1).map(\.sortKey) == ["00003000"])
+    let joining = ManualOrder.move(mixed, from: 2, to: 1)
+    #expect(joining.map(\.id) == [mixed[2].id] && joining.first?.sortKey == "00001500")
+    let after = ManualOrder.move(mixed, from: 3, to: 2)
+    #expect(after.map(\.id) == [mixed[3].id] && after.first?.sortKey == "00003000")
+    // A numbered one moving down past an unnumbered one: that one is numbered before it.
+    let past = ManualOrder.move(mixed, from: 1, to: 2)
+    #expect(past.map(\.id) == [mixed[2].id, mixed[1].id] && past.map(\.sortKey) == ["00002000", "00003000"])
   }
 }
