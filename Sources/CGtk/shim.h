@@ -43,4 +43,18 @@ static inline gpointer _Nonnull b2c_plain_object_new(void) {
   return g_object_new(G_TYPE_OBJECT, NULL);
 }
 
+// G_TYPE_STRING is a macro too: a drop target taking text, and a content provider offering it.
+static inline GtkDropTarget *_Nonnull b2c_text_drop_target_new(GdkDragAction actions) {
+  return gtk_drop_target_new(G_TYPE_STRING, actions);
+}
+
+static inline GdkContentProvider *_Nonnull b2c_text_content_provider_new(const char *_Nonnull text) {
+  GValue value = G_VALUE_INIT;
+  g_value_init(&value, G_TYPE_STRING);
+  g_value_set_string(&value, text);
+  GdkContentProvider *provider = gdk_content_provider_new_for_value(&value);
+  g_value_unset(&value);
+  return provider;
+}
+
 #endif

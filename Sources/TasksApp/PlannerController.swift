@@ -24,6 +24,7 @@ final class PlannerController: PlannerView {
   let quickEntry: PlannerQuickEntry
   private let factory = PlannerRowFactory()
   private(set) var state: PlannerViewState
+  private var editor: PlannerTaskEditor!
   /// Lists and tasks whose deletion can still be undone (not shown), and what the planner showed last.
   private var hidden: Set<UUID> = []
   private var hiddenTasks: Set<UUID> = []
@@ -47,9 +48,17 @@ final class PlannerController: PlannerView {
     let now = DueLabel.now()
     state = PlannerViewState(today: now.today, now: now.time, rowsOfDefaultList: false)
     listView.show(factory.model(), rows: factory.factory)
+    factory.listView = listView
     factory.content = { [unowned self] id in self.state.content(id) }
     factory.heading = { [unowned self] date in self.state.heading(date) }
-    factory.onToggled = { [unowned self] id, done in self.setDone(id, done) }
+    editor = PlannerTaskEditor(planner: planner, toasts: toasts) { [unowned self] in self.state }
+    factory.onToggled = { [unowned self] id, done in self.editor.setDone(id, done) }
+    factory.canMove = { [unowned self] id in self.state.reordering(id, by: 0) != nil }
+    factory.onDropped = { [unowned self] id, target in
+      guard let offset = self.state.offset(moving: id, to: target), offset != 0 else { return false }
+      self.move(id, by: offset)
+      return true
+    }
     sidebar.onSelect = { [unowned self] selection in
       self.chosen = true
       if selection != self.state.selection { self.select(selection) }
@@ -59,7 +68,9 @@ final class PlannerController: PlannerView {
       [unowned self] (_: UnsafeMutableRawPointer?) in
       self.onFoldChanged(adw_leaflet_get_folded(self.leaflet) != 0)
     }
-    quickEntry.onAdd = { [unowned self] reading in self.add(reading) }
+    quickEntry.onAdd = { [unowned self] reading in
+      self.editor.add(reading, to: self.selectedList ?? self.state.defaultList)
+    }
     Signal.connectPosition(listView, "activate") { [unowned self] position in
       guard state.rows.indices.contains(Int(position)), case .task(let id) = state.rows[Int(position)] else { return }
       self.openDetails(id)
@@ -154,9 +165,29 @@ final class PlannerController: PlannerView {
 
   /// Ctrl+D: the due date of the task whose row has the focus, in its details.
   func setDueDate() {
-    guard isShowingPlannerPage, let focus = listView.focusInWindow, case .task(let id)? = factory.key(around: focus)
-    else { return listView.errorBell() }
+    guard let id = focusedTask() else { return listView.errorBell() }
     openDetails(id, openingCalendar: true)
+  }
+
+  /// Alt+Shift+Up/Down: the task whose row has the focus a place up or down in its list (the focus stays on it).
+  func moveFocusedTask(by offset: Int) {
+    guard let id = focusedTask() else { return listView.errorBell() }
+    move(id, by: offset)
+  }
+
+  /// Moves task `id` `offset` places in its list.
+  private func move(_ id: UUID, by offset: Int) {
+    factory.following = id
+    editor.move(id, by: offset) { [unowned self] moved in
+      if !moved { self.listView.errorBell() }
+    }
+  }
+
+  /// The task whose row on the planner page has the keyboard focus.
+  private func focusedTask() -> UUID? {
+    guard isShowingPlannerPage, let focus = listView.focusInWindow, case .task(let id)? = factory.key(around: focus)
+    else { return nil }
+    return id
   }
 
   /// Deletes a task (and its subtasks) at once, with Undo for as long as the toast shows; sent when it goes.
@@ -258,42 +289,4 @@ final class PlannerController: PlannerView {
     listStack.visibleChildName = state.rows.isEmpty ? "empty" : "rows"
   }
 
-  // MARK: Editing
-
-  private func add(_ reading: QuickEntry) -> Bool {
-    let list = selectedList ?? state.defaultList
-    guard let list,
-      let item = reading.task(list: list.id, shownIn: state.selection, today: state.today)
-    else { return false }
-    Task { await planner.record(.createTask(item)) }
-    return true
-  }
-
-  private func setDone(_ id: UUID, _ done: Bool) {
-    guard let item = state.item(id) else { return }
-    if !done {
-      var open = item
-      open.status = .needsAction
-      open.completedAt = nil
-      Task { await planner.record(.changeTask(base: item, mine: open)) }
-      return
-    }
-    let occurrence = item.due?.date ?? state.today
-    Task {
-      await planner.record(.complete(list: item.listID, id: id, occurrence: occurrence, today: state.today))
-      guard let moved = state.item(id), moved.status == .needsAction, let next = moved.due else { return }
-      // A repeating task moved to its next date, in place: Undo puts its date back.
-      let toast = Toast.new(
-        String(
-          template: tr("“%@” is next due %@"), item.title, DueLabel(next, today: state.today, now: state.now).text),
-        button: tr("Undo"))
-      toast.onButtonClicked { [unowned self] in
-        guard let now = self.state.item(id) else { return }
-        var back = now
-        back.due = item.due
-        Task { await self.planner.record(.changeTask(base: now, mine: back)) }
-      }
-      toasts.present(toast)
-    }
-  }
 }

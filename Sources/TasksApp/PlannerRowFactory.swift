@@ -22,6 +22,10 @@ final class PlannerRowFactory {
   var heading: (CalendarDate) -> String = { $0.description }
   /// The user ticked or unticked a task.
   var onToggled: (UUID, Bool) -> Void = { _, _ in }
+  /// Whether a task can be dragged to another place (only in a list, among its open tasks).
+  var canMove: (UUID) -> Bool = { _ in false }
+  /// A task was dropped on another's row (answers whether it moves there).
+  var onDropped: (_ task: UUID, _ onto: UUID) -> Bool = { _, _ in false }
 
   init() {
     let slots = slots
@@ -46,6 +50,23 @@ final class PlannerRowFactory {
     return nil
   }
 
+  /// Keeps the keyboard focus on the row of `key` (answered at `position`) after the rows changed: when the list's
+  /// next layout took it out (its row was moved: GTK makes a new row), the new row gets it, scrolled into view.
+  /// Focus the user moved elsewhere meanwhile is left alone.
+  func keepFocus(
+    on key: PlannerRowKey, in listView: ListView, tries: Int = 5, position: @escaping (PlannerRowKey) -> Int?
+  ) {
+    Idle.run {
+      let focus = listView.focusInWindow
+      if let focus, focus.isMapped, !listView.contains(focus) || self.key(around: focus) == key { return }
+      guard let index = position(key) else { return }
+      _ = gtk_widget_activate_action_variant(
+        listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(index)))
+      if let item = self.binding.row(showing: key)?.box.parent, item.isMapped { _ = item.grabFocus() }
+      if tries > 0 { self.keepFocus(on: key, in: listView, tries: tries - 1, position: position) }
+    }
+  }
+
   /// Draws again every row on screen (a new day or minute).
   func refillAll() { binding.refillAll() }
 
@@ -56,8 +77,27 @@ final class PlannerRowFactory {
   /// for another entry (`keep`) take the first of `rows` instead.
   func show(_ rows: [PlannerRowKey], edits: [KeyedEdit<PlannerRowKey>], refill: Set<PlannerRowKey>) {
     guard !kept else { return rows.isEmpty ? () : replaceAll(with: rows) }
+    let focused = edits.isEmpty ? nil : followedFocus()
     for edit in edits { slots.splice(at: edit.at, remove: edit.remove, insert: edit.insert.map(\.modelString)) }
     binding.refill(refill)
+    if let focused, let listView { keepFocus(on: focused, in: listView) { rows.firstIndex(of: $0) } }
+  }
+
+  /// The list view the rows are in.
+  var listView: ListView?
+  /// The task the user moved last: its row keeps the focus while it has it, though edits take it out and put it
+  /// back elsewhere (the move shown, then what the service answered). Focus on another row ends that.
+  var following: UUID?
+
+  /// The row of `following`, when it has the focus or the focus was lost.
+  private func followedFocus() -> PlannerRowKey? {
+    guard let following, let listView else { return nil }
+    let focus = listView.focusInWindow
+    if focus.map({ !$0.isMapped }) ?? true || focus.flatMap(key(around:)) == .task(following) {
+      return .task(following)
+    }
+    self.following = nil
+    return nil
   }
 
   /// Whether the rows are an entry's shown before, kept (on a page hidden while the default list has a page of its
@@ -80,8 +120,22 @@ final class PlannerRowFactory {
       guard !self.filling, case .task(let id) = row.key else { return }
       self.onToggled(id, row.check.isActive)
     }
+    // Dragged with the mouse onto another row, a task takes its place.
+    DragAndDrop.makeDraggable(row.box.asWidget) { [unowned self, unowned row] in
+      guard case .task(let id) = row.key, self.canMove(id) else { return nil }
+      return Self.dragPrefix + id.uuidString
+    }
+    DragAndDrop.acceptDrops(on: row.box.asWidget) { [unowned self, unowned row] text in
+      guard case .task(let target) = row.key, text.hasPrefix(Self.dragPrefix),
+        let dragged = UUID(uuidString: String(text.dropFirst(Self.dragPrefix.count)))
+      else { return false }
+      return self.onDropped(dragged, target)
+    }
     return (row, row.box.asWidget)
   }
+
+  /// What a dragged row's text starts with.
+  private static let dragPrefix = "b2c-tasks-task:"
 
   private func fill(_ row: PlannerRow, _ key: PlannerRowKey) {
     filling = true

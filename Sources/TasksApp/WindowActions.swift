@@ -76,8 +76,8 @@ final class WindowActions {
     return table
   }
 
-  /// The planner's: the sidebar's entries (Ctrl+1…9, Alt+Up/Down, Ctrl+L), the list menu and a task's due date
-  /// (Ctrl+D).
+  /// The planner's: the sidebar's entries (Ctrl+1…9, Alt+Up/Down, Ctrl+L), the list menu, a task's due date
+  /// (Ctrl+D) and its place in its list (Alt+Shift+Up/Down).
   private static func plannerActions(_ targets: ActionTargets) -> [WindowAction] {
     let planner = targets.planner
     let dialogs = PlannerListDialogs(window: targets.window, planner: planner, toasts: targets.toasts)
@@ -92,6 +92,12 @@ final class WindowActions {
       WindowAction(name: "delete-list", scope: .signedIn) { dialogs.deleteList() },
       WindowAction(name: "leave-list", scope: .signedIn) { dialogs.leaveList() },
       WindowAction(name: "set-due-date", accelerators: ["<Primary>d"], scope: .signedIn) { planner.setDueDate() },
+      WindowAction(name: "move-task-up", accelerators: ["<Alt><Shift>Up"], scope: .signedIn) {
+        planner.moveFocusedTask(by: -1)
+      },
+      WindowAction(name: "move-task-down", accelerators: ["<Alt><Shift>Down"], scope: .signedIn) {
+        planner.moveFocusedTask(by: 1)
+      },
     ]
     for number in 1...9 {
       table.append(

@@ -31,7 +31,7 @@ struct List: AsyncParsableCommand {
     try await context.run {
       let tasks: [PlannerItem]
       do {
-        tasks = try await context.tasks.plannerTasks(list: try await context.list(named: list).id)
+        tasks = ManualOrder.sorted(try await context.tasks.plannerTasks(list: try await context.list(named: list).id))
       } catch TaskAPIError.notFound where list == nil {
         // A task service of the sample's API alone (no /api/v2).
         return try await listV1(context)

@@ -1,6 +1,6 @@
 // UI tests of the planner in the window: the sidebar and its counts following the CLI, Today and Upcoming across
 // lists, the quick entry's chips (English and German), finishing a repeating task, New List, the keyboard
-// (Ctrl+1…9, Alt+Up/Down, Ctrl+L) and the narrow window.
+// (Ctrl+1…9, Alt+Up/Down, Ctrl+L), the narrow window, and a list's tasks put in order (keys and dragging).
 
 import Foundation
 import TasksTestSupport
@@ -114,6 +114,82 @@ extension AppUI {
       try await app.key("ctrl+l", window: window)
       try await app.waitForFocus(role: "list item", name: "Today, 1 open task")
       await app.stop()
+    }
+
+    @Test(
+      "a list's tasks move with Alt+Shift+Up/Down, the focus with them, not past the top, and by dragging; the service and the CLI keep the order"
+    )
+    func reorder() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "list item", name: "Tasks, 0 open tasks")
+      _ = try await app.runCLI(["lists", "add", "Chores"])
+      for title in ["Sweep", "Dust", "Mop"] { _ = try await app.runCLI(["add", title, "--list", "Chores"]) }
+      try await app.key("F5", window: window)
+      try await app.click(role: "list item", name: "Chores, 3 open tasks")
+      try await rows(of: app, are: ["Sweep", "Dust", "Mop"])
+
+      // The last one up twice, to the top, with the focus on it throughout; once more changes nothing.
+      try await app.click(role: "list item", name: "Mop, not done")
+      try await app.waitForFocus(role: "list item", name: "Mop, not done")
+      try await app.key("alt+shift+Up", window: window)
+      try await rows(of: app, are: ["Sweep", "Mop", "Dust"])
+      try await app.waitForFocus(role: "list item", name: "Mop, not done")
+      try await app.key("alt+shift+Up", window: window)
+      try await rows(of: app, are: ["Mop", "Sweep", "Dust"])
+      try await app.waitForFocus(role: "list item", name: "Mop, not done")
+      try await app.key("alt+shift+Up", window: window)
+      // Down past one that has no place of its own yet (added by the CLI).
+      try await app.click(role: "list item", name: "Sweep, not done")
+      try await app.waitForFocus(role: "list item", name: "Sweep, not done")
+      try await app.key("alt+shift+Down", window: window)
+      try await rows(of: app, are: ["Mop", "Dust", "Sweep"])
+      try await app.waitForFocus(role: "list item", name: "Sweep, not done")
+
+      // With the mouse: Sweep dragged onto Mop's row takes its place at the top.
+      try await drag(app, from: "Sweep, not done", onto: "Mop, not done")
+      try await rows(of: app, are: ["Sweep", "Mop", "Dust"])
+      try await app.checkScreen("planner-reordered")
+
+      // The service has the order: the terminal lists it, and so does the window after a fresh start.
+      let order = ["Sweep", "Mop", "Dust"]
+      let listed = await eventually {
+        let lines = (try? await app.runCLI(["list", "--list", "Chores"])) ?? ""
+        return lines.split(separator: "\n").compactMap { line in order.first { line.hasSuffix("] \($0)") } } == order
+      }
+      let lastListed = try await app.runCLI(["list", "--list", "Chores"])
+      #expect(listed, "\(lastListed)")
+      try await app.key("ctrl+q", window: window)
+      #expect(await app.process.waitForExit(timeout: .seconds(15)) == 0)
+      await app.stop(keepHome: true)
+      let again = try AppDriver(settings: playground.settings, home: app.home)
+      try await again.waitFor(role: "list item", name: "Chores, 3 open tasks")
+      try await again.click(role: "list item", name: "Chores, 3 open tasks")
+      try await rows(of: again, are: order)
+      await again.stop()
+    }
+
+    /// Drags the list item named `source` onto the one named `target` with the mouse, in small steps as a hand does.
+    private func drag(_ app: AppDriver, from source: String, onto target: String) async throws {
+      let from = try await app.extents(role: "list item", name: source)
+      let to = try await app.extents(role: "list item", name: target)
+      let (x, y0, y1) = (from.x + from.width / 3, from.y + from.height / 2, to.y + to.height / 2)
+      var gesture = ["mousemove", "--sync", "\(x)", "\(y0)", "sleep", "0.3", "mousedown", "1"]
+      for step in 1...20 { gesture += ["mousemove", "\(x)", "\(y0 + (y1 - y0) * step / 20)", "sleep", "0.03"] }
+      gesture += ["sleep", "0.3", "mouseup", "1"]
+      let run = try await ChildProcess.run(Tools.xdotool, gesture)
+      try #require(run.status == 0, "xdotool failed: \(run.error)")
+    }
+
+    /// Waits until the planner's rows show `titles`, in that order (and no other open task).
+    private func rows(of app: AppDriver, are titles: [String], sourceLocation: SourceLocation = #_sourceLocation)
+      async throws
+    {
+      try await app.accessibleTree(sourceLocation: sourceLocation) { nodes in
+        nodes.filter { $0.role == "list item" && $0.name.hasSuffix(", not done") && $0.isShowing }
+          .map { String($0.name.dropLast(", not done".count)) } == titles
+      }
     }
 
     @Test("German: the quick entry reads German words, the chips and the rows speak German")

@@ -51,11 +51,7 @@ public actor PlannerReplica {
 
   /// A list's tasks, then their subtasks, each in sort key (those without one last) then creation order.
   public func tasks(in list: UUID) -> [PlannerItem] {
-    tasks.values.filter { $0.listID == list }.sorted {
-      if ($0.parentID == nil) != ($1.parentID == nil) { return $0.parentID == nil }
-      if $0.sortKey != $1.sortKey { return ManualOrder.precedes($0.sortKey, $1.sortKey) }
-      return ($0.createdAt, $0.id.order) < ($1.createdAt, $1.id.order)
-    }
+    ManualOrder.sorted(tasks.values.filter { $0.listID == list })
   }
 
   /// What one read brought.

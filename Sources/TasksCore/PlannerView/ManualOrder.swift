@@ -19,6 +19,16 @@ public enum ManualOrder {
     a.isEmpty != b.isEmpty ? b.isEmpty : a < b
   }
 
+  /// `items` in their list's order: tasks before subtasks, each by sort key (those without one last), then
+  /// creation.
+  public static func sorted(_ items: some Sequence<PlannerItem>) -> [PlannerItem] {
+    items.sorted {
+      if ($0.parentID == nil) != ($1.parentID == nil) { return $0.parentID == nil }
+      if $0.sortKey != $1.sortKey { return precedes($0.sortKey, $1.sortKey) }
+      return ($0.createdAt, $0.id.order) < ($1.createdAt, $1.id.order)
+    }
+  }
+
   /// The tasks whose key changes when the one at `from` moves to `to` (indices in `siblings`' order), with their
   /// new keys: the moved one alone when its new neighbours are numbered and leave room, else every one up to its
   /// new place (or the last one numbered) numbered again. Those after keep their empty keys and their order.
@@ -55,13 +65,28 @@ public enum ManualOrder {
 }
 
 extension PlannerViewState {
-  /// Alt+Shift+Up/Down on a task of the list shown: the tasks whose keys change when it moves `offset` places
+  /// Alt+Shift+Up/Down (or a drag) on a task of the list shown: the tasks whose keys change when it moves `offset` places
   /// among the list's open tasks, with their new keys; nil when it cannot move (Today or Upcoming, a finished
   /// task, the first or last place).
   public func reordering(_ id: UUID, by offset: Int) -> [PlannerItem]? {
-    guard case .list(let list) = selection else { return nil }
-    let open = tasks(of: list).filter { $0.status != .completed }
-    guard let from = open.firstIndex(where: { $0.id == id }), open.indices.contains(from + offset) else { return nil }
+    guard let open = openTasksShown(), let from = open.firstIndex(where: { $0.id == id }),
+      open.indices.contains(from + offset)
+    else { return nil }
     return ManualOrder.move(open, from: from, to: from + offset)
+  }
+
+  /// A task dropped on another's row: how many places it moves to take that row's place (the others make room);
+  /// nil when either is not an open task of the list shown.
+  public func offset(moving id: UUID, to target: UUID) -> Int? {
+    guard let open = openTasksShown(), let from = open.firstIndex(where: { $0.id == id }),
+      let to = open.firstIndex(where: { $0.id == target })
+    else { return nil }
+    return to - from
+  }
+
+  /// The open tasks of the list shown, in its order; nil for Today and Upcoming.
+  private func openTasksShown() -> [PlannerItem]? {
+    guard case .list(let list) = selection else { return nil }
+    return tasks(of: list).filter { $0.status != .completed }
   }
 }
