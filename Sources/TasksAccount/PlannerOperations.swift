@@ -155,7 +155,13 @@ public final class PlannerOperations {
     guard self.store?.objectID == store.objectID else { return }  // another account signed in meanwhile
     self.shown = shown
     view?.show(shown)
+    if let aside = store.outbox.keptAside, let view, toldKeptAside.insert(aside).inserted {
+      view.showMessage(KeptAside.message(aside))
+    }
   }
+
+  /// The outbox copies kept aside that the user was told of.
+  private var toldKeptAside: Set<URL> = []
 
   // MARK: Editing
 

@@ -14,6 +14,8 @@ public final class TaskListOperations {
   public private(set) weak var view: (any TaskListView)?
   /// The window around the list, when there is one.
   public private(set) weak var presenter: (any TaskListPresenter)?
+  /// The outbox copies kept aside that the user was told of.
+  private var toldKeptAside: Set<URL> = []
   /// What Ctrl+Z and the notices' Undo take back.
   public let undoQueue = UndoQueue()
   /// The list's fetches, its offline copy and the automatic retry.
@@ -159,6 +161,9 @@ public final class TaskListOperations {
       // should not share.
       let generation = self.generation
       host.whenIdle { await self.saveOfflineCopy(tasks, to: files, made: generation) }
+    }
+    if let aside = files.outbox.keptAside, let presenter, toldKeptAside.insert(aside).inserted {
+      presenter.showMessage(KeptAside.message(aside), aboutList: false)
     }
     if announcingSent && flushed.sent > 0 {
       presenter?.showMessage(

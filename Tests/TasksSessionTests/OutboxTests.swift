@@ -25,6 +25,47 @@ struct OutboxTests {
     #expect(!text.contains("eyJ"), "no token in the file")
   }
 
+  @Test("a damaged outbox file is kept aside, byte for byte and private, before the outbox writes over it")
+  func damagedKeptAside() async throws {
+    let file = try file()
+    let damaged = Data("{\"tasks\": [{\"id\": \"half-written".utf8)
+    try damaged.write(to: file)
+    let outbox = Outbox(file: file)
+    let aside = try #require(outbox.keptAside)
+    #expect(await outbox.pending.isEmpty)
+    #expect(Outbox(file: file).keptAside == nil, "rewritten once kept: nothing kept again at the next start")
+    _ = try await outbox.add("typed after")
+    #expect(
+      try Data(contentsOf: aside) == damaged && aside.deletingLastPathComponent() == file.deletingLastPathComponent())
+    #expect(aside.lastPathComponent.hasPrefix("outbox.unreadable-") && aside.pathExtension == "json")
+    let mode = try FileManager.default.attributesOfItem(atPath: aside.path)[.posixPermissions] as? Int
+    #expect(mode == 0o600, "the user's alone")
+    #expect(await Outbox(file: file).pending.map(\.text) == ["typed after"])
+  }
+
+  @Test("the planner's outbox keeps what it reads and, when an entry does not read, the whole file aside")
+  func plannerEntryKeptAside() async throws {
+    let file = try file()
+    let good = PlannerOutbox(file: file)
+    try await good.record(.createList(id: UUID(), name: "Trip"))
+    #expect(PlannerOutbox(file: file).keptAside == nil)
+    // An entry of a kind this version does not know (a newer version's), beside the one it does.
+    var text = try String(contentsOf: file, encoding: .utf8)
+    text.insert(contentsOf: #"{"kind": "archiveList", "list": "x"}, "#, at: text.index(after: text.startIndex))
+    try Data(text.utf8).write(to: file)
+    let mixed = PlannerOutbox(file: file)
+    #expect(await mixed.pending.count == 1)
+    let aside = try #require(mixed.keptAside)
+    #expect(try String(contentsOf: aside, encoding: .utf8) == text)
+    // Not JSON at all: all of it.
+    try Data("not json".utf8).write(to: file)
+    let garbage = PlannerOutbox(file: file)
+    #expect(await garbage.pending.isEmpty)
+    #expect(try garbage.keptAside.map { try Data(contentsOf: $0) } == Data("not json".utf8))
+    let before = try String(contentsOf: aside, encoding: .utf8)
+    #expect(garbage.keptAside != aside && before == text, "what was kept before stays")
+  }
+
   @Test("flush sends in order, exactly once, even when an answer was lost and the add is retried")
   func exactlyOnce() async throws {
     try await SessionHarness.with { harness in

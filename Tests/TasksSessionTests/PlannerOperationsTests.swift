@@ -102,6 +102,38 @@ struct PlannerOperationsTests {
     }
   }
 
+  @Test("an outbox file that does not read is kept aside and the window says where; an edit then loses nothing")
+  func damagedOutbox() async throws {
+    try await SessionHarness.with { harness in
+      let account = try AccountHarness(harness)
+      _ = try await account.signIn()
+      let signedIn = try #require(await account.session.account)
+      let file = PlannerOutbox.file(for: signedIn, in: account.session.key, environment: account.environment)
+      try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data("[{\"kind\": \"createTask\", \"mine\": {\"title\": \"cut off".utf8).write(to: file)
+      let view = RecordingPlanner()
+      let planner = account.account.planner
+      planner.view = view
+      await planner.refresh()
+      let aside = try #require(await keptFile(beside: file))
+      #expect(PlannerOutbox(file: file).keptAside == nil, "the outbox holds what it read: nothing kept again")
+      #expect(view.messages == ["Some changes waiting to be sent could not be read. They were kept in \(aside.path)."])
+      #expect(try String(contentsOf: aside, encoding: .utf8).hasSuffix("cut off"))
+      #expect(await planner.record(.createList(id: UUID(), name: "After")))
+      #expect(try String(contentsOf: aside, encoding: .utf8).hasSuffix("cut off"), "still there")
+      await planner.refresh()
+      #expect(view.messages.count == 1, "said once")
+      await settle(account)
+    }
+  }
+
+  /// The one file kept aside beside `file`.
+  private func keptFile(beside file: URL) async -> URL? {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)) ?? []
+    let kept = names.filter { $0.contains(".unreadable-") }
+    return kept.count == 1 ? file.deletingLastPathComponent().appending(path: kept[0]) : nil
+  }
+
   @Test("finishing a repeating task shows its next date at once; the service agrees, once however often it is sent")
   func repeatFinished() async throws {
     try await SessionHarness.with { harness in

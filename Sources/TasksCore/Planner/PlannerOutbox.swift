@@ -59,12 +59,21 @@ public actor PlannerOutbox {
   public private(set) var pending: [Pending] = []
   private var flushing = false
 
+  /// The copy of the file kept when some of it could not be read (so that nothing in it is lost when the outbox
+  /// is written again); nil when all of it was read.
+  public nonisolated let keptAside: URL?
+
   public init(file: URL) {
     self.file = file
-    guard let data = try? Data(contentsOf: file), case .array(let items) = JSONValue.parse(data) ?? .null else {
+    guard let data = try? Data(contentsOf: file) else {
+      keptAside = nil
       return
     }
-    pending = items.compactMap(Self.pending)
+    let items: [JSONValue]? = if case .array(let items) = JSONValue.parse(data) ?? .null { items } else { nil }
+    pending = items?.compactMap(Self.pending) ?? []
+    keptAside = pending.count == items?.count ? nil : AtomicFile.keepAside(data, readFrom: file)
+    // Kept: the file holds what was read from now on (the next start keeps nothing aside again).
+    if keptAside != nil { try? Self.write(pending, to: file) }
   }
 
   /// The outbox of `account`.
@@ -261,9 +270,10 @@ public actor PlannerOutbox {
 
   // MARK: The file
 
-  private func save() throws {
-    let document = JSONValue.array(pending.map(Self.json))
-    try AtomicFile.write(try JSONEncoder().encode(document), to: file)
+  private func save() throws { try Self.write(pending, to: file) }
+
+  private static func write(_ pending: [Pending], to file: URL) throws {
+    try AtomicFile.write(try JSONEncoder().encode(JSONValue.array(pending.map(json))), to: file)
   }
 
   private static func json(_ item: Pending) -> JSONValue {

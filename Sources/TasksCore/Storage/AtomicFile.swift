@@ -34,6 +34,20 @@ public enum AtomicFile {
     }
   }
 
+  /// Keeps `data`, read from `file` but not understood (damaged, or written by a newer version), in a file of its
+  /// own beside it — `name.unreadable-SECONDS[-N].json`, never one kept before — before `file` is written again
+  /// without it; answers that file, or nil when it could not be written.
+  public static func keepAside(_ data: Data, readFrom file: URL, now: Date = Date()) -> URL? {
+    let name = "\(file.deletingPathExtension().lastPathComponent).unreadable-\(Int(now.timeIntervalSince1970))"
+    let folder = file.deletingLastPathComponent()
+    for number in 1...100 {
+      let aside = folder.appending(path: (number == 1 ? name : "\(name)-\(number)") + ".\(file.pathExtension)")
+      if FileManager.default.fileExists(atPath: aside.path) { continue }
+      return (try? write(data, to: aside)) != nil ? aside : nil
+    }
+    return nil
+  }
+
   /// Makes `folder` (and missing parents) with mode 0700, or sets an existing one to 0700: what another library
   /// writes in it (WebKit's cookie store and cache, made 0644 and 0755) is then the user's alone.
   public static func makePrivateFolder(_ folder: URL) throws(AtomicFileError) {

@@ -60,19 +60,27 @@ public actor Outbox {
     var changes: [PendingChange]
   }
 
-  /// Opens the outbox stored in `file` (empty when there is none or it is unreadable).
+  /// Opens the outbox stored in `file` (empty when there is none or it is unreadable: then kept aside).
   public init(file: URL) {
     self.file = file
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .secondsSince1970
     let data = try? Data(contentsOf: file)
     if let data, let contents = try? decoder.decode(Contents.self, from: data) {
-      (tasks, changes) = (contents.tasks, contents.changes)
+      (tasks, changes, keptAside) = (contents.tasks, contents.changes, nil)
+    } else if let data, let tasks = try? decoder.decode([PendingTask].self, from: data) {
+      (self.tasks, changes, keptAside) = (tasks, [], nil)
     } else {
-      tasks = data.flatMap { try? decoder.decode([PendingTask].self, from: $0) } ?? []
-      changes = []
+      // Not understood (damaged, or a newer version's): kept, so that writing the outbox again loses nothing.
+      (tasks, changes) = ([], [])
+      keptAside = data.flatMap { AtomicFile.keepAside($0, readFrom: file) }
+      // Kept: the file is empty from now on (the next start keeps nothing aside again).
+      if keptAside != nil { try? Self.write(Contents(tasks: [], changes: []), to: file) }
     }
   }
+
+  /// The copy of the file kept when it could not be read; nil when it was (or there was none).
+  public nonisolated let keptAside: URL?
 
   /// The outbox of `account`.
   public static func file(
@@ -230,9 +238,11 @@ public actor Outbox {
   }
 
   /// Writes the outbox atomically and durably (see `AtomicFile`).
-  private func save() throws {
+  private func save() throws { try Self.write(Contents(tasks: tasks, changes: changes), to: file) }
+
+  private static func write(_ contents: Contents, to file: URL) throws {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .secondsSince1970
-    try AtomicFile.write(try encoder.encode(Contents(tasks: tasks, changes: changes)), to: file)
+    try AtomicFile.write(try encoder.encode(contents), to: file)
   }
 }
