@@ -202,6 +202,6 @@ let package = Package(
       ]),
     .testTarget(
       name: "TasksAppUITests", dependencies: ["TasksTestSupport"],
-      exclude: ["atspi_driver.py", "broker_client.py", "download_provider.py"]),
+      exclude: ["atspi_driver.py", "broker_client.py", "download_provider.py", "foreign_drag.c"]),
   ]
 )

@@ -152,8 +152,21 @@ extension AppUI {
       try await rows(of: app, are: ["Sweep", "Mop", "Dust"])
       try await app.checkScreen("planner-reordered")
 
+      // Another application's text dropped on a row is refused, though it names a task of the list: Dust stays.
+      let json = try await app.runCLI(["list", "--list", "Chores", "--json"])
+      let tasks = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+      let dust = try #require(tasks.first { $0["title"] as? String == "Dust" }?["id"] as? String)
+      let outcome = try await foreignDrop("b2c-tasks-task:" + dust, onto: "Sweep, not done", in: app)
+      // (X11 tells the other application "dropped" for a drop a target refused; "cancel 0" would be no target.)
+      #expect(outcome.hasPrefix("dropped"), "the drop reached the row: \(outcome)")
+      // A move made after it comes after whatever the drop did: Mop down one place, so Dust is second, not first.
+      try await app.click(role: "list item", name: "Mop, not done")
+      try await app.waitForFocus(role: "list item", name: "Mop, not done")
+      try await app.key("alt+shift+Down", window: window)
+      try await rows(of: app, are: ["Sweep", "Dust", "Mop"])
+
       // The service has the order: the terminal lists it, and so does the window after a fresh start.
-      let order = ["Sweep", "Mop", "Dust"]
+      let order = ["Sweep", "Dust", "Mop"]
       let listed = await eventually {
         let lines = (try? await app.runCLI(["list", "--list", "Chores"])) ?? ""
         return lines.split(separator: "\n").compactMap { line in order.first { line.hasSuffix("] \($0)") } } == order
@@ -170,13 +183,47 @@ extension AppUI {
       await again.stop()
     }
 
+    /// Drags `text` from another application's window (`foreign_drag.c`, built now) onto the list item named
+    /// `target`, and answers how that application saw the drag end: "dropped 1" when it was dropped on a drop
+    /// target (taken or refused: X11 does not tell it which), "cancel 0" when nothing took the drop's offer.
+    private func foreignDrop(_ text: String, onto target: String, in app: AppDriver) async throws -> String {
+      let folder = try TestDesktop.temporaryFolder("foreign-drag")
+      let source = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "foreign_drag.c")
+      let binary = folder.appending(path: "foreign-drag")
+      let build = try await ChildProcess.run(
+        URL(filePath: "/bin/sh"),
+        ["-c", "cc -o \"$1\" \"$2\" $(pkg-config --cflags --libs gtk4)", "sh", binary.path, source.path])
+      try #require(build.status == 0, "cc failed: \(build.error)")
+      let other = try ChildProcess(binary, [text])
+      defer { other.kill() }
+      #expect(await eventually { other.standardOutput.contains("ready") })
+      // Its window below the app's (no window manager places it), then the drag in small steps.
+      let found = try await ChildProcess.run(Tools.xdotool, ["search", "--sync", "--name", "^Foreign drag$"])
+      let window = try #require(found.output.split(separator: "\n").first.map(String.init), "\(found.error)")
+      _ = try await ChildProcess.run(Tools.xdotool, ["windowmove", "--sync", window, "40", "620"])
+      let to = try await app.extents(role: "list item", name: target)
+      try await dragPointer(from: (90, 650), to: (to.x + to.width / 3, to.y + to.height / 2))
+      #expect(await eventually { other.standardOutput.contains("cancel") || other.standardOutput.contains("dropped") })
+      return other.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
+    }
+
     /// Drags the list item named `source` onto the one named `target` with the mouse, in small steps as a hand does.
     private func drag(_ app: AppDriver, from source: String, onto target: String) async throws {
       let from = try await app.extents(role: "list item", name: source)
       let to = try await app.extents(role: "list item", name: target)
-      let (x, y0, y1) = (from.x + from.width / 3, from.y + from.height / 2, to.y + to.height / 2)
-      var gesture = ["mousemove", "--sync", "\(x)", "\(y0)", "sleep", "0.3", "mousedown", "1"]
-      for step in 1...20 { gesture += ["mousemove", "\(x)", "\(y0 + (y1 - y0) * step / 20)", "sleep", "0.03"] }
+      try await dragPointer(
+        from: (from.x + from.width / 3, from.y + from.height / 2), to: (from.x + from.width / 3, to.y + to.height / 2))
+    }
+
+    /// Presses the left button at `from`, moves to `to` in 20 steps and lets go.
+    private func dragPointer(from: (x: Int, y: Int), to: (x: Int, y: Int)) async throws {
+      var gesture = ["mousemove", "--sync", "\(from.x)", "\(from.y)", "sleep", "0.3", "mousedown", "1"]
+      for step in 1...20 {
+        gesture += [
+          "mousemove", "\(from.x + (to.x - from.x) * step / 20)", "\(from.y + (to.y - from.y) * step / 20)", "sleep",
+          "0.03",
+        ]
+      }
       gesture += ["sleep", "0.3", "mouseup", "1"]
       let run = try await ChildProcess.run(Tools.xdotool, gesture)
       try #require(run.status == 0, "xdotool failed: \(run.error)")
