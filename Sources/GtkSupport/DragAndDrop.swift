@@ -8,7 +8,11 @@ import CGtk
 /// which answers whether it took it. Drops from other applications are refused; `onDrop` still checks the text.
 @MainActor
 public enum DragAndDrop {
-  public static func makeDraggable(_ widget: Widget, payload: @escaping @MainActor () -> String?) {
+  /// `picture`: the widget whose picture follows the pointer (`widget` itself when it answers nil).
+  public static func makeDraggable(
+    _ widget: Widget, picture: @escaping @MainActor () -> Widget? = { nil },
+    payload: @escaping @MainActor () -> String?
+  ) {
     let source = gtk_drag_source_new()!
     gtk_drag_source_set_actions(source, GDK_ACTION_MOVE)
     let prepare: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> gpointer? = { _, x, y, data in
@@ -22,12 +26,12 @@ public enum DragAndDrop {
     let begin: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { source, _, data in
       MainActor.assumeIsolated {
         let drag = Unmanaged<Drag>.fromOpaque(data!).takeUnretainedValue()
-        let picture = gtk_widget_paintable_new(drag.widget.widget)
+        let picture = gtk_widget_paintable_new((drag.picture() ?? drag.widget).widget)
         gtk_drag_source_set_icon(OpaquePointer(source), picture, drag.hotSpot.x, drag.hotSpot.y)
         g_object_unref(UnsafeMutableRawPointer(picture))
       }
     }
-    let drag = Drag(widget: widget, payload: payload)
+    let drag = Drag(widget: widget, picture: picture, payload: payload)
     connect(source, "prepare", drag, unsafeBitCast(prepare, to: UnsafeRawPointer.self))
     connect(source, "drag-begin", drag, unsafeBitCast(begin, to: UnsafeRawPointer.self))
     widget.add(source)
@@ -53,10 +57,12 @@ public enum DragAndDrop {
 
   private final class Drag {
     let widget: Widget
+    let picture: @MainActor () -> Widget?
     let payload: @MainActor () -> String?
     var hotSpot: (x: Int32, y: Int32) = (0, 0)
-    init(widget: Widget, payload: @escaping @MainActor () -> String?) {
+    init(widget: Widget, picture: @escaping @MainActor () -> Widget?, payload: @escaping @MainActor () -> String?) {
       self.widget = widget
+      self.picture = picture
       self.payload = payload
     }
   }

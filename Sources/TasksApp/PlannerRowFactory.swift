@@ -121,7 +121,9 @@ final class PlannerRowFactory {
       self.onToggled(id, row.check.isActive)
     }
     // Dragged with the mouse onto another row, a task takes its place.
-    DragAndDrop.makeDraggable(row.box.asWidget) { [unowned self, unowned row] in
+    // (Pictured with its list item, which draws the row's card.)
+    DragAndDrop.makeDraggable(row.box.asWidget, picture: { [unowned row] in row.box.parent }) {
+      [unowned self, unowned row] in
       guard case .task(let id) = row.key, self.canMove(id) else { return nil }
       return Self.dragPrefix + id.uuidString
     }
