@@ -53,9 +53,8 @@ final class PlannerRowFactory {
   /// Keeps the keyboard focus on the row of `key` (answered at `position`) after the rows changed: when the list's
   /// next layout took it out (its row was moved: GTK makes a new row), the new row gets it, scrolled into view.
   /// Focus the user moved elsewhere meanwhile is left alone.
-  func keepFocus(
-    on key: PlannerRowKey, in listView: ListView, tries: Int = 5, position: @escaping (PlannerRowKey) -> Int?
-  ) {
+  private func keepFocus(on key: PlannerRowKey, tries: Int = 5, position: @escaping (PlannerRowKey) -> Int?) {
+    guard let listView else { return }
     Idle.run {
       let focus = listView.focusInWindow
       if let focus, focus.isMapped, !listView.contains(focus) || self.key(around: focus) == key { return }
@@ -63,7 +62,7 @@ final class PlannerRowFactory {
       _ = gtk_widget_activate_action_variant(
         listView.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(index)))
       if let item = self.binding.row(showing: key)?.box.parent, item.isMapped { _ = item.grabFocus() }
-      if tries > 0 { self.keepFocus(on: key, in: listView, tries: tries - 1, position: position) }
+      if tries > 0 { self.keepFocus(on: key, tries: tries - 1, position: position) }
     }
   }
 
@@ -80,7 +79,7 @@ final class PlannerRowFactory {
     let focused = edits.isEmpty ? nil : followedFocus()
     for edit in edits { slots.splice(at: edit.at, remove: edit.remove, insert: edit.insert.map(\.modelString)) }
     binding.refill(refill)
-    if let focused, let listView { keepFocus(on: focused, in: listView) { rows.firstIndex(of: $0) } }
+    if let focused { keepFocus(on: focused) { rows.firstIndex(of: $0) } }
   }
 
   /// The list view the rows are in.

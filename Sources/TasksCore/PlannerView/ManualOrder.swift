@@ -8,6 +8,8 @@ import FoundationEssentials
 /// numbers only the tasks up to its new place, and moving a task within the numbered ones changes its key alone.
 public enum ManualOrder {
   static let step = 1000
+  /// Keys have eight digits: the first number that needs nine.
+  static let limit = 100_000_000
 
   /// The key of a subtask added after `siblings` (in their order).
   public static func keyAfter(_ siblings: [PlannerItem]) -> String {
@@ -43,7 +45,8 @@ public enum ManualOrder {
     if !others.contains(nil) {
       let before = to > 0 ? Int(order[to - 1].sortKey) ?? 0 : 0
       let after = to < numbered.endIndex - 1 ? Int(order[to + 1].sortKey) ?? 0 : before + 2 * step
-      if after - before >= 2 {
+      // (Within eight digits: a longer key would sort before shorter ones as text.)
+      if after - before >= 2, before + (after - before) / 2 < limit {
         var changed = moved
         changed.sortKey = key(before + (after - before) / 2)
         return [changed]

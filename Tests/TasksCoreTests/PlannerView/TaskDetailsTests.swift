@@ -173,5 +173,13 @@ struct TaskDetailsTests {
     // A numbered one moving down past an unnumbered one: that one is numbered before it.
     let past = ManualOrder.move(mixed, from: 1, to: 2)
     #expect(past.map(\.id) == [mixed[2].id, mixed[1].id] && past.map(\.sortKey) == ["00002000", "00003000"])
+    // Moved to the end again and again, keys would outgrow eight digits (and sort as text before shorter ones):
+    // the list is numbered afresh instead.
+    let high = subtasks(["00001000", "99999000"])
+    let afresh = ManualOrder.move(high, from: 0, to: 1)
+    #expect(
+      Dictionary(uniqueKeysWithValues: afresh.map { ($0.id, $0.sortKey) }) == [
+        high[1].id: "00001000", high[0].id: "00002000",
+      ])
   }
 }
