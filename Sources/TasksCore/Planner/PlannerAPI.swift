@@ -83,6 +83,14 @@ public struct PlannerChanges: Equatable, Sendable {
   /// Whether this answer is a page of a read with more to come: ask again from `next` for the rest.
   public var more = false
 
+  public init(
+    lists: [PlannerListItem] = [], tasks: [PlannerItem] = [], deletedLists: [UUID] = [], deletedTasks: [UUID] = [],
+    next: String, more: Bool = false
+  ) {
+    (self.lists, self.tasks, self.deletedLists, self.deletedTasks) = (lists, tasks, deletedLists, deletedTasks)
+    (self.next, self.more) = (next, more)
+  }
+
   /// Reads a feed answer; anything that is not one is a `PlannerJSONError` naming the part.
   public init(json data: Data) throws(PlannerJSONError) {
     self = try PlannerJSONReader.decode(PlannerChanges.self, from: data)

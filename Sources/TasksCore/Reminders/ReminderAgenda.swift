@@ -1,0 +1,185 @@
+// ReminderAgenda: the reminders still to fire, followed through the change feed, with what fired already and what a
+// notification shows — the reminder service's whole memory of the account. Value; any thread.
+
+import CGLib
+import FoundationEssentials
+
+extension TaskDue {
+  /// The moment a reminder "before" counts back from: the due time (in its time zone, else this computer's), or
+  /// 09:00 on this computer's clock for a due date without a time (as calendars alert for a day's events).
+  public var moment: Date? {
+    let time = time ?? TimeOfDay(hour: 9)!
+    let zone = timeZone.flatMap { g_time_zone_new_identifier($0) } ?? g_time_zone_new_local()
+    defer { g_time_zone_unref(zone) }
+    guard
+      let moment = g_date_time_new(
+        zone, Int32(date.year), Int32(date.month), Int32(date.day), Int32(time.hour), Int32(time.minute), 0)
+    else { return nil }
+    defer { g_date_time_unref(moment) }
+    return Date(timeIntervalSince1970: TimeInterval(g_date_time_to_unix(moment)))
+  }
+}
+
+extension PlannerItem {
+  /// When the task's reminders fire, each as late as a snooze put it, leaving out those acknowledged since they
+  /// fired and every reminder of a finished task; the earliest first.
+  public var reminderTimes: [(index: Int, at: Date)] {
+    guard status != .completed else { return [] }
+    return reminders.enumerated().compactMap { index, reminder -> (index: Int, at: Date)? in
+      let planned: Date
+      switch reminder.when {
+      case .at(let moment): planned = moment
+      case .before(let minutes):
+        guard let moment = due?.moment else { return nil }
+        planned = moment.addingTimeInterval(-TimeInterval(minutes) * 60)
+      }
+      let at = max(planned, reminder.snoozedUntil ?? planned)
+      if let acknowledged = reminder.acknowledgedAt, acknowledged >= at { return nil }
+      return (index, at)
+    }.sorted { $0.at < $1.at }
+  }
+}
+
+/// One task's reminder as a notification shows it: the task (its list's name for the body) and when it fires.
+public struct ReminderAlert: Equatable, Sendable {
+  public var task: PlannerItem
+  public var listName: String
+  /// When it fires (a snooze's end, if later).
+  public var at: Date
+  /// Whether it fired while nothing could show it (the computer off, asleep or signed out): more than a minute late.
+  public var missed = false
+
+  /// The notification's id: one per task (a second reminder of the task replaces its first).
+  public var notificationID: String { "reminder-" + task.id.uuidString.lowercased() }
+}
+
+/// The account's reminders to come, and those that fired and still show: nothing else of the account's lists.
+///
+/// Each task with a reminder still to fire, or one that fired and shows, is kept whole (Snooze writes its reminders
+/// back); lists are kept by name only. `fired` holds, per task, the moment its last notification was for, so that a
+/// reminder fires once however often it is read again (`Ledger` keeps it across starts).
+public struct ReminderAgenda: Equatable, Sendable {
+  /// Tasks with a reminder to fire or showing.
+  public private(set) var tasks: [UUID: PlannerItem] = [:]
+  public private(set) var listNames: [UUID: String] = [:]
+  /// Per task, the moment its shown notification fired for.
+  public private(set) var fired: [UUID: Date] = [:]
+
+  public init(fired: [UUID: Date] = [:]) {
+    self.fired = fired
+  }
+
+  /// Applies a read of the feed (`whole`: a first read, or one started over, which replaces everything); returns
+  /// the tasks whose notification is to be withdrawn: finished, deleted, moved out of reach, or acknowledged,
+  /// snoozed or changed to fire at another time (here or on another device).
+  public mutating func apply(_ changes: PlannerChanges, whole: Bool) -> [UUID] {
+    if whole {
+      tasks = [:]
+      listNames = [:]
+    }
+    let goneLists = Set(changes.deletedLists)
+    for id in goneLists { listNames[id] = nil }
+    tasks = tasks.filter { !goneLists.contains($0.value.listID) }
+    for id in changes.deletedTasks { tasks[id] = nil }
+    for list in changes.lists { listNames[list.id] = list.name }
+    for task in changes.tasks {
+      tasks[task.id] = task.reminderTimes.isEmpty ? nil : task
+    }
+    var withdrawn: [UUID] = []
+    for (id, at) in fired where !(tasks[id]?.reminderTimes.contains { $0.at == at } ?? false) {
+      withdrawn.append(id)
+      fired[id] = nil
+    }
+    return withdrawn.sorted { $0.order < $1.order }
+  }
+
+  /// The reminders due at `now` that have not fired: each task's latest one (earlier ones of it are covered), the
+  /// earliest first; they count as fired from now on.
+  public mutating func due(at now: Date) -> [ReminderAlert] {
+    var alerts: [ReminderAlert] = []
+    for (id, task) in tasks {
+      guard let latest = task.reminderTimes.last(where: { $0.at <= now }), fired[id] != latest.at else { continue }
+      if let shown = fired[id], shown > latest.at { continue }
+      fired[id] = latest.at
+      alerts.append(
+        ReminderAlert(
+          task: task, listName: listNames[task.listID] ?? "", at: latest.at,
+          missed: now.timeIntervalSince(latest.at) > 60))
+    }
+    return alerts.sorted { ($0.at, $0.task.id.order) < ($1.at, $1.task.id.order) }
+  }
+
+  /// When the next reminder that has not fired is due (nil: none is); a moment already past means at once.
+  public var next: Date? {
+    tasks.values.compactMap { task in
+      task.reminderTimes.first { $0.at > (fired[task.id] ?? .distantPast) }?.at
+    }.min()
+  }
+
+  /// The task as this agenda has it (for Mark as Done and Snooze).
+  public func task(_ id: UUID) -> PlannerItem? { tasks[id] }
+
+  /// The task with every reminder that has fired by `now` snoozed until `until` and acknowledged at `now` (other
+  /// devices withdraw their notification when they read it).
+  public static func snoozed(_ task: PlannerItem, now: Date, until: Date) -> PlannerItem {
+    var task = task
+    let due = Set(task.reminderTimes.filter { $0.at <= now }.map(\.index))
+    for index in task.reminders.indices where due.contains(index) {
+      task.reminders[index].snoozedUntil = until
+      task.reminders[index].acknowledgedAt = now
+    }
+    return task
+  }
+
+  /// Forgets the account (a sign-out): returns the tasks whose notifications show, to withdraw.
+  public mutating func clear() -> [UUID] {
+    let shown = Array(fired.keys)
+    self = ReminderAgenda()
+    return shown
+  }
+}
+
+/// What fired, kept on disk so that a reminder fires once across restarts of the service: one line per task, its id
+/// and the moment (seconds since 1970) its notification was for. Nothing of the task's content.
+public struct ReminderLedger: Sendable {
+  public let file: URL
+
+  public init(file: URL) {
+    self.file = file
+  }
+
+  /// The ledger of `account`'s reminder service.
+  public static func file(
+    for account: Account, in key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
+    XDGDirectory.accountFile(
+      XDGDirectory.data.appFolder(environment: environment).appending(path: "reminders"), for: account, in: key,
+      extension: "fired")
+  }
+
+  /// What fired; lines that do not read are left out (a damaged ledger at worst fires a reminder again).
+  public func read() -> [UUID: Date] {
+    guard let data = try? Data(contentsOf: file) else { return [:] }
+    var fired: [UUID: Date] = [:]
+    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+      let parts = line.split(separator: " ")
+      guard parts.count == 2, let id = UUID(uuidString: String(parts[0])), let seconds = Double(parts[1]),
+        seconds.isFinite
+      else { continue }
+      fired[id] = Date(timeIntervalSince1970: seconds)
+    }
+    return fired
+  }
+
+  /// Writes `fired` (atomically; an empty ledger removes the file).
+  public func write(_ fired: [UUID: Date]) throws(AtomicFileError) {
+    guard !fired.isEmpty else {
+      try? FileManager.default.removeItem(at: file)
+      return
+    }
+    let lines = fired.sorted { $0.key.order < $1.key.order }.map { id, at in
+      "\(id.uuidString.lowercased()) \(at.timeIntervalSince1970)\n"
+    }
+    try AtomicFile.write(Data(lines.joined().utf8), to: file)
+  }
+}
