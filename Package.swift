@@ -35,6 +35,8 @@ let package = Package(
   products: [
     .executable(name: "b2c-tasks", targets: ["TasksApp"]),
     .executable(name: "b2c-tasks-cli", targets: ["TasksCLI"]),
+    // The reminder service (`b2c-tasks --background`), installed beside the WebKit plugin: no toolkit.
+    .executable(name: "b2c-tasks-reminders", targets: ["TasksReminders"]),
     .executable(name: "b2c-playground", targets: ["PlaygroundMain"]),
     // The task API alone, for a real deployment (SQLite or PostgreSQL, behind a balancer).
     .executable(name: "b2c-tasks-api", targets: ["TasksAPIMain"]),
@@ -70,6 +72,9 @@ let package = Package(
       name: "CSoup", path: "Sources/CSoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
     // GLib alone: the core's Unicode folding for searches (the core links no UI library).
     .systemLibrary(name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+    // GIO with its Unix parts (GApplication, GNotification, descriptors): the reminder service, which loads no toolkit.
+    .systemLibrary(
+      name: "CGio", path: "Sources/CGio", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
     // gettext from glibc (libintl.h is not in Swift's Glibc module).
     .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
     // The C ABI between the app and its web-view plugin (a header both sides import).
@@ -94,7 +99,10 @@ let package = Package(
     .target(name: "TasksCoreTesting", dependencies: ["TasksCore"]),
     // The signed-in account without a UI: the session, the account's files, the list's operations, one sign-out.
     .target(name: "TasksAccount", dependencies: ["TasksCore"], swiftSettings: startupLayout),
-    .target(name: "GtkSupport", dependencies: ["CGtk"], swiftSettings: startupLayout),
+    // GLib and GIO without a toolkit: the main-queue bridge, signals, variants (the reminder service's, and
+    // GtkSupport's, which re-exports it).
+    .target(name: "GLibSupport", dependencies: ["CGio"], swiftSettings: startupLayout),
+    .target(name: "GtkSupport", dependencies: ["GLibSupport", "CGtk"], swiftSettings: startupLayout),
     // The RFC 8252 loopback redirect for signing in with the system browser (CLI, and the app's "Open in browser"),
     // served by libsoup: the GNOME app links no SwiftNIO.
     .target(name: "TasksLoopback", dependencies: ["TasksCore", "TasksSoup"], swiftSettings: startupLayout),
@@ -107,6 +115,14 @@ let package = Package(
       ],
       exclude: ["startup.order"], swiftSettings: startupLayout, linkerSettings: startupLinking),
 
+    .executableTarget(
+      name: "TasksReminders", dependencies: ["TasksCore", "TasksKeyring", "TasksSoup", "GLibSupport", "CGio"],
+      linkerSettings: [
+        .unsafeFlags([
+          "-static-stdlib", "-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld",
+          "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+        ])
+      ]),
     .executableTarget(name: "TasksFuzz", dependencies: ["TasksCore", "TasksURLSession"]),
     .executableTarget(
       name: "TasksCLI",

@@ -9,10 +9,6 @@
 #include <locale.h>
 #include <malloc.h>
 
-// libdispatch's hooks for driving its main queue from a foreign run loop (CoreFoundation uses them).
-// On Linux the handle is an eventfd that becomes readable when main-queue work is pending.
-extern int _dispatch_get_main_queue_handle_4CF(void);
-extern void _dispatch_main_queue_callback_4CF(void *_Nullable msg);
 
 // G_CALLBACK() and friends are macros; these give Swift the same conversions.
 static inline GCallback _Nonnull b2c_callback(const void *_Nonnull function) {

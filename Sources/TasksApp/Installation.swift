@@ -1,6 +1,7 @@
 // Installation: where the running program's data files are. Value type; any thread.
 
 import FoundationEssentials
+import Glibc
 import TasksCore
 
 /// The files installed beside the program: `PREFIX/bin/b2c-tasks` finds its data under `PREFIX/share`.
@@ -23,6 +24,25 @@ struct Installation: Sendable {
   var pluginDirectory: URL { dataDirectory.deletingLastPathComponent().appending(path: "lib/b2c-tasks") }
   /// Where the compiled GSettings schemas are.
   var schemaDirectory: URL { dataDirectory.appending(path: "glib-2.0/schemas") }
+
+  /// The reminder service's program: in the plugin's folder, or beside this program in a developer's build.
+  var reminderService: URL {
+    let installed = pluginDirectory.appending(path: "b2c-tasks-reminders")
+    if FileManager.default.isExecutableFile(atPath: installed.path(percentEncoded: false)) { return installed }
+    return URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+      .appending(path: "b2c-tasks-reminders")
+  }
+
+  /// Replaces this process with the reminder service (`b2c-tasks --background`), with the other arguments given;
+  /// returns only if it could not be started.
+  func startReminderService() -> Never {
+    let program = reminderService.path(percentEncoded: false)
+    let arguments = [program] + CommandLine.arguments.dropFirst().filter { $0 != "--background" }
+    let argv = arguments.map { strdup($0) } + [nil]
+    execv(program, argv)
+    print("b2c-tasks: could not start the reminder service \(program): \(String(cString: strerror(errno)))")
+    exit(1)
+  }
 
   /// The installation the running executable belongs to (through `/proc/self/exe`, so symlinks resolve).
   static func ofRunningProgram() -> Installation {

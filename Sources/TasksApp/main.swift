@@ -10,6 +10,8 @@ import TasksCore
 mallopt(M_ARENA_MAX, 2)
 MainQueueBridge.install()
 let installation = Installation.ofRunningProgram()
+// `--background`: the reminder service alone, a program of its own that loads no toolkit (this one links GTK).
+if CommandLine.arguments.dropFirst().contains("--background") { installation.startReminderService() }
 Gettext.setUp(domain: AppIdentity.gettextDomain, localeDirectory: installation.localeDirectory)
 let application = TasksApplication(installation: installation)
 exit(application.run(arguments: CommandLine.arguments))

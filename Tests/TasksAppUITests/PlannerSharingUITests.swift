@@ -37,15 +37,21 @@ struct TerminalUser {
     return run.output
   }
 
+  /// The user's folders, for the programs they run.
+  var environment: [String: String?] {
+    [
+      "XDG_CONFIG_HOME": home.appending(path: "config").path, "XDG_DATA_HOME": home.appending(path: "data").path,
+      "XDG_CACHE_HOME": home.appending(path: "cache").path,
+    ]
+  }
+
   /// Runs b2c-tasks-cli as `run` does, whatever its exit status.
   func attempt(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) async throws
     -> (status: Int32?, output: String, error: String)
   {
     let cli = try #require(TestDesktop.installPrefix).appending(path: "bin/b2c-tasks-cli").path
-    var environment: [String: String?] = [
-      "XDG_CONFIG_HOME": home.appending(path: "config").path, "XDG_DATA_HOME": home.appending(path: "data").path,
-      "XDG_CACHE_HOME": home.appending(path: "cache").path, "CLI_INPUT": input ?? "",
-    ]
+    var environment = self.environment
+    environment["CLI_INPUT"] = input ?? ""
     for (name, value) in extra { environment[name] = value }
     return try await ChildProcess.run(
       URL(filePath: "/bin/sh"), ["-c", #"printf '%s\n' "$CLI_INPUT" | "$0" "$@""#, cli] + arguments,

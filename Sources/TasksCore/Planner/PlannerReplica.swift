@@ -106,8 +106,11 @@ public actor PlannerReplica {
   /// are a bad response, after as few requests as they show it: a page with more to come but no task (the service
   /// only says so when it has more tasks than a page holds), more tasks than asked for (the service's most when
   /// `limit` is nil), a next page that does not move on, or more than `maxTasks` tasks in all.
+  /// `keep` leaves out the tasks a reader has no use for as each page comes (the reminder service keeps those with
+  /// reminders).
   public static func read(
-    _ client: TaskAPIClient, since token: String?, limit: Int?, maxTasks: Int = 1_000_000
+    _ client: TaskAPIClient, since token: String?, limit: Int?, maxTasks: Int = 1_000_000,
+    keeping keep: @Sendable (PlannerItem) -> Bool = { _ in true }
   ) async throws(TaskAPIError) -> PlannerChanges {
     let most = limit ?? 5_000
     func check(_ page: PlannerChanges) throws(TaskAPIError) {
@@ -118,13 +121,16 @@ public actor PlannerReplica {
     }
     var changes = try await client.changes(since: token, limit: limit)
     try check(changes)
+    var read = changes.tasks.count
+    changes.tasks = changes.tasks.filter(keep)
     while changes.more {
-      guard changes.tasks.count < maxTasks else { throw .badResponse("the change feed's pages did not end") }
+      guard read < maxTasks else { throw .badResponse("the change feed's pages did not end") }
       let page = try await client.changes(since: changes.next, limit: limit)
       try check(page)
       guard page.next != changes.next else { throw .badResponse("the change feed's next page did not move on") }
+      read += page.tasks.count
       changes.lists += page.lists
-      changes.tasks += page.tasks
+      changes.tasks += page.tasks.filter(keep)
       changes.deletedLists += page.deletedLists
       changes.deletedTasks += page.deletedTasks
       changes.next = page.next

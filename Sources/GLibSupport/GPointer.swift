@@ -1,6 +1,6 @@
 // GPointer: typed casts between the pointer shapes Swift gives GObject types. Any thread; no state.
 
-import CGtk
+import CGio
 
 /// Something that is a pointer to a GObject instance.
 ///
@@ -29,12 +29,6 @@ extension UnsafeMutableRawPointer: GPointer {
 extension GPointer {
   /// The instance as a `GObject *`.
   public var object: UnsafeMutablePointer<GObject> { cast(to: g_object_get_type()) }
-
-  /// The instance as a `GtkWidget *`; the instance must be a widget.
-  public var widget: UnsafeMutablePointer<GtkWidget> { cast(to: gtk_widget_get_type()) }
-
-  /// The instance as a `GtkWindow *`; the instance must be a window.
-  public var window: UnsafeMutablePointer<GtkWindow> { cast(to: gtk_window_get_type()) }
 
   /// The instance as a `GApplication *`.
   public var application: UnsafeMutablePointer<GApplication> { cast(to: g_application_get_type()) }

@@ -1,6 +1,6 @@
 // Gettext: the translation domain of B2C Tasks. Any thread.
 
-import CGtk
+import CGio
 
 /// Binds the app's gettext domain.
 public enum Gettext {

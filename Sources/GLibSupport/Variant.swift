@@ -1,6 +1,6 @@
 // Variant: GVariant values built and read from Swift (what D-Bus messages carry). Any thread; values are immutable.
 
-import CGtk
+import CGio
 
 /// A `GVariant`, owned: a new value is sunk (its floating reference taken) and released when the last copy goes.
 public final class Variant: @unchecked Sendable {

@@ -1,10 +1,10 @@
 // Signal: connects Swift closures to GObject signals. Main actor.
 
-import CGtk
+import CGio
 
 /// Holds one connected closure. It is retained once when connected and released only by GLib's destroy notify,
 /// so it lives exactly as long as the connection: until the handler is disconnected or the object is finalized.
-private final class SignalHandlerBox<Handler> {
+package final class SignalHandlerBox<Handler> {
   let handler: Handler
   init(_ handler: Handler) { self.handler = handler }
 }
@@ -80,19 +80,6 @@ public enum Signal {
     return attach(instance, name, handler, unsafeBitCast(trampoline, to: UnsafeRawPointer.self))
   }
 
-  /// `gboolean handler(GtkEventControllerKey *self, guint keyval, guint keycode, GdkModifierType state, gpointer)`:
-  /// "key-pressed"; the handler answers whether it handled the key.
-  @discardableResult
-  public static func connectKeyPressed(
-    _ instance: some GPointer, _ handler: @escaping @MainActor (_ keyval: UInt32) -> Bool
-  ) -> UInt {
-    let trampoline: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = {
-      _, keyval, _, _, data in
-      MainActor.assumeIsolated { box(data, as: (@MainActor (UInt32) -> Bool).self)(keyval) ? 1 : 0 }
-    }
-    return attach(instance, "key-pressed", handler, unsafeBitCast(trampoline, to: UnsafeRawPointer.self))
-  }
-
   /// `gboolean handler(GtkWidget *self, gint x, gint y, gboolean keyboard_mode, GtkTooltip *tooltip, gpointer)`:
   /// "query-tooltip" (with `gtk_widget_set_has_tooltip`); the handler fills the tooltip and answers whether to show it.
   @discardableResult
@@ -138,7 +125,7 @@ public enum Signal {
     g_signal_handler_disconnect(instance.gpointer, gulong(handlerID))
   }
 
-  private static func attach<Handler>(
+  package static func attach<Handler>(
     _ instance: some GPointer, _ name: String, _ handler: Handler, _ trampoline: UnsafeRawPointer
   ) -> UInt {
     let data = Unmanaged.passRetained(SignalHandlerBox(handler)).toOpaque()
@@ -147,13 +134,13 @@ public enum Signal {
       Unmanaged<AnyObject>.fromOpaque(data).release()
     }
     let id = g_signal_connect_data(
-      instance.gpointer, name, b2c_callback(trampoline), data, release, GConnectFlags(0))
+      instance.gpointer, name, b2c_gcallback(trampoline), data, release, GConnectFlags(0))
     precondition(id != 0, "no signal \(name) on this object")
     return UInt(id)
   }
 }
 
 /// The handler stored behind a signal's user data.
-private func box<Handler>(_ data: gpointer?, as: Handler.Type) -> Handler {
+package func box<Handler>(_ data: gpointer?, as: Handler.Type) -> Handler {
   Unmanaged<SignalHandlerBox<Handler>>.fromOpaque(data!).takeUnretainedValue().handler
 }

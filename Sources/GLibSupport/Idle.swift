@@ -1,6 +1,6 @@
 // Idle: runs a closure once the main loop has nothing more urgent to do. Main actor.
 
-import CGtk
+import CGio
 
 /// Work that can wait until the window is drawn.
 @MainActor

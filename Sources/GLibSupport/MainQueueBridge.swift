@@ -1,7 +1,7 @@
 // MainQueueBridge: lets libdispatch's main queue (and so the main actor) run while GLib owns the main thread.
 // Lives on the main thread; installed once from main.swift before g_application_run.
 
-import CGtk
+import CGio
 import Glibc
 import Synchronization
 

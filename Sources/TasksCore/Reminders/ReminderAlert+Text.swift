@@ -1,0 +1,36 @@
+// What a reminder's notification says: the task's title, and a body with its due day and time and its list, or when
+// it fired while nothing could show it. Translated. Value; any thread.
+
+import FoundationEssentials
+
+extension ReminderAlert {
+  /// The notification's title: the task's.
+  public var title: String { task.title }
+
+  /// "Due Today 17:00 · Home"; a missed one first says when it was for ("Missed: Today 16:00 · Due Today 17:00 ·
+  /// Home").
+  public func body(now: Date = Date()) -> String {
+    let (today, time) = DueLabel.now(now)
+    var parts: [String] = []
+    if missed {
+      let local = DueLabel.now(at)
+      parts.append(
+        ReminderPhrases.missed.filled(
+          Phrases.dayAndTime.filled(DueLabel.day(local.today, today: today), local.time.description)))
+    }
+    if let due = task.due { parts.append(ReminderPhrases.due.filled(DueLabel(due, today: today, now: time).text)) }
+    if !listName.isEmpty { parts.append(listName) }
+    return parts.joined(separator: " · ")
+  }
+}
+
+/// The reminder notification's words.
+public enum ReminderPhrases {
+  /// "Due %@": the task's due day and time ("Due Tomorrow 09:00").
+  public static let due = Phrases.Template(tr("Due %@"))
+  /// "Missed: %@": the reminder fired while the computer was off, asleep or signed out; %@ is when it was for.
+  public static let missed = Phrases.Template(tr("Missed: %@"))
+  /// The notification's buttons.
+  public static var markAsDone: String { tr("Mark as Done") }
+  public static var snooze: String { tr("Snooze") }
+}

@@ -1,0 +1,223 @@
+// ReminderService: the account's reminders as desktop notifications, with no window and no toolkit: follows the
+// change feed, arms one wall-clock timer for the next reminder, and answers the notifications' buttons (Mark as
+// Done, Snooze) through an outbox of its own. Main actor.
+
+import CGio
+import FoundationEssentials
+import GLibSupport
+import TasksCore
+
+/// The reminder service of the signed-in account (`b2c-tasks --background`, or started by D-Bus when a
+/// notification's button is pressed).
+///
+/// It keeps only what its notifications need (`ReminderAgenda`): the tasks with a reminder to come or showing, and
+/// the lists' names. It reads the feed at start, every minute (the window's live-refresh pace), and when asked
+/// (`app.refresh`, which the window and the CLI send after an edit); between those, nothing runs but the timer armed
+/// for the next reminder.
+@MainActor
+final class ReminderService {
+  static let appID = AppIdentity.appID + ".Reminders"
+  /// The feed's pace: the window's live refresh.
+  static let feedSeconds: UInt32 = 60
+  /// Snooze's length.
+  static let snoozeMinutes = 10
+
+  let application: UnsafeMutablePointer<GApplication>
+  private let session: Session
+  private let environment: [String: String]
+  private var agenda = ReminderAgenda()
+  private var account: Account?
+  private var ledger: ReminderLedger?
+  private var outbox: PlannerOutbox?
+  /// Where the feed was read up to (nil: read it whole).
+  private var token: String?
+  private var timer: WallClockTimer?
+  /// The read under way or last run, and the one waiting for it.
+  private var reading: Task<Void, Never>?
+  private var readAgain = false
+
+  init(session: Session, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    self.session = session
+    self.environment = environment
+    application = UnsafeMutablePointer(OpaquePointer(g_application_new(Self.appID, G_APPLICATION_DEFAULT_FLAGS)))
+    Signal.connect(application, "startup") { [unowned self] in self.start() }
+    // A second start (the autostart entry, `b2c-tasks --background` again) finds this one running: nothing to do.
+    Signal.connect(application, "activate") {}
+    addAction("done") { [unowned self] in self.markDone($0) }
+    addAction("snooze") { [unowned self] in self.snooze($0) }
+    addAction("open") { [unowned self] in self.open($0) }
+    addAction("refresh", parameter: nil) { [unowned self] _ in self.read() }
+  }
+
+  func run() -> Int32 {
+    g_application_run(application, CommandLine.argc, CommandLine.unsafeArgv)
+  }
+
+  private func addAction(_ name: String, parameter: String? = "s", _ handler: @escaping @MainActor (String) -> Void) {
+    let type = parameter.map { g_variant_type_new($0) }
+    defer { type.map { g_variant_type_free($0) } }
+    let action = g_simple_action_new(name, type ?? nil)!
+    Signal.connect(action, "activate") { (parameter: UnsafeMutableRawPointer?) in
+      let value = parameter.map { String(cString: g_variant_get_string(OpaquePointer($0), nil)) } ?? ""
+      handler(value)
+    }
+    g_action_map_add_action(OpaquePointer(application), action)
+    g_object_unref(action.gpointer)
+  }
+
+  // MARK: Following the feed
+
+  private func start() {
+    g_application_hold(application)  // a service: it runs until the session ends, with or without notifications
+    timer = WallClockTimer { [unowned self] clockWasSet in
+      if clockWasSet { self.timer?.arm(at: self.agenda.next) } else { self.fireDue() }
+    }
+    g_timeout_add_seconds_full(
+      G_PRIORITY_DEFAULT, Self.feedSeconds,
+      { data in
+        MainActor.assumeIsolated { Unmanaged<ReminderService>.fromOpaque(data!).takeUnretainedValue().read() }
+        return 1
+      }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    read()
+  }
+
+  /// Reads the feed (after sending what waits in the outbox); reads asked for while one runs share one after it.
+  func read() {
+    guard reading == nil else {
+      readAgain = true
+      return
+    }
+    reading = Task {
+      await readOnce()
+      reading = nil
+      if readAgain {
+        readAgain = false
+        read()
+      }
+    }
+  }
+
+  private func readOnce() async {
+    let signedIn = try? await session.restore()
+    if signedIn?.objectID != account?.objectID { switchAccount(to: signedIn) }
+    guard let account = signedIn, let outbox else { return }
+    let client = TaskAPIClient(session: session, account: account.objectID)
+    _ = await outbox.flush(client)
+    let since = token
+    let known = Set(agenda.tasks.keys)
+    let changes: PlannerChanges
+    do throws(TaskAPIError) {
+      changes = try await PlannerReplica.read(client, since: since, limit: 1_000) { @Sendable task in
+        !task.reminderTimes.isEmpty || known.contains(task.id)
+      }
+    } catch .rejected(410, _) {
+      token = nil
+      return read()
+    } catch {
+      return  // offline, or the service failed: the next read tries again; the timer still fires what is known
+    }
+    guard self.account?.objectID == account.objectID else { return }  // signed out meanwhile
+    token = changes.next
+    for id in agenda.apply(changes, whole: since == nil) { withdraw(id) }
+    saveLedger()
+    fireDue()
+  }
+
+  /// Another account, or none: the last one's notifications are withdrawn and nothing of it is kept in memory.
+  private func switchAccount(to account: Account?) {
+    for id in agenda.clear() { withdraw(id) }
+    ledger.map { try? $0.write([:]) }
+    token = nil
+    self.account = account
+    guard let account else {
+      ledger = nil
+      outbox = nil
+      timer?.arm(at: nil)
+      return
+    }
+    let key = session.key
+    let ledger = ReminderLedger(file: ReminderLedger.file(for: account, in: key, environment: environment))
+    self.ledger = ledger
+    agenda = ReminderAgenda(fired: ledger.read())
+    outbox = PlannerOutbox(
+      file: PlannerOutbox.file(for: account, in: key, environment: environment, name: "reminders-outbox"))
+  }
+
+  // MARK: Firing
+
+  /// Shows what is due, and arms the timer for what comes next.
+  private func fireDue() {
+    let now = Date()
+    for alert in agenda.due(at: now) { show(alert, now: now) }
+    saveLedger()
+    timer?.arm(at: agenda.next)
+  }
+
+  private func show(_ alert: ReminderAlert, now: Date) {
+    let notification = g_notification_new(alert.title)!
+    defer { g_object_unref(notification.gpointer) }
+    g_notification_set_body(notification, alert.body(now: now))
+    g_notification_set_priority(notification, G_NOTIFICATION_PRIORITY_HIGH)
+    let id = alert.task.id.uuidString.lowercased()
+    g_notification_set_default_action_and_target_value(notification, "app.open", g_variant_new_string(id))
+    g_notification_add_button_with_target_value(
+      notification, ReminderPhrases.markAsDone, "app.done", g_variant_new_string(id))
+    g_notification_add_button_with_target_value(
+      notification, ReminderPhrases.snooze, "app.snooze", g_variant_new_string(id))
+    g_application_send_notification(application, alert.notificationID, notification)
+  }
+
+  private func withdraw(_ task: UUID) {
+    g_application_withdraw_notification(application, "reminder-" + task.uuidString.lowercased())
+  }
+
+  private func saveLedger() {
+    try? ledger?.write(agenda.fired)
+  }
+
+  // MARK: The notifications' buttons
+
+  /// Finishes the task (its next occurrence, for a repeating one): kept in the outbox first, then sent.
+  private func markDone(_ target: String) {
+    guard let id = UUID(uuidString: target), let task = agenda.task(id) else { return withdraw(target) }
+    let today = DueLabel.now().today
+    record(.complete(list: task.listID, id: id, occurrence: task.due?.date ?? today, today: today), task: id)
+  }
+
+  /// Fires the task's reminder again in ten minutes, here and on every device (acknowledged now, snoozed until then).
+  private func snooze(_ target: String) {
+    guard let id = UUID(uuidString: target), let task = agenda.task(id) else { return withdraw(target) }
+    let now = Date()
+    let snoozed = ReminderAgenda.snoozed(
+      task, now: now, until: now.addingTimeInterval(TimeInterval(Self.snoozeMinutes * 60)))
+    record(.changeTask(base: task, mine: snoozed), task: id)
+    _ = agenda.apply(PlannerChanges(tasks: [snoozed], next: token ?? ""), whole: false)
+    saveLedger()
+    timer?.arm(at: agenda.next)
+  }
+
+  private func record(_ edit: PlannerEdit, task: UUID) {
+    withdraw(task)
+    guard let outbox else { return }
+    Task {
+      try? await outbox.record(edit)
+      read()
+    }
+  }
+
+  /// Opens the app's window (D-Bus activation of the app, as the launcher does).
+  private func open(_ target: String) {
+    guard let connection = g_application_get_dbus_connection(application) else { return }
+    let path = "/" + AppIdentity.appID.split(separator: ".").joined(separator: "/")
+    let parameters = Variant.tuple([Variant.dictionary([:])])
+    g_dbus_connection_call(
+      connection, AppIdentity.appID, path, "org.freedesktop.Application", "Activate", parameters.value, nil,
+      G_DBUS_CALL_FLAGS_NONE, -1, nil, nil, nil)
+  }
+}
+
+extension ReminderService {
+  private func withdraw(_ target: String) {
+    g_application_withdraw_notification(application, "reminder-" + target.lowercased())
+  }
+}

@@ -1,0 +1,172 @@
+// Tests of reminders with no window: `b2c-tasks --background` (the reminder service) shows reminders set with the
+// CLI as desktop notifications on the tests' own notification server, fires a missed one once, and its buttons
+// finish or snooze the task at the service; what another client finished is withdrawn.
+
+import Foundation
+import TasksTestSupport
+import Testing
+
+/// The tests' notification server (`notification_server.py`) on the session bus: what it was sent, and its buttons.
+final class NotificationServer {
+  let process: ChildProcess
+
+  init() async throws {
+    let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "notification_server.py")
+    process = try ChildProcess(Tools.python, [script.path])
+    let ready = await eventually(timeout: .seconds(60)) { self.records.contains { $0["ready"] as? Bool == true } }
+    try #require(ready, "the notification server did not start: \(process.standardError)")
+  }
+
+  deinit { process.terminate() }
+
+  /// Every line it printed, as JSON objects.
+  var records: [[String: Any]] {
+    process.standardOutput.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+  }
+
+  /// The notifications shown with `summary`, in order.
+  func shown(_ summary: String) -> [[String: Any]] {
+    records.filter { $0["call"] as? String == "Notify" && $0["summary"] as? String == summary }
+  }
+
+  /// Waits for the `count`th notification with `summary`.
+  @discardableResult
+  func waitForShown(
+    _ summary: String, count: Int = 1, timeout: Duration = .seconds(120),
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws -> [String: Any] {
+    let came = await eventually(timeout: timeout, every: .milliseconds(20)) { self.shown(summary).count >= count }
+    try #require(came, "no notification “\(summary)”: \(records)", sourceLocation: sourceLocation)
+    return shown(summary)[count - 1]
+  }
+
+  /// Whether notification `id` was closed by the program that showed it.
+  func closed(_ id: Int) -> Bool {
+    records.contains { $0["call"] as? String == "CloseNotification" && $0["id"] as? Int == id }
+  }
+
+  /// Clicks the button labelled `label` of `notification`, as a person would.
+  func press(_ label: String, on notification: [String: Any]) async throws {
+    let actions = try #require(notification["actions"] as? [String: String])
+    let key = try #require(actions.first { $0.value == label }?.key, "no button \(label): \(actions)")
+    let id = try #require(notification["id"] as? Int)
+    let call = try await ChildProcess.run(
+      URL(filePath: "/usr/bin/gdbus"),
+      [
+        "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
+        "/org/freedesktop/Notifications", "--method", "org.b2ctasks.TestNotifications.Press", String(id), key,
+      ])
+    try #require(call.status == 0, "\(call.error)")
+  }
+}
+
+extension TerminalUser {
+  /// Starts `b2c-tasks --background` as the autostart entry does, with this user's folders.
+  func startReminders() throws -> ChildProcess {
+    let program = try #require(TestDesktop.installPrefix).appending(path: "bin/b2c-tasks")
+    return try ChildProcess(program, ["--background"], environment: environment)
+  }
+
+  /// The user's task titled `title`, as the service has it (`list --json`).
+  func task(_ title: String) async throws -> [String: Any]? {
+    let output = try await run(["list", "--json"])
+    let tasks = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] ?? []
+    return tasks.first { $0["title"] as? String == title }
+  }
+
+  /// Adds a task with `arguments` and answers the moment its first reminder is for.
+  func add(_ arguments: [String]) async throws -> (id: String, remindAt: Date?) {
+    let output = try await run(["add"] + arguments + ["--json"])
+    let task = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    let reminder = (task["reminders"] as? [[String: Any]])?.first
+    let at = (reminder?["at"] as? String).flatMap { try? Date($0, strategy: .iso8601) }
+    return (try #require(task["id"] as? String), at)
+  }
+}
+
+extension AppUI {
+  @Suite("Reminders with the window closed", .serialized)
+  struct ReminderUITests {
+    @Test(
+      "b2c-tasks --background shows a reminder set with the CLI on time with no window, a missed one once; Mark as Done and Snooze reach the service; one finished elsewhere is withdrawn"
+    )
+    func remindersWithoutWindow() async throws {
+      let playground = try await PlaygroundForUI()
+      let ann = try await TerminalUser(playground, email: "ann@example.com", password: "Tasks-Demo-1")
+      let server = try await NotificationServer()
+      let soon = try await ann.add(["Call the dentist", "--remind", "in 1 minute"])
+      let remindAt = try #require(soon.remindAt)
+      _ = try await ann.add(["Water the plants", "--due", Self.yesterday, "--remind", "1 hour before"])
+      let rent = try await ann.add(["Pay the rent", "--due", Self.yesterday, "--remind", "at the due time"])
+      let service = try ann.startReminders()
+      defer { service.kill() }
+
+      // Missed while nothing ran: shown at start, saying so, with the two buttons.
+      let plants = try await server.waitForShown("Water the plants")
+      let body = try #require(plants["body"] as? String)
+      #expect(body.contains("Missed: ") && body.contains("Due Yesterday"), "\(body)")
+      let labels = Set((plants["actions"] as? [String: String] ?? [:]).values)
+      #expect(labels.isSuperset(of: ["Mark as Done", "Snooze"]), "\(labels)")
+      #expect(
+        (plants["hints"] as? [String: Any])?["desktop-entry"] as? String == "io.github.b2ctasks.B2CTasks.Reminders")
+      let rentShown = try await server.waitForShown("Pay the rent")
+      // It waits without a toolkit: no GTK in the process.
+      let maps = try #require(readProcFile("/proc/\(service.pid)/maps"))
+      #expect(!maps.contains("libgtk-4") && maps.contains("libgio-2.0"))
+
+      // Snooze: the reminder is acknowledged now and snoozed ten minutes, at the service.
+      try await server.press("Snooze", on: plants)
+      let snoozed = await eventually {
+        guard let task = try? await ann.task("Water the plants"),
+          let reminder = (task["reminders"] as? [[String: Any]])?.first,
+          let until = (reminder["snoozedUntil"] as? String).flatMap({ try? Date($0, strategy: .iso8601) })
+        else { return false }
+        return reminder["acknowledgedAt"] is String && abs(until.timeIntervalSinceNow - 600) < 60
+      }
+      let watered = try await ann.task("Water the plants")
+      #expect(snoozed, "\(String(describing: watered))")
+
+      // Finished in the terminal: the service withdraws its notification at its next read of the feed.
+      try await ann.run(["done", rent.id])
+      try await Self.refresh(ann)
+      let rentID = try #require(rentShown["id"] as? Int)
+      #expect(await eventually { server.closed(rentID) }, "\(server.records)")
+
+      // On time: within two seconds of the moment it was set for, with no window open since login.
+      let dentist = try await server.waitForShown("Call the dentist", timeout: .seconds(150))
+      let late = try #require(dentist["time"] as? Double) - remindAt.timeIntervalSince1970
+      #expect(late > -0.5 && late < 2, "shown \(late) s after its time")
+      try await server.press("Mark as Done", on: dentist)
+      #expect(await eventually { (try? await ann.task("Call the dentist"))?["status"] as? String == "completed" })
+
+      // Once: a second start fires none of them again, but what is new.
+      service.terminate()
+      _ = await service.waitForExit(timeout: .seconds(30))
+      let again = try ann.startReminders()
+      defer { again.kill() }
+      _ = try await ann.add(["Post the letter", "--due", Self.yesterday, "--remind", "at the due time"])
+      try await Self.refresh(ann)
+      try await server.waitForShown("Post the letter")
+      #expect(server.shown("Water the plants").count == 1 && server.shown("Pay the rent").count == 1)
+      #expect(server.shown("Call the dentist").count == 1)
+    }
+
+    /// Yesterday as the CLI reads it ("28 November 2026").
+    static var yesterday: String {
+      let format = DateFormatter()
+      format.locale = Locale(identifier: "en_US_POSIX")
+      format.dateFormat = "d MMMM yyyy"
+      return format.string(from: Date().addingTimeInterval(-86_400))
+    }
+
+    /// Asks the reminder service to read the feed now, as the window and the CLI do after an edit.
+    static func refresh(_ user: TerminalUser) async throws {
+      let asked = try await ChildProcess.run(
+        URL(filePath: "/usr/bin/gapplication"), ["action", "io.github.b2ctasks.B2CTasks.Reminders", "refresh"],
+        environment: user.environment)
+      #expect(asked.status == 0, "\(asked.error)")
+    }
+  }
+}
