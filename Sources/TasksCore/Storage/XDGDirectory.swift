@@ -12,21 +12,24 @@ public enum XDGDirectory: Sendable {
   /// `$XDG_CACHE_HOME` (default `~/.cache`): the offline copy of the task list.
   case cache
 
-  /// The app's folder in this base directory. A relative `XDG_*` value is ignored, as the specification says.
+  /// The app's folder in this base directory.
   public func appFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    baseFolder(environment: environment).appending(path: SettingsLocator.appID, directoryHint: .isDirectory)
+  }
+
+  /// This base directory. A relative `XDG_*` value is ignored, as the specification says.
+  public func baseFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
     let (variable, fallback) =
       switch self {
       case .config: ("XDG_CONFIG_HOME", ".config")
       case .data: ("XDG_DATA_HOME", ".local/share")
       case .cache: ("XDG_CACHE_HOME", ".cache")
       }
-    let base =
-      environment[variable].flatMap { $0.hasPrefix("/") ? URL(filePath: $0, directoryHint: .isDirectory) : nil }
+    return environment[variable].flatMap { $0.hasPrefix("/") ? URL(filePath: $0, directoryHint: .isDirectory) : nil }
       ?? URL(
         filePath: environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path(percentEncoded: false),
         directoryHint: .isDirectory
       ).appending(path: fallback)
-    return base.appending(path: SettingsLocator.appID, directoryHint: .isDirectory)
   }
 
   /// The name of `account`'s file in the session of `key`: a digest of the whole session key and the object id, so
