@@ -127,7 +127,7 @@ let package = Package(
     .executableTarget(
       name: "TasksCLI",
       dependencies: [
-        "TasksCore", "TasksAccount", "TasksKeyring", "TasksLoopback", "TasksSoup",
+        "TasksCore", "TasksAccount", "TasksKeyring", "TasksLoopback", "TasksSoup", "GLibSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 

@@ -40,8 +40,11 @@ public final class Variant: @unchecked Sendable {
     return withExtendedLifetime(items) { Variant(taking: g_variant_new_tuple(&children, gsize(children.count))) }
   }
 
+  /// `value` in a variant (`v`).
+  public static func boxed(_ value: Variant) -> Variant { Variant(taking: g_variant_new_variant(value.value)) }
+
   /// An array of `items` (kept alive until the array holds references of its own).
-  private static func array(of elementType: String, _ items: [Variant]) -> Variant {
+  public static func array(of elementType: String, _ items: [Variant]) -> Variant {
     let type = g_variant_type_new(elementType)
     defer { g_variant_type_free(type) }
     var children: [OpaquePointer?] = items.map(\.value)

@@ -17,6 +17,24 @@ public enum Actions {
     return action
   }
 
+  /// Adds an action named `name` whose parameter is of GVariant type `parameter` (a string, `s`), which runs
+  /// `handler` with it (a notification's button, another app's call).
+  @discardableResult
+  public static func add(
+    _ name: String, parameter: String, to map: some GPointer, _ handler: @escaping @MainActor (String) -> Void
+  ) -> OpaquePointer {
+    let type = g_variant_type_new(parameter)
+    defer { g_variant_type_free(type) }
+    let action: OpaquePointer = g_simple_action_new(name, type)
+    Signal.connect(action, "activate") { (value: UnsafeMutableRawPointer?) in
+      guard let value, g_variant_is_of_type(OpaquePointer(value), type) != 0 else { return }
+      handler(String(cString: g_variant_get_string(OpaquePointer(value), nil)))
+    }
+    g_action_map_add_action(OpaquePointer(map.gpointer), action)
+    g_object_unref(action.gpointer)
+    return action
+  }
+
   /// Enables or disables an action returned by `add`.
   public static func setEnabled(_ action: OpaquePointer, _ enabled: Bool) {
     g_simple_action_set_enabled(action, enabled ? 1 : 0)

@@ -32,6 +32,9 @@ public final class PlannerOperations {
   /// Called after an edit reached the service (or could not), while a window shows the planner: the sample's list
   /// reads the default list again.
   public var onEdited: (@MainActor () -> Void)?
+  /// Called after each read of the feed with what is shown (`edited`: the read that followed an edit of this
+  /// window's): the reminder service is told of reminders.
+  public var onSynced: (@MainActor (_ shown: PlannerShown, _ edited: Bool) -> Void)?
   /// Called when a request found that another app of the keychain group signed out (the account forgets, as the
   /// list's own discovery of it does).
   public var onSignedOutElsewhere: (@MainActor () async -> Void)?
@@ -135,6 +138,7 @@ public final class PlannerOperations {
       view?.showMessage(error.message)
     }
     await showCurrent(store)
+    if let shown { onSynced?(shown, false) }
     await store.replica.saveIfUnsaved()
   }
 
@@ -180,6 +184,7 @@ public final class PlannerOperations {
     let release = host?.holdApplication() ?? {}  // quitting now must not cut the request short
     Task {
       await refresh()
+      if let shown { onSynced?(shown, true) }
       // Only while a window shows the planner: the account's list may have ended meanwhile (a test's, at its end:
       // its host gone, the list's unowned read of it crashed the test process).
       if view != nil { onEdited?() }

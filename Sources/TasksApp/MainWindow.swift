@@ -196,6 +196,9 @@ final class MainWindow {
     }
   }
 
+  /// Shows a task a reminder named: its list and its details.
+  func openTask(_ id: UUID) { rooms?.planner.openTask(id) }
+
   /// Writes the window's size and maximised state to GSettings.
   func saveState() {
     windowState?.save(window.window)

@@ -110,10 +110,18 @@ final class PlannerController: PlannerView {
     sidebar.show(state.entries, selected: state.selection)
     readMembers(of: shown.lists)
     details?.update()
+    if let id = taskToOpen { openTask(id) }
   }
 
-  /// Lists whose members are being asked for.
-  private var membersAsked: Set<UUID> = []
+  /// Opens a task named from outside (a reminder's notification): its list, then its details, once it is known.
+  func openTask(_ id: UUID) {
+    guard let item = state.item(id) else { return taskToOpen = id }
+    taskToOpen = nil
+    choose(.list(item.listID))
+    openDetails(id)
+  }
+  private var taskToOpen: UUID?
+  private var membersAsked: Set<UUID> = []  // lists whose members are being asked for
 
   /// Asks who shares each shared list, so that its entry names them ("Shared with Bob") and its rows who changed
   /// them last: once, and again when a task names someone not known then (a member who joined since).

@@ -1,5 +1,5 @@
 // PreferencesWindow: the apps the user allowed, or denied, to use the sign-in through the broker, each with a switch
-// to change their mind. Main actor.
+// to change their mind, and the switch of reminders with the window closed. Main actor.
 
 import CGtk
 import FoundationEssentials
@@ -17,13 +17,17 @@ final class PreferencesWindow {
   private let consents: ConsentStore
   private var rows: [ActionRow] = []
 
-  /// Opens the window over `parent`, listing `consents`' answers.
-  init(parent: Window?, consents: ConsentStore) {
+  /// Opens the window over `parent`, listing `consents`' answers, with the reminders' switch bound to `reminders`.
+  init(parent: Window?, consents: ConsentStore, reminders: BackgroundReminders) {
     window = builder.widget("preferences_window", as: Window.init)
     group = builder.widget("apps_group", as: PreferencesGroup.init)
     noApps = builder.widget("no_apps_row", as: ActionRow.init)
     self.consents = consents
     window.setTransient(for: parent)
+    let remindersSwitch = builder.widget("reminders_switch", as: Switch.init)
+    remindersSwitch.setAccessibleLabel(tr("Remind Me with the Window Closed"))
+    remindersSwitch.resetLabelledBy()  // the row's title would be read twice
+    reminders.bind(remindersSwitch.widget, property: "active")
     Self.hideSearchEntries(in: window.asWidget)
     Task { await reload() }
   }

@@ -10,4 +10,5 @@ enum SettingsKey: String, CaseIterable {
   case sortOrder = "sort-order"
   case showCompleted = "show-completed"
   case browserSignInTimeout = "browser-sign-in-timeout"
+  case remindersInBackground = "reminders-in-background"
 }

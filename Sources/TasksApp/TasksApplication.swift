@@ -27,6 +27,8 @@ final class TasksApplication {
   private let consents = ConsentStore()
   private var broker: BrokerBus?
   private var preferences: PreferencesWindow?
+  /// The reminder service's autostart entry and the Preferences switch (made once the planner is read).
+  private lazy var reminders = BackgroundReminders(installation: installation)
   /// How long the broker, started as a service, stays after its last call.
   private static let serviceLinger: UInt32 = 300_000
 
@@ -82,6 +84,11 @@ final class TasksApplication {
     }
     Actions.add("about", to: app) { [unowned self] in self.showAbout() }
     Actions.add("preferences", to: app) { [unowned self] in self.showPreferences() }
+    // A reminder's notification clicked (the reminder service asks, starting the app through D-Bus if need be).
+    Actions.add("show-task", parameter: "s", to: app) { [unowned self] target in
+      self.activate()
+      if let id = UUID(uuidString: target) { self.mainWindow?.openTask(id) }
+    }
     Actions.setAccelerators(app, for: "app.quit", ["<Primary>q"])
     Actions.setAccelerators(app, for: "app.preferences", ["<Primary>comma"])
     let locator = SettingsLocator()
@@ -91,6 +98,7 @@ final class TasksApplication {
       let account = AccountSession(
         session: Session(settings: settings, store: KeyringSessionStore(), http: .soup()), host: self)
       self.account = account
+      account.planner.onSynced = { [unowned self] shown, edited in self.reminders.synced(shown, edited: edited) }
       startBroker(account.session)
     case .failure(let error):
       Self.complain("\(error)")
@@ -148,7 +156,7 @@ final class TasksApplication {
   }
 
   private func showPreferences() {
-    let window = PreferencesWindow(parent: mainWindow?.asParent, consents: consents)
+    let window = PreferencesWindow(parent: mainWindow?.asParent, consents: consents, reminders: reminders)
     preferences = window
     window.present()
   }

@@ -85,6 +85,7 @@ struct Add: AsyncParsableCommand {
         return context.output("Added: \(title)", json: ["added": title])
       }
       let added = try await context.tasks.createTask(item)
+      if !added.reminders.isEmpty { context.tellReminderService() }
       context.output("Added: \(added.cliLine)", json: added.cliJSON)
     }
   }
@@ -121,6 +122,7 @@ struct Done: AsyncParsableCommand {
         after = try await context.tasks.complete(
           list: task.listID, id: task.id, occurrence: task.due?.date ?? Context.today, today: Context.today)
       }
+      if !task.reminders.isEmpty { context.tellReminderService() }
       let text =
         after.status == .completed
         ? "Done: \(after.title)"
@@ -145,6 +147,7 @@ struct Delete: AsyncParsableCommand {
       }
       guard let task = found else { throw CLIFailure.unknownTask(id) }
       try await context.tasks.deleteTask(list: task.listID, id: task.id)
+      if !task.reminders.isEmpty { context.tellReminderService() }
       context.output("Deleted: \(task.title)", json: ["deleted": task.id.uuidString.lowercased()])
     }
   }
@@ -164,6 +167,7 @@ struct SignOut: AsyncParsableCommand {
       // The app's sign-in view keeps the provider's "Keep me signed in" cookies: without them its next Sign In asks
       // for the password, as after the app's own Sign Out.
       WebSessionFolders().remove()
+      context.tellReminderService()  // it withdraws the account's notifications
       if !noBrowser, let logout { try? Browser.open(logout.url) }  // no token in it: argv and history are public
       context.output("Signed out.", json: ["signedIn": false])
     }

@@ -47,6 +47,7 @@ final class ReminderService {
     addAction("snooze") { [unowned self] in self.snooze($0) }
     addAction("open") { [unowned self] in self.open($0) }
     addAction("refresh", parameter: nil) { [unowned self] _ in self.read() }
+    addAction("quit", parameter: nil) { [unowned self] _ in self.quit() }
   }
 
   func run() -> Int32 {
@@ -205,14 +206,17 @@ final class ReminderService {
     }
   }
 
-  /// Opens the app's window (D-Bus activation of the app, as the launcher does).
+  /// Opens the app's window on the task (D-Bus activation of the app, as GNOME Shell starts it).
   private func open(_ target: String) {
-    guard let connection = g_application_get_dbus_connection(application) else { return }
-    let path = "/" + AppIdentity.appID.split(separator: ".").joined(separator: "/")
-    let parameters = Variant.tuple([Variant.dictionary([:])])
-    g_dbus_connection_call(
-      connection, AppIdentity.appID, path, "org.freedesktop.Application", "Activate", parameters.value, nil,
-      G_DBUS_CALL_FLAGS_NONE, -1, nil, nil, nil)
+    ApplicationLink.activate(appID: AppIdentity.appID, action: "show-task", parameter: target, start: true)
+  }
+
+  /// Withdraws every notification and ends (the Preferences switch turned off); what fired stays in the ledger, so
+  /// that a later start fires none of it again.
+  private func quit() {
+    for id in agenda.fired.keys { withdraw(id) }
+    timer?.arm(at: nil)
+    g_application_release(application)
   }
 }
 
