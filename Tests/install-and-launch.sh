@@ -16,6 +16,8 @@ installed_prefix=$(meson introspect "$build" --buildoptions \
   | python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
 root="$work/dest$installed_prefix"
 expected="bin/b2c-tasks bin/b2c-tasks-cli bin/b2c-playground bin/b2c-tasks-api lib/b2c-tasks/libTasksWebView.so
+  lib/b2c-tasks/b2c-tasks-reminders share/dbus-1/services/$app_id.Reminders.service
+  share/applications/$app_id.Reminders.desktop
   share/b2c-tasks/b2c-tasks.gresource share/applications/$app_id.desktop share/metainfo/$app_id.metainfo.xml
   share/glib-2.0/schemas/$app_id.gschema.xml share/dbus-1/services/$app_id.service
   share/dbus-1/services/io.github.b2ctasks.Broker.service share/dbus-1/interfaces/io.github.b2ctasks.Broker1.xml
@@ -31,6 +33,8 @@ for program in b2c-tasks b2c-tasks-cli b2c-playground b2c-tasks-api; do [ -x "$r
 grep -qx 'DBusActivatable=true' "$root/share/applications/$app_id.desktop" || fail "the desktop file is not DBusActivatable"
 grep -qx "Exec=$installed_prefix/bin/b2c-tasks --gapplication-service" "$root/share/dbus-1/services/$app_id.service" \
   || fail "the D-Bus service does not start $installed_prefix/bin/b2c-tasks"
+grep -qx "Exec=$installed_prefix/lib/b2c-tasks/b2c-tasks-reminders --gapplication-service" \
+  "$root/share/dbus-1/services/$app_id.Reminders.service" || fail "the reminder service's D-Bus service file"
 "$root/bin/b2c-tasks" --version | grep -q '^b2c-tasks [0-9]' || fail "--version"
 "$root/bin/b2c-tasks" --help | grep -q -- '--settings=FILE' || fail "--help"
 echo "install-and-launch: the installed tree is complete ($(echo $expected | wc -w) files)"
@@ -64,4 +68,14 @@ dbus-run-session -- sh -eu -c '
     --method io.github.b2ctasks.Broker1.GetAccounts)
   [ "$accounts" = "(@aa{sv} [],)" ] || { echo "install-and-launch: the broker answered $accounts" >&2; exit 1; }
   echo "install-and-launch: the D-Bus-activated broker answers GetAccounts: $accounts"
+  # The reminder service: a notification'"'"'s button (an app. action) reaches it by D-Bus activation once it has ended.
+  gapplication action '"$app_id"'.Reminders refresh
+  owner=$(gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+    --method org.freedesktop.DBus.GetConnectionUnixProcessID '"$app_id"'.Reminders)
+  reminders=$(echo "$owner" | sed "s/.*uint32 \([0-9]*\).*/\1/")
+  tr "\0" " " </proc/$reminders/cmdline | grep -q "lib/b2c-tasks/b2c-tasks-reminders --gapplication-service" \
+    || { echo "install-and-launch: the reminder service was not started by D-Bus" >&2; exit 1; }
+  if grep -q libgtk /proc/$reminders/maps; then echo "install-and-launch: the reminder service loaded GTK" >&2; exit 1; fi
+  echo "install-and-launch: an action of the reminder service started it by D-Bus: $(tr "\0" " " </proc/$reminders/cmdline)"
+  gapplication action '"$app_id"'.Reminders quit
 '

@@ -77,6 +77,7 @@ run_stage() {
       Tests/Benchmarks/sign-in.sh --quick
       Tests/Benchmarks/broker.sh --quick
       Tests/Benchmarks/planner-ui.sh --quick
+      Tests/Benchmarks/reminders.sh --quick
       ;;
     swift-tests)
       needs_build

@@ -53,13 +53,16 @@ final class BackgroundReminders {
     }
   }
 
+  /// Asks the service, if it runs, to read the keyring and the feed now (after a sign-out: it withdraws the
+  /// account's notifications).
+  static func tellService() {
+    ApplicationLink.activate(appID: serviceID, action: "refresh", start: false)
+  }
+
   /// Asks the running service to read the feed now; starts it (`b2c-tasks --background`, with this program's
   /// environment, as the autostart entry would) when it does not run.
   private func startOrTell() {
-    if ApplicationLink.isRunning(appID: Self.serviceID) {
-      ApplicationLink.activate(appID: Self.serviceID, action: "refresh", start: false)
-      return
-    }
+    if ApplicationLink.isRunning(appID: Self.serviceID) { return Self.tellService() }
     var error: UnsafeMutablePointer<GError>?
     var argv = [strdup(program), strdup("--background"), nil]
     defer { argv.forEach { free($0) } }

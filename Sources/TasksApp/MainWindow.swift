@@ -196,7 +196,7 @@ final class MainWindow {
     }
   }
 
-  /// Shows a task a reminder named: its list and its details.
+  /// Shows a task a reminder named: its list.
   func openTask(_ id: UUID) { rooms?.planner.openTask(id) }
 
   /// Writes the window's size and maximised state to GSettings.

@@ -113,12 +113,11 @@ final class PlannerController: PlannerView {
     if let id = taskToOpen { openTask(id) }
   }
 
-  /// Opens a task named from outside (a reminder's notification): its list, then its details, once it is known.
+  /// Shows a task named from outside (a reminder's notification): its list, once the task is known.
   func openTask(_ id: UUID) {
     guard let item = state.item(id) else { return taskToOpen = id }
     taskToOpen = nil
     choose(.list(item.listID))
-    openDetails(id)
   }
   private var taskToOpen: UUID?
   private var membersAsked: Set<UUID> = []  // lists whose members are being asked for

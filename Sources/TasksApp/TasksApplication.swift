@@ -99,6 +99,10 @@ final class TasksApplication {
         session: Session(settings: settings, store: KeyringSessionStore(), http: .soup()), host: self)
       self.account = account
       account.planner.onSynced = { [unowned self] shown, edited in self.reminders.synced(shown, edited: edited) }
+      // A sign-out here: the reminder service forgets the account and withdraws its notifications now.
+      account.observe { event in
+        if case .signedOut = event { BackgroundReminders.tellService() }
+      }
       startBroker(account.session)
     case .failure(let error):
       Self.complain("\(error)")

@@ -28,6 +28,8 @@ final class ReminderService {
   private var agenda = ReminderAgenda()
   private var account: Account?
   private var ledger: ReminderLedger?
+  /// The agenda kept on disk with the feed's token (the tasks with reminders, the lists' names).
+  private var kept: URL?
   private var outbox: PlannerOutbox?
   /// Where the feed was read up to (nil: read it whole).
   private var token: String?
@@ -99,7 +101,9 @@ final class ReminderService {
   }
 
   private func readOnce() async {
-    let signedIn = try? await session.restore()
+    // The keyring unavailable (locked, its service restarting) is no sign-out: nothing is forgotten.
+    let signedIn: Account?
+    do throws(SessionError) { signedIn = try await session.restore() } catch { return }
     if signedIn?.objectID != account?.objectID { switchAccount(to: signedIn) }
     guard let account = signedIn, let outbox else { return }
     let client = TaskAPIClient(session: session, account: account.objectID)
@@ -121,6 +125,12 @@ final class ReminderService {
     token = changes.next
     for id in agenda.apply(changes, whole: since == nil) { withdraw(id) }
     saveLedger()
+    if let kept,
+      changes.lists.count + changes.tasks.count + changes.deletedLists.count + changes.deletedTasks.count > 0
+        || since == nil
+    {
+      try? AtomicFile.write(agenda.document(token: changes.next), to: kept)
+    }
     fireDue()
   }
 
@@ -128,6 +138,8 @@ final class ReminderService {
   private func switchAccount(to account: Account?) {
     for id in agenda.clear() { withdraw(id) }
     ledger.map { try? $0.write([:]) }
+    kept.map { try? FileManager.default.removeItem(at: $0) }
+    kept = nil
     token = nil
     self.account = account
     guard let account else {
@@ -139,9 +151,19 @@ final class ReminderService {
     let key = session.key
     let ledger = ReminderLedger(file: ReminderLedger.file(for: account, in: key, environment: environment))
     self.ledger = ledger
-    agenda = ReminderAgenda(fired: ledger.read())
+    // What the last run kept: reminders fire on time even when the service cannot be reached at login, and the feed
+    // is read on from where it was.
+    let kept = ReminderLedger.file(for: account, in: key, environment: environment, extension: "json")
+    self.kept = kept
+    if let data = try? Data(contentsOf: kept), let agenda = ReminderAgenda(document: data, fired: ledger.read()) {
+      self.agenda = agenda
+      token = agenda.token
+    } else {
+      agenda = ReminderAgenda(fired: ledger.read())
+    }
     outbox = PlannerOutbox(
       file: PlannerOutbox.file(for: account, in: key, environment: environment, name: "reminders-outbox"))
+    fireDue()  // what was kept, whether or not the service answers
   }
 
   // MARK: Firing

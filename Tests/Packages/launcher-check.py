@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Inside a clean Debian root with B2C Tasks installed from its packages: starts the app as GNOME's launcher does
 (gtk4-launch), signs in to the b2c-playground already running by typing into its page, adds a task with the quick
-entry, and checks that b2c-tasks-cli lists it (the sign-in is shared); quits the app and asks the sign-in broker,
+entry, and checks that b2c-tasks-cli lists it (the sign-in is shared); adds a reminder with b2c-tasks-cli, after which
+the window writes the reminder service's autostart entry and starts it, and the entry's command starts it too; quits
+the app and asks the sign-in broker,
 which D-Bus starts from the package's service file, for the accounts: it asks whether this script may use the sign-in,
 and Allow is clicked. Prints each step; exits non-zero on failure.
 
@@ -16,7 +18,7 @@ import threading
 import time
 
 import pyatspi
-from gi.repository import Gio
+from gi.repository import Gio, GLib
 
 TASK = "bought in a clean Debian"
 
@@ -143,6 +145,7 @@ def main():
     wait("the new task is in the list", lambda: find("check box", TASK))
     listed = wait("b2c-tasks-cli lists it (the sign-in is shared)", lambda: TASK in subprocess.run(
         ["b2c-tasks-cli", "list"], capture_output=True, text=True).stdout)
+    reminders = reminder_service(ident)
     # The sign-in broker, started by D-Bus from the package's service file once the app has quit.
     typed(ident, ("key", "ctrl+q"))
     wait("the app has quit", lambda: not running("b2c-tasks"))
@@ -183,7 +186,35 @@ def main():
     accounts = answer["accounts"]
     log(f"the broker, D-Bus activated, lists {[account.get('email') for account in accounts]}")
     brokered = [account.get("email") for account in accounts] == ["ann@example.com"] and running("b2c-tasks")
-    return 0 if listed and brokered else 1
+    return 0 if listed and brokered and reminders else 1
+
+
+REMINDERS = "io.github.b2ctasks.B2CTasks.Reminders"
+
+
+def reminder_service(ident):
+    """A reminder set in the terminal: the window's next read writes the reminder service's autostart entry and starts
+    the service; ended, it starts again from the entry's command, as the session does at login."""
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+
+    def runs():
+        return bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+                             GLib.Variant("(s)", (REMINDERS,)), None, Gio.DBusCallFlags.NONE, -1, None).unpack()[0]
+
+    subprocess.run(["b2c-tasks-cli", "add", "water the plants", "--remind", "in 2 days"], check=True,
+                   capture_output=True)
+    typed(ident, ("key", "F5"))
+    entry = os.path.expanduser("~/.config/autostart/" + REMINDERS + ".desktop")
+    wait("the window wrote the reminder service's autostart entry", lambda: os.path.exists(entry))
+    with open(entry) as text:
+        log("its command: " + next(line.strip() for line in text if line.startswith("Exec=")))
+    wait("the window started the reminder service", runs)
+    bus.call_sync(REMINDERS, "/" + REMINDERS.replace(".", "/"), "org.freedesktop.Application", "ActivateAction",
+                  GLib.Variant("(sava{sv})", ("quit", [], {})), None, Gio.DBusCallFlags.NONE, -1, None)
+    wait("the reminder service ended when asked", lambda: not runs())
+    Gio.DesktopAppInfo.new_from_filename(entry).launch([], None)
+    wait("the autostart entry's command started it again", runs)
+    return running("b2c-tasks-remin")  # /proc's comm: the first 15 bytes of b2c-tasks-reminders
 
 
 def running(name):

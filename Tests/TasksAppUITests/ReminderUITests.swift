@@ -1,6 +1,7 @@
 // Tests of reminders with no window: `b2c-tasks --background` (the reminder service) shows reminders set with the
 // CLI as desktop notifications on the tests' own notification server, fires a missed one once, and its buttons
-// finish or snooze the task at the service; what another client finished is withdrawn.
+// finish or snooze the task at the service; what another client finished is withdrawn; with the task service out of
+// reach it fires what it kept on disk, on time, and sends Mark as Done once the service is back.
 
 import Foundation
 import TasksTestSupport
@@ -47,10 +48,12 @@ final class NotificationServer {
     records.contains { $0["call"] as? String == "CloseNotification" && $0["id"] as? Int == id }
   }
 
-  /// Clicks the button labelled `label` of `notification`, as a person would.
-  func press(_ label: String, on notification: [String: Any]) async throws {
+  /// Clicks the button labelled `label` of `notification` (nil: the notification itself), as a person would.
+  func press(_ label: String?, on notification: [String: Any]) async throws {
     let actions = try #require(notification["actions"] as? [String: String])
-    let key = try #require(actions.first { $0.value == label }?.key, "no button \(label): \(actions)")
+    let key = try #require(
+      label.map { label in actions.first { $0.value == label }?.key } ?? actions.keys.first { $0 == "default" },
+      "no button \(label ?? "default"): \(actions)")
     let id = try #require(notification["id"] as? Int)
     let call = try await ChildProcess.run(
       URL(filePath: "/usr/bin/gdbus"),
@@ -162,16 +165,25 @@ extension AppUI {
       let rentID = try #require(rentShown["id"] as? Int)
       #expect(await eventually { server.closed(rentID) }, "\(server.records)")
 
-      // On time: within two seconds of the moment it was set for, with no window open since login.
+      // On time: within two seconds of the moment it was set for, with no window open since login, and with the
+      // task service out of reach since the service started again (it kept its reminders on disk).
+      service.terminate()
+      _ = await service.waitForExit(timeout: .seconds(30))
+      await playground.stop()
+      let offline = try ann.startReminders()
+      defer { offline.kill() }
       let dentist = try await server.waitForShown("Call the dentist", timeout: .seconds(150))
       let late = try #require(dentist["time"] as? Double) - remindAt.timeIntervalSince1970
       #expect(late > -0.5 && late < 2, "shown \(late) s after its time")
+      // Done while the service is out of reach: kept, and sent when it is back.
       try await server.press("Mark as Done", on: dentist)
+      try await playground.restart()
+      try await Self.refresh(ann)
       #expect(await eventually { (try? await ann.task("Call the dentist"))?["status"] as? String == "completed" })
 
       // Once: a second start fires none of them again, but what is new.
-      service.terminate()
-      _ = await service.waitForExit(timeout: .seconds(30))
+      offline.terminate()
+      _ = await offline.waitForExit(timeout: .seconds(30))
       let again = try ann.startReminders()
       defer { again.kill() }
       _ = try await ann.add(["Post the letter", "--due", Self.yesterday, "--remind", "at the due time"])
@@ -197,6 +209,7 @@ extension AppUI {
       // starts the installed b2c-tasks, and starts the service, which shows it.
       let ann = TerminalUser(sharingWith: app)
       _ = try await ann.add(["Feed the cat", "--due", Self.yesterday, "--remind", "at the due time"])
+      _ = try await ann.add(["Water the fern", "--due", Self.yesterday, "--remind", "at the due time"])
       try await app.key("F5", window: window)
       #expect(await eventually { FileManager.default.fileExists(atPath: entry.path) })
       let program = try #require(TestDesktop.installPrefix).appending(path: "bin/b2c-tasks").path
@@ -206,7 +219,6 @@ extension AppUI {
       try #require(shown, "not shown; the window said: \(app.process.standardError.suffix(3000))")
       let cat = try await server.waitForShown("Feed the cat")
       #expect(try await Self.serviceRuns())
-
       // Preferences, Reminders: the switch is on; off, the entry goes and the service ends, taking its notification.
       try await app.key("ctrl+comma", window: window)
       try await app.click(role: "page tab", name: "Reminders")
@@ -215,9 +227,18 @@ extension AppUI {
       try await app.click(role: "check box", name: "Remind Me with the Window Closed")
       #expect(await eventually { !FileManager.default.fileExists(atPath: entry.path) })
       #expect(await eventually { (try? await Self.serviceRuns()) == false })
-      let id = try #require(cat["id"] as? Int)
+      let fern = try await server.waitForShown("Water the fern")
+      let id = try #require(fern["id"] as? Int)
       #expect(server.closed(id), "\(server.records)")
       await app.stop()
+    }
+
+    /// Asks the reminder service to read the feed now (as the window and the CLI do after an edit).
+    static func refresh(_ user: TerminalUser) async throws {
+      let asked = try await ChildProcess.run(
+        URL(filePath: "/usr/bin/gapplication"), ["action", "io.github.b2ctasks.B2CTasks.Reminders", "refresh"],
+        environment: user.environment)
+      #expect(asked.status == 0, "\(asked.error)")
     }
 
     /// Yesterday as the CLI reads it ("28 November 2026").

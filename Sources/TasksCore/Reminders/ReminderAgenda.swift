@@ -131,6 +131,31 @@ public struct ReminderAgenda: Equatable, Sendable {
     return task
   }
 
+  /// The agenda as the change feed's JSON with `token` (lists by name, the tasks kept): what a start reads when the
+  /// service cannot be reached, and where it goes on reading the feed from.
+  public func document(token: String) -> Data {
+    let lists = listNames.sorted { $0.key.order < $1.key.order }.map { PlannerListItem(id: $0.key, name: $0.value) }
+    let document = JSONValue.object([
+      "next": .string(token), "lists": .array(lists.map(\.jsonValue)),
+      "tasks": .array(tasks.values.sorted { $0.id.order < $1.id.order }.map(\.jsonValue)),
+      "deleted": .object(["lists": .array([]), "tasks": .array([])]),
+    ])
+    return (try? JSONEncoder().encode(document)) ?? Data()
+  }
+
+  /// The agenda kept by `document(token:)`, with what fired; nil (and the token too) when it does not read.
+  public init?(document: Data, fired: [UUID: Date]) {
+    guard let kept = try? PlannerChanges(json: document) else { return nil }
+    self.init(fired: fired)
+    listNames = Dictionary(kept.lists.map { ($0.id, $0.name) }, uniquingKeysWith: { _, last in last })
+    tasks = Dictionary(
+      kept.tasks.filter { !$0.reminderTimes.isEmpty }.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    token = kept.next
+  }
+
+  /// Where the feed was read up to, for an agenda read from its document.
+  public private(set) var token: String?
+
   /// Forgets the account (a sign-out): returns the tasks whose notifications show, to withdraw.
   public mutating func clear() -> [UUID] {
     let shown = Array(fired.keys)
@@ -149,12 +174,14 @@ public struct ReminderLedger: Sendable {
   }
 
   /// The ledger of `account`'s reminder service.
+  /// (`extension` "json": the agenda the service keeps beside it.)
   public static func file(
-    for account: Account, in key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment
+    for account: Account, in key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment,
+    extension suffix: String = "fired"
   ) -> URL {
     XDGDirectory.accountFile(
       XDGDirectory.data.appFolder(environment: environment).appending(path: "reminders"), for: account, in: key,
-      extension: "fired")
+      extension: suffix)
   }
 
   /// What fired; lines that do not read are left out (a damaged ledger at worst fires a reminder again).

@@ -130,6 +130,19 @@ struct ReminderAgendaTests {
     #expect(agenda.apply(gone, whole: false) == [a.id] && agenda.tasks.isEmpty)
   }
 
+  @Test("the agenda kept on disk reads back with its token, for a start that cannot reach the service")
+  func document() {
+    let a = task("a", [TaskReminder(.at(start))], due: TaskDue(date: CalendarDate(year: 2027, month: 1, day: 15)!))
+    var agenda = ReminderAgenda()
+    _ = agenda.apply(changes([a, task("none", [])], lists: [list]), whole: true)
+    let fired = [a.id: start]
+    let read = ReminderAgenda(document: agenda.document(token: "t42"), fired: fired)
+    #expect(read?.tasks == agenda.tasks && agenda.tasks.count == 1)
+    #expect(read?.listNames == agenda.listNames && read?.token == "t42" && read?.fired == fired)
+    #expect(ReminderAgenda(document: Data("{\"next\": 3}".utf8), fired: [:]) == nil)
+    #expect(ReminderAgenda(document: Data("garbage".utf8), fired: [:]) == nil)
+  }
+
   @Test("the ledger keeps what fired across starts; lines that do not read are left out")
   func ledger() throws {
     let folder = FileManager.default.temporaryDirectory.appending(path: "ledger-\(UUID().uuidString)")

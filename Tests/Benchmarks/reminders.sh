@@ -1,0 +1,76 @@
+#!/bin/sh
+# reminders.sh [--quick]: the reminder service (b2c-tasks --background) idle, with Ann's 2 000 tasks of 20 lists and
+# 20 reminders days away, against two C programs on the same GLib main loop measured in the same run: one that wakes
+# only for a read each minute (the service's own pace: what "wakes at most for the feed read" allows) and one that
+# polls every 20 seconds, as Errands does for its reminders.
+#   Prints each program's wake-ups (voluntary context switches of all its threads) per minute over 5 minutes idle
+#   (--quick: 20 seconds, with the debug build in .build-prefix-test/; --debug-build: 5 minutes with that build), the
+#   service's as a ratio of the minute baseline's, and its resident memory against the 25 MB target.
+set -eu
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+. "$repo/Tests/Benchmarks/in-desktop.sh"
+seconds=300 prefix="$repo/.build-prefix-bench" quick=false
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) quick=true seconds=20 prefix="$repo/.build-prefix-test" ;;
+    --debug-build) quick=true prefix="$repo/.build-prefix-test" ;;
+    *) echo "usage: $0 [--quick | --debug-build]" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ "$quick" = true ] || meson-wrap/tools/dev-install.sh "$prefix" release >/dev/null
+. "$repo/Tests/Benchmarks/environment.sh"
+
+# The baselines: a GLib main loop woken by a timeout every N seconds, doing nothing else.
+cat >"$work/idle.c" <<'C'
+#include <glib.h>
+#include <stdlib.h>
+static gboolean tick(gpointer data) { (void)data; return G_SOURCE_CONTINUE; }
+int main(int argc, char **argv) {
+  (void)argc;
+  g_timeout_add_seconds((guint)atoi(argv[1]), tick, NULL);
+  g_main_loop_run(g_main_loop_new(NULL, FALSE));
+  return 0;
+}
+C
+cc -O2 -o "$work/idle" "$work/idle.c" $(pkg-config --cflags --libs glib-2.0)
+
+BROWSER="$repo/Tests/TasksTestSupport/scripted-browser.sh" B2C_TEST_EMAIL=ann@example.com \
+  B2C_TEST_PASSWORD=Tasks-Demo-1 "$prefix/bin/b2c-tasks-cli" sign-in >"$work/cli.out" 2>&1 ||
+  { cat "$work/cli.out" >&2; exit 1; }
+seed_planner 20 2000
+i=1
+while [ $i -le 20 ]; do
+  "$prefix/bin/b2c-tasks-cli" add "Reminder $i" --remind "in $((i + 2)) days" >/dev/null
+  i=$((i + 1))
+done
+
+"$prefix/bin/b2c-tasks" --background >"$work/service.out" 2>&1 &
+service=$!
+"$work/idle" 60 &
+minute=$!
+"$work/idle" 20 &
+poll=$!
+trap 'kill $service $minute $poll $playground 2>/dev/null || true; "$repo/Tests/remove-tree.sh" "$work"' EXIT INT TERM
+
+# wakeups PID: the voluntary context switches of all its threads so far.
+wakeups() { cat /proc/"$1"/task/*/status | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n }'; }
+# The service's first read of the feed (2 000 tasks) is over once it has been quiet for two seconds.
+last=-1
+while [ "$(wakeups $service)" != "$last" ]; do
+  last=$(wakeups $service)
+  sleep 2
+done
+start_service=$(wakeups $service) start_minute=$(wakeups $minute) start_poll=$(wakeups $poll)
+sleep "$seconds"
+awk -v s="$(($(wakeups $service) - start_service))" -v m="$(($(wakeups $minute) - start_minute))" \
+  -v p="$(($(wakeups $poll) - start_poll))" -v t="$seconds" 'BEGIN {
+  printf "idle over %d s, wake-ups per minute: reminder service %.1f; baseline woken each minute %.1f; polling every 20 s (as Errands) %.1f\n",
+    t, s * 60 / t, m * 60 / t, p * 60 / t
+  printf "  the service against the minute baseline: %.2f×\n", (s + 0.5) / (m + 0.5)
+}'
+awk '/^(VmRSS|RssAnon|RssFile)/ { rss[$1] = $2 }
+  END { printf "reminder service idle: %d KiB resident (anonymous %d, files %d), %.2f× the 25 MB target\n",
+    rss["VmRSS:"], rss["RssAnon:"], rss["RssFile:"], rss["VmRSS:"] / 25600 }' "/proc/$service/status"
+if grep -q libgtk "/proc/$service/maps"; then echo "  GTK is loaded"; else echo "  GTK is not loaded"; fi
