@@ -57,11 +57,12 @@ trap 'kill $service $minute $poll $playground 2>/dev/null || true; "$repo/Tests/
 # wakeups PID: the voluntary context switches of all its threads so far.
 wakeups() { cat /proc/"$1"/task/*/status | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n }'; }
 # The service's first read of the feed (2 000 tasks) is over once it has been quiet for two seconds.
-last=-1
-while [ "$(wakeups $service)" != "$last" ]; do
-  last=$(wakeups $service)
+last=-1 tries=0
+while [ "$(wakeups $service)" != "$last" ] && [ $tries -lt 15 ]; do
+  last=$(wakeups $service) tries=$((tries + 1))
   sleep 2
 done
+[ $tries -lt 15 ] || echo "  (the service never stayed quiet for two seconds in 30 s)"
 start_service=$(wakeups $service) start_minute=$(wakeups $minute) start_poll=$(wakeups $poll)
 sleep "$seconds"
 awk -v s="$(($(wakeups $service) - start_service))" -v m="$(($(wakeups $minute) - start_minute))" \
@@ -74,3 +75,6 @@ awk '/^(VmRSS|RssAnon|RssFile)/ { rss[$1] = $2 }
   END { printf "reminder service idle: %d KiB resident (anonymous %d, files %d), %.2f× the 25 MB target\n",
     rss["VmRSS:"], rss["RssAnon:"], rss["RssFile:"], rss["VmRSS:"] / 25600 }' "/proc/$service/status"
 if grep -q libgtk "/proc/$service/maps"; then echo "  GTK is loaded"; else echo "  GTK is not loaded"; fi
+for task in /proc/"$service"/task/*; do
+  echo "  thread $(cat "$task/comm"): $(awk '/^voluntary_ctxt_switches/ { print $2 }' "$task/status") wake-ups"
+done
