@@ -4,8 +4,9 @@
 # only for a read each minute (the service's own pace: what "wakes at most for the feed read" allows) and one that
 # polls every 20 seconds, as Errands does for its reminders.
 #   Prints each program's wake-ups (voluntary context switches of all its threads) per minute over 5 minutes idle
-#   (--quick: 20 seconds, with the debug build in .build-prefix-test/; --debug-build: 5 minutes with that build), the
-#   service's as a ratio of the minute baseline's, and its resident memory against the 25 MB target.
+#   (--quick: 20 seconds, with the debug build in .build-prefix-test/; --debug-build: 5 minutes with that build;
+#   --prefix: 5 minutes with an installation already made), the service's as a ratio of the minute baseline's, and
+#   its resident memory against the 25 MB target.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -15,7 +16,9 @@ while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=true seconds=20 prefix="$repo/.build-prefix-test" ;;
     --debug-build) quick=true prefix="$repo/.build-prefix-test" ;;
-    *) echo "usage: $0 [--quick | --debug-build]" >&2; exit 2 ;;
+    --prefix) quick=true prefix=$2; shift ;;
+    --seconds) seconds=$2; shift ;;
+    *) echo "usage: $0 [--quick | --debug-build | --prefix INSTALLED] [--seconds N]" >&2; exit 2 ;;
   esac
   shift
 done
