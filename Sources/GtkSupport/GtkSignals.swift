@@ -1,5 +1,5 @@
-// GLibSupport, re-exported, and what of it needs GTK: casts to widgets and windows, and GTK's signals with GDK
-// types. Main actor.
+// GLibSupport, re-exported, and what of it needs GTK: casts to widgets and windows, GTK's signals with GDK types,
+// actions' accelerators. Main actor.
 
 import CGtk
 @_exported import GLibSupport
@@ -26,4 +26,16 @@ extension Signal {
     return attach(instance, "key-pressed", handler, unsafeBitCast(trampoline, to: UnsafeRawPointer.self))
   }
 
+}
+
+extension Actions {
+  /// Sets the accelerators (`<Primary>q`, `F5`…) of a detailed action name such as `app.quit`.
+  public static func setAccelerators(
+    _ application: some GPointer, for action: String, _ accelerators: [String]
+  ) {
+    withCStringArray(accelerators) { array in
+      gtk_application_set_accels_for_action(
+        application.cast(to: gtk_application_get_type(), as: GtkApplication.self), action, array)
+    }
+  }
 }

@@ -40,7 +40,8 @@ struct Installation: Sendable {
     let arguments = [program] + CommandLine.arguments.dropFirst().filter { $0 != "--background" }
     let argv = arguments.map { strdup($0) } + [nil]
     execv(program, argv)
-    print("b2c-tasks: could not start the reminder service \(program): \(String(cString: strerror(errno)))")
+    var line = "b2c-tasks: could not start the reminder service \(program): \(String(cString: strerror(errno)))\n"
+    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     exit(1)
   }
 

@@ -45,27 +45,15 @@ final class ReminderService {
     Signal.connect(application, "startup") { [unowned self] in self.start() }
     // A second start (the autostart entry, `b2c-tasks --background` again) finds this one running: nothing to do.
     Signal.connect(application, "activate") {}
-    addAction("done") { [unowned self] in self.markDone($0) }
-    addAction("snooze") { [unowned self] in self.snooze($0) }
-    addAction("open") { [unowned self] in self.open($0) }
-    addAction("refresh", parameter: nil) { [unowned self] _ in self.read() }
-    addAction("quit", parameter: nil) { [unowned self] _ in self.quit() }
+    Actions.add("done", parameter: "s", to: application) { [unowned self] in self.markDone($0) }
+    Actions.add("snooze", parameter: "s", to: application) { [unowned self] in self.snooze($0) }
+    Actions.add("open", parameter: "s", to: application) { [unowned self] in self.open($0) }
+    Actions.add("refresh", to: application) { [unowned self] in self.read() }
+    Actions.add("quit", to: application) { [unowned self] in self.quit() }
   }
 
   func run() -> Int32 {
     g_application_run(application, CommandLine.argc, CommandLine.unsafeArgv)
-  }
-
-  private func addAction(_ name: String, parameter: String? = "s", _ handler: @escaping @MainActor (String) -> Void) {
-    let type = parameter.map { g_variant_type_new($0) }
-    defer { type.map { g_variant_type_free($0) } }
-    let action = g_simple_action_new(name, type ?? nil)!
-    Signal.connect(action, "activate") { (parameter: UnsafeMutableRawPointer?) in
-      let value = parameter.map { String(cString: g_variant_get_string(OpaquePointer($0), nil)) } ?? ""
-      handler(value)
-    }
-    g_action_map_add_action(OpaquePointer(application), action)
-    g_object_unref(action.gpointer)
   }
 
   // MARK: Following the feed
@@ -191,7 +179,7 @@ final class ReminderService {
   }
 
   private func withdraw(_ task: UUID) {
-    g_application_withdraw_notification(application, "reminder-" + task.uuidString.lowercased())
+    g_application_withdraw_notification(application, ReminderAlert.notificationID(of: task))
   }
 
   private func saveLedger() {
@@ -202,14 +190,16 @@ final class ReminderService {
 
   /// Finishes the task (its next occurrence, for a repeating one): kept in the outbox first, then sent.
   private func markDone(_ target: String) {
-    guard let id = UUID(uuidString: target), let task = agenda.task(id) else { return withdraw(target) }
+    guard let id = UUID(uuidString: target) else { return }
+    guard let task = agenda.task(id) else { return withdraw(id) }  // a notification left from before
     let today = DueLabel.now().today
     record(.complete(list: task.listID, id: id, occurrence: task.due?.date ?? today, today: today), task: id)
   }
 
   /// Fires the task's reminder again in ten minutes, here and on every device (acknowledged now, snoozed until then).
   private func snooze(_ target: String) {
-    guard let id = UUID(uuidString: target), let task = agenda.task(id) else { return withdraw(target) }
+    guard let id = UUID(uuidString: target) else { return }
+    guard let task = agenda.task(id) else { return withdraw(id) }  // a notification left from before
     let now = Date()
     let snoozed = ReminderAgenda.snoozed(
       task, now: now, until: now.addingTimeInterval(TimeInterval(Self.snoozeMinutes * 60)))
@@ -239,11 +229,5 @@ final class ReminderService {
     for id in agenda.fired.keys { withdraw(id) }
     timer?.arm(at: nil)
     g_application_release(application)
-  }
-}
-
-extension ReminderService {
-  private func withdraw(_ target: String) {
-    g_application_withdraw_notification(application, "reminder-" + target.lowercased())
   }
 }

@@ -148,6 +148,15 @@ extension AppUI {
       let maps = try #require(readProcFile("/proc/\(service.pid)/maps"))
       #expect(!maps.contains("libgtk-4") && maps.contains("libgio-2.0"))
 
+      // Targets no notification named, sent by another program of the session: nothing is done, nothing ends.
+      for target in ["'not-a-task'", "''", "'\(UUID().uuidString)'"] {
+        for action in ["done", "snooze", "open"] {
+          _ = try await ChildProcess.run(
+            URL(filePath: "/usr/bin/gapplication"), ["action", "io.github.b2ctasks.B2CTasks.Reminders", action, target])
+        }
+      }
+      #expect(service.isRunning)
+
       // Snooze: the reminder is acknowledged now and snoozed ten minutes, at the service.
       try await server.press("Snooze", on: plants)
       let snoozed = await eventually {
@@ -156,6 +165,7 @@ extension AppUI {
           let until = (reminder["snoozedUntil"] as? String).flatMap({ try? Date($0, strategy: .iso8601) })
         else { return false }
         return reminder["acknowledgedAt"] is String && abs(until.timeIntervalSinceNow - 600) < 60
+          && task["status"] as? String == "needsAction"
       }
       let watered = try await ann.task("Water the plants")
       #expect(snoozed, "\(String(describing: watered))")
@@ -219,6 +229,15 @@ extension AppUI {
       try #require(shown, "not shown; the window said: \(app.process.standardError.suffix(3000))")
       let cat = try await server.waitForShown("Feed the cat")
       #expect(try await Self.serviceRuns())
+      // A click on the notification shows the task's list in the window (Upcoming was shown).
+      try await app.click(role: "list item", name: "Upcoming, 0 open tasks")
+      try await server.press(nil, on: cat)
+      _ = try await app.accessibleTree { nodes in
+        nodes.contains {
+          $0.role == "list item" && $0.name.hasPrefix("Tasks, 2 open") && $0.states.contains("selected")
+        }
+      }
+
       // Preferences, Reminders: the switch is on; off, the entry goes and the service ends, taking its notification.
       try await app.key("ctrl+comma", window: window)
       try await app.click(role: "page tab", name: "Reminders")

@@ -50,7 +50,10 @@ public struct ReminderAlert: Equatable, Sendable {
   public var missed = false
 
   /// The notification's id: one per task (a second reminder of the task replaces its first).
-  public var notificationID: String { "reminder-" + task.id.uuidString.lowercased() }
+  public var notificationID: String { Self.notificationID(of: task.id) }
+
+  /// The notification id of `task`'s reminders.
+  public static func notificationID(of task: UUID) -> String { "reminder-" + task.uuidString.lowercased() }
 }
 
 /// The account's reminders to come, and those that fired and still show: nothing else of the account's lists.

@@ -1,6 +1,6 @@
-// Actions: GActions with Swift handlers, and their accelerators. Main actor.
+// Actions: GActions with Swift handlers (GtkSupport adds their accelerators). Main actor.
 
-import CGtk
+import CGio
 
 /// Adds `GSimpleAction`s to an action map (an application or an `AdwApplicationWindow`).
 @MainActor
@@ -26,8 +26,9 @@ public enum Actions {
     let type = g_variant_type_new(parameter)
     defer { g_variant_type_free(type) }
     let action: OpaquePointer = g_simple_action_new(name, type)
+    // GLib checks the parameter against the action's type before this runs; the type (freed below) is not kept.
     Signal.connect(action, "activate") { (value: UnsafeMutableRawPointer?) in
-      guard let value, g_variant_is_of_type(OpaquePointer(value), type) != 0 else { return }
+      guard let value, String(cString: g_variant_get_type_string(OpaquePointer(value))) == "s" else { return }
       handler(String(cString: g_variant_get_string(OpaquePointer(value), nil)))
     }
     g_action_map_add_action(OpaquePointer(map.gpointer), action)
@@ -38,16 +39,6 @@ public enum Actions {
   /// Enables or disables an action returned by `add`.
   public static func setEnabled(_ action: OpaquePointer, _ enabled: Bool) {
     g_simple_action_set_enabled(action, enabled ? 1 : 0)
-  }
-
-  /// Sets the accelerators (`<Primary>q`, `F5`…) of a detailed action name such as `app.quit`.
-  public static func setAccelerators(
-    _ application: some GPointer, for action: String, _ accelerators: [String]
-  ) {
-    withCStringArray(accelerators) { array in
-      gtk_application_set_accels_for_action(
-        application.cast(to: gtk_application_get_type(), as: GtkApplication.self), action, array)
-    }
   }
 }
 
