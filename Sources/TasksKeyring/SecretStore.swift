@@ -1,8 +1,7 @@
-// SecretStore: secrets in the desktop keyring through libsecret. Sendable; libsecret's blocking calls run on a
-// private serial queue, never on the caller's thread (the GTK main thread must not wait on D-Bus).
+// SecretStore: secrets in the desktop keyring through libsecret. Sendable; libsecret's blocking calls run one after
+// another on a thread of their own, never on the caller's thread (the GTK main thread must not wait on D-Bus).
 
 import CSecret
-import Dispatch
 import TasksCore
 
 /// Stores, finds and removes secrets in the desktop keyring (the Secret Service: GNOME Keyring, KWallet…),
@@ -12,8 +11,6 @@ import TasksCore
 /// how a sign-out clears a whole keychain group. There is no plaintext fallback: when the keyring cannot be used,
 /// every call throws a `KeyringError`.
 public final class SecretStore: Sendable {
-  private let queue = DispatchQueue(label: "io.github.b2ctasks.keyring")
-
   /// Creates a store.
   public init() {}
 
@@ -110,9 +107,39 @@ public final class SecretStore: Sendable {
     _ body: @escaping @Sendable () throws(KeyringError) -> Value
   ) async throws(KeyringError) -> Value {
     let result: Result<Value, KeyringError> = await withCheckedContinuation { continuation in
-      queue.async { continuation.resume(returning: Result(catching: body)) }
+      KeyringThread.shared.run { continuation.resume(returning: Result(catching: body)) }
     }
     return try result.get()
+  }
+}
+
+/// The thread libsecret's blocking calls run on, one after another: started at the first call, asleep on its queue
+/// between calls. Not libdispatch's pool, whose monitor, once started, wakes the process every second for good (the
+/// reminder service sleeps between reminders).
+private final class KeyringThread: @unchecked Sendable {
+  static let shared = KeyringThread()
+  /// Retained `Job`s (a GAsyncQueue is thread-safe).
+  private let queue: OpaquePointer
+
+  private init() {
+    queue = g_async_queue_new()
+    let thread = g_thread_new(
+      "b2c-keyring",
+      { queue in
+        while true {
+          Unmanaged<Job>.fromOpaque(g_async_queue_pop(OpaquePointer(queue))!).takeRetainedValue().body()
+        }
+      }, UnsafeMutableRawPointer(queue))
+    g_thread_unref(thread)  // it runs as long as the process
+  }
+
+  func run(_ body: @escaping @Sendable () -> Void) {
+    g_async_queue_push(queue, Unmanaged.passRetained(Job(body)).toOpaque())
+  }
+
+  private final class Job {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
   }
 }
 

@@ -57,8 +57,14 @@ minute=$!
 poll=$!
 trap 'kill $service $minute $poll $playground 2>/dev/null || true; "$repo/Tests/remove-tree.sh" "$work"' EXIT INT TERM
 
+# threads PID: each thread's voluntary context switches so far, a line "TID COUNT" each.
+threads() {
+  for task in /proc/"$1"/task/*; do
+    echo "${task##*/} $(awk '/^voluntary_ctxt_switches/ { print $2 }' "$task/status" 2>/dev/null)"
+  done
+}
 # wakeups PID: the voluntary context switches of all its threads so far.
-wakeups() { cat /proc/"$1"/task/*/status | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n }'; }
+wakeups() { threads "$1" | awk '{ n += $2 } END { print n }'; }
 # The service's first read of the feed (2 000 tasks) is over once it has been quiet for two seconds.
 last=-1 tries=0
 while [ "$(wakeups $service)" != "$last" ] && [ $tries -lt 15 ]; do
@@ -66,11 +72,23 @@ while [ "$(wakeups $service)" != "$last" ] && [ $tries -lt 15 ]; do
   sleep 2
 done
 [ $tries -lt 15 ] || echo "  (the service never stayed quiet for two seconds in 30 s)"
-start_service=$(wakeups $service) start_minute=$(wakeups $minute) start_poll=$(wakeups $poll)
-sleep "$seconds"
-awk -v s="$(($(wakeups $service) - start_service))" -v m="$(($(wakeups $minute) - start_minute))" \
-  -v p="$(($(wakeups $poll) - start_poll))" -v t="$seconds" 'BEGIN {
-  printf "idle over %d s, wake-ups per minute: reminder service %.1f; baseline woken each minute %.1f; polling every 20 s (as Errands) %.1f\n",
+# Each thread is read every second, so that the wake-ups of a thread that ends meanwhile (GLib's pool ends its idle
+# workers) are counted up to its last second, and those of a thread that starts are counted from 0.
+for pid in $service $minute $poll; do threads $pid >"$work/start.$pid" && cp "$work/start.$pid" "$work/seen.$pid"; done
+began=$(date +%s.%N) i=0
+while [ $i -lt "$seconds" ]; do
+  sleep 1
+  for pid in $service $minute $poll; do threads $pid >>"$work/seen.$pid"; done
+  i=$((i + 1))
+done
+elapsed=$(awk -v began="$began" -v now="$(date +%s.%N)" 'BEGIN { print now - began }')
+# woke PID: its threads' wake-ups since the start of the idle time.
+woke() {
+  awk 'NR == FNR { start[$1] = $2; next } $2 != "" && $2 + 0 > last[$1] + 0 { last[$1] = $2 }
+    END { for (t in last) n += last[t] - start[t]; print n + 0 }' "$work/start.$1" "$work/seen.$1"
+}
+awk -v s="$(woke $service)" -v m="$(woke $minute)" -v p="$(woke $poll)" -v t="$elapsed" 'BEGIN {
+  printf "idle over %.0f s, wake-ups per minute: reminder service %.1f; baseline woken each minute %.1f; polling every 20 s (as Errands) %.1f\n",
     t, s * 60 / t, m * 60 / t, p * 60 / t
   printf "  the service against the minute baseline: %.2f×\n", (s + 0.5) / (m + 0.5)
 }'
@@ -78,6 +96,9 @@ awk '/^(VmRSS|RssAnon|RssFile)/ { rss[$1] = $2 }
   END { printf "reminder service idle: %d KiB resident (anonymous %d, files %d), %.2f× the 25 MB target\n",
     rss["VmRSS:"], rss["RssAnon:"], rss["RssFile:"], rss["VmRSS:"] / 25600 }' "/proc/$service/status"
 if grep -q libgtk "/proc/$service/maps"; then echo "  GTK is loaded"; else echo "  GTK is not loaded"; fi
-for task in /proc/"$service"/task/*; do
-  echo "  thread $(cat "$task/comm"): $(awk '/^voluntary_ctxt_switches/ { print $2 }' "$task/status") wake-ups"
-done
+# Each thread's wake-ups while idle (a thread that ended meanwhile is named by its id).
+awk 'NR == FNR { start[$1] = $2; next } $2 != "" && $2 + 0 > last[$1] + 0 { last[$1] = $2 }
+  END { for (t in last) print t, last[t] - start[t] }' "$work/start.$service" "$work/seen.$service" |
+  while read -r tid count; do
+    echo "  thread $(cat "/proc/$service/task/$tid/comm" 2>/dev/null || echo "$tid (ended)"): $count wake-ups while idle"
+  done
