@@ -60,9 +60,12 @@ final class BackgroundReminders {
   }
 
   /// Asks the running service to read the feed now; starts it (`b2c-tasks --background`, with this program's
-  /// environment, as the autostart entry would) when it does not run.
+  /// environment, as the autostart entry would) when it does not run. Nothing waits for the bus.
   private func startOrTell() {
-    if ApplicationLink.isRunning(appID: Self.serviceID) { return Self.tellService() }
+    ApplicationLink.activateIfRunning(appID: Self.serviceID, action: "refresh") { [program] in Self.start(program) }
+  }
+
+  private static func start(_ program: String) {
     var error: UnsafeMutablePointer<GError>?
     var argv = [strdup(program), strdup("--background"), nil]
     defer { argv.forEach { free($0) } }

@@ -1,6 +1,7 @@
 // DetailsReminders: the details' reminders — each in words with Remove, the usual ones from a menu (at the due
 // time, 10 minutes, 1 hour, 1 day before) and any other typed ("in 20 minutes", "at 17:00", "tomorrow 9am"), as
-// many as wanted. Main actor.
+// many as wanted; one that fired can be snoozed for another length than the notification's ten minutes, or
+// dismissed, on every device. Main actor.
 
 import CGtk
 import FoundationEssentials
@@ -15,7 +16,7 @@ final class DetailsReminders {
   private let add = EntryRow(title: tr("Add a reminder (e.g. 1 hour before)"))
   private let presets = Widget(gtk_menu_button_new())
   private var rows: [Widget] = []
-  private var shown: [TaskReminder]?
+  private var shown: (reminders: [TaskReminder], ringing: Set<Int>)?
   private var item: PlannerItem?
   private var today = CalendarDate(dayNumber: 0)
   /// Records a change of the task.
@@ -27,25 +28,16 @@ final class DetailsReminders {
     group = PreferencesGroup(adw_preferences_group_new()).asWidget
     adw_preferences_group_set_title(group.widget.cast(to: adw_preferences_group_get_type()), tr("Reminders"))
     add.onApply { [unowned self] in self.addTyped() }
-    gtk_menu_button_set_icon_name(OpaquePointer(presets.widget), "alarm-symbolic")
-    presets.setCSSClass("flat", true)
-    presets.centreVertically()
-    Tooltip.set(presets, tr("Usual Reminders"), describing: false)
-    presets.setAccessibleLabel(tr("Usual Reminders"))
-    let box = Box.new(horizontal: false, spacing: 0)
-    for minutes in ReminderText.presets {
-      let label = ReminderText.text(TaskReminder(.before(minutes: minutes)), today: today)
-      let button = Button(gtk_button_new_with_label(label))
-      button.setCSSClass("flat", true)
-      Signal.connect(button, "clicked") { [unowned self] in
-        gtk_menu_button_popdown(OpaquePointer(self.presets.widget))
-        self.append(.before(minutes: minutes))
-      }
-      box.append(button)
-    }
-    let popover = gtk_popover_new()!
-    gtk_popover_set_child(popover.cast(to: gtk_popover_get_type()), box.widget)
-    gtk_menu_button_set_popover(OpaquePointer(presets.widget), popover)
+    choiceMenu(
+      presets, icon: "alarm-symbolic", name: tr("Usual Reminders"),
+      ReminderText.presets.map { minutes in
+        (
+          ReminderText.text(TaskReminder(.before(minutes: minutes)), today: today),
+          { @MainActor [unowned self] in
+            self.append(.before(minutes: minutes))
+          }
+        )
+      })
     adw_entry_row_add_suffix(add.widget.cast(to: adw_entry_row_get_type()), presets.widget)
     preferences.add(add)
     g_object_ref(add.gpointer)  // kept while the rows above it are made again (removing it would drop it)
@@ -58,12 +50,31 @@ final class DetailsReminders {
     self.item = item
     self.today = today
     presets.isSensitive = item.due != nil
-    guard shown != item.reminders else { return }
-    shown = item.reminders
+    // Those that fired and are not acknowledged, or snoozed: they can be snoozed (again) or dismissed.
+    let now = Date()
+    let ringing = Set(
+      item.reminderTimes.filter { $0.at <= now || $0.at == item.reminders[$0.index].snoozedUntil }.map(\.index))
+    guard shown?.reminders != item.reminders || shown?.ringing != ringing else { return }
+    shown = (item.reminders, ringing)
     for row in rows { preferences.remove(row) }
-    rows = item.reminders.map { reminder in
+    rows = item.reminders.enumerated().map { index, reminder in
       let text = ReminderText.text(reminder, today: today)
-      let row = ActionRow.new(title: text, subtitle: "")
+      let snoozed = reminder.snoozedUntil.flatMap { $0 > now ? $0 : nil }
+      let state =
+        !ringing.contains(index)
+        ? ""
+        : snoozed.map { ReminderPhrases.snoozedUntil.filled(ReminderText.text(TaskReminder(.at($0)), today: today)) }
+          ?? ReminderPhrases.ringing
+      let row = ActionRow.new(title: text, subtitle: state)
+      if ringing.contains(index) {
+        row.addSuffix(snoozeMenu(now: now))
+        if snoozed == nil {
+          row.addSuffix(
+            iconButton("object-select-symbolic", String(template: tr("Dismiss Reminder “%@”"), text)) {
+              [unowned self] in self.edit { $0 = ReminderAgenda.dismissed($0, now: Date()) }
+            })
+        }
+      }
       let remove = iconButton("user-trash-symbolic", String(template: tr("Remove Reminder “%@”"), text)) {
         [unowned self] in
         self.edit { item in
@@ -79,6 +90,26 @@ final class DetailsReminders {
     for row in rows { preferences.add(row) }
     preferences.add(add)
     if typing { _ = add.grabFocus() }
+  }
+
+  /// Snooze's lengths for a reminder that fired: each acknowledges it now and fires it again then, here and on every
+  /// device (the notification's Snooze is ten minutes).
+  private func snoozeMenu(now: Date) -> Widget {
+    let menu = Widget(gtk_menu_button_new())
+    choiceMenu(
+      menu, icon: "alarm-symbolic", name: ReminderPhrases.snooze,
+      ReminderText.snoozes(now: now, today: today).map { choice in
+        (
+          choice.text,
+          { @MainActor [unowned self] in
+            // A length counts from the click (the menu may have been open a while); tomorrow morning is a moment.
+            let length = choice.until.timeIntervalSince(now)
+            let end = length > 12 * 3_600 ? choice.until : Date().addingTimeInterval(length)
+            self.edit { $0 = ReminderAgenda.snoozed($0, now: Date(), until: end, again: true) }
+          }
+        )
+      })
+    return menu
   }
 
   private func append(_ when: TaskReminder.When) {

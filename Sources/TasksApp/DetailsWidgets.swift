@@ -213,3 +213,29 @@ func iconButton(_ icon: String, _ name: String, _ clicked: @escaping @MainActor 
   Signal.connect(button, "clicked", clicked)
   return button
 }
+
+/// Makes `menu` (a GtkMenuButton) a flat button with `icon`, named `name`, whose popover lists `choices`: each a flat
+/// button that closes the popover and runs its action.
+@MainActor
+func choiceMenu(_ menu: Widget, icon: String, name: String, _ choices: [(text: String, chosen: @MainActor () -> Void)])
+{
+  gtk_menu_button_set_icon_name(OpaquePointer(menu.widget), icon)
+  menu.setCSSClass("flat", true)
+  menu.centreVertically()
+  Tooltip.set(menu, name, describing: false)
+  menu.setAccessibleLabel(name)
+  let box = Box.new(horizontal: false, spacing: 0)
+  let button = OpaquePointer(menu.widget)  // it owns the popover and so the choices
+  for choice in choices {
+    let item = Button(gtk_button_new_with_label(choice.text))
+    item.setCSSClass("flat", true)
+    Signal.connect(item, "clicked") {
+      gtk_menu_button_popdown(button)
+      choice.chosen()
+    }
+    box.append(item)
+  }
+  let popover = gtk_popover_new()!
+  gtk_popover_set_child(popover.cast(to: gtk_popover_get_type()), box.widget)
+  gtk_menu_button_set_popover(OpaquePointer(menu.widget), popover)
+}

@@ -113,11 +113,12 @@ final class PlannerController: PlannerView {
     if let id = taskToOpen { openTask(id) }
   }
 
-  /// Shows a task named from outside (a reminder's notification): its list, once the task is known.
+  /// Shows a task named from outside (a reminder's notification): its list and its details, once the task is known.
   func openTask(_ id: UUID) {
     guard let item = state.item(id) else { return taskToOpen = id }
     taskToOpen = nil
     choose(.list(item.listID))
+    openDetails(id)
   }
   private var taskToOpen: UUID?
   private var membersAsked: Set<UUID> = []  // lists whose members are being asked for

@@ -13,7 +13,8 @@ struct TasksCLI: AsyncParsableCommand {
     commandName: "b2c-tasks-cli",
     abstract: "Your B2C Tasks from the terminal. Shares the sign-in of the B2C Tasks app through the keyring.",
     subcommands: [
-      SignIn.self, Status.self, Lists.self, List.self, Add.self, Done.self, Delete.self, Reminders.self, SignOut.self,
+      SignIn.self, Status.self, Lists.self, List.self, Add.self, Done.self, Delete.self, Reminders.self, Snooze.self,
+      SignOut.self,
     ])
 }
 

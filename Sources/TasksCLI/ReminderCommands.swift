@@ -1,5 +1,6 @@
 // The reminders of b2c-tasks-cli: `reminders` lists the coming ones (snoozed ones at their snooze's end, those due
-// and not acknowledged first), and every command that changes tasks tells the reminder service, if it runs.
+// and not acknowledged first), `snooze` puts off a task's due or snoozed ones, and every command that changes tasks
+// tells the reminder service, if it runs.
 
 import ArgumentParser
 import Foundation
@@ -38,6 +39,55 @@ struct Reminders: AsyncParsableCommand {
           ] as [String: Any]
         })
     }
+  }
+}
+
+struct Snooze: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Snooze a task's reminders that are due or snoozed: they fire again later, on every device.")
+  @OptionGroup var options: CommonOptions
+  @Argument(help: "The task's id, or its start (see list).") var id: String
+  @Option(help: "When they fire again: \"in 30 minutes\", \"at 17:00\", \"tomorrow 9am\" (in 10 minutes if not given).")
+  var until: String?
+
+  func run() async throws {
+    let context = try await Context(options)
+    try await context.run {
+      let now = Date()
+      let end = try Self.end(until, now: now)
+      guard let task = try await context.task(id) else { throw CLIFailure.unknownTask(id) }
+      let snoozed = ReminderAgenda.snoozed(task, now: now, until: end, again: true)
+      guard snoozed.reminders != task.reminders else {
+        throw CLIFailure(
+          status: 2, code: "nothing-due",
+          message: "No reminder of “\(task.title)” is due or snoozed: nothing to snooze.")
+      }
+      guard case .done(let changed) = try await context.tasks.changeTask(snoozed, fields: [.reminders], ifMatch: nil)
+      else { return }
+      context.tellReminderService()
+      context.output(
+        "Snoozed until \(end.formatted(date: .abbreviated, time: .shortened)): \(changed.title)", json: changed.cliJSON)
+    }
+  }
+
+  /// When a snooze said so ends: a moment to come ("in 30 minutes", "at 17:00", "tomorrow 9am"); exit status 2
+  /// for a phrase that does not read, says a time before the due time, or has passed.
+  static func end(_ phrase: String?, now: Date) throws -> Date {
+    guard let phrase else { return now.addingTimeInterval(10 * 60) }
+    let parser = DatePhraseParser(language: Context.phraseLanguage, today: Context.today)
+    let unreadable = CLIFailure(
+      status: 2, code: "phrase",
+      message: "Cannot read the snooze’s end “\(phrase)” (try “in 30 minutes” or “at 17:00”).")
+    guard let said = ReminderPhrase.read(phrase, language: Context.phraseLanguage, parser: parser) else {
+      throw unreadable
+    }
+    guard case .at(let end) = try? ReminderText.reminder(said, due: nil, today: Context.today, now: now) else {
+      throw unreadable
+    }
+    guard end > now else {
+      throw CLIFailure(status: 2, code: "phrase", message: "The snooze’s end “\(phrase)” has passed.")
+    }
+    return end
   }
 }
 

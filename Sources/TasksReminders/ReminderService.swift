@@ -79,7 +79,7 @@ final class ReminderService {
       return
     }
     reading = Task {
-      await readOnce()
+      await withTaskExecutorPreference(MainLoopExecutor.shared) { await readOnce() }
       reading = nil
       if readAgain {
         readAgain = false
@@ -122,10 +122,11 @@ final class ReminderService {
     fireDue()
   }
 
-  /// Another account, or none: the last one's notifications are withdrawn and nothing of it is kept in memory.
+  /// Another account, or none: the last one's notifications are withdrawn and nothing of it is kept in memory, nor
+  /// its tasks on disk. Its ledger stays (task ids and moments, nothing of their content): signed in again, what
+  /// fired does not fire twice, and what came due meanwhile fires once, as missed.
   private func switchAccount(to account: Account?) {
     for id in agenda.clear() { withdraw(id) }
-    ledger.map { try? $0.write([:]) }
     kept.map { try? FileManager.default.removeItem(at: $0) }
     kept = nil
     token = nil
@@ -213,7 +214,7 @@ final class ReminderService {
     withdraw(task)
     guard let outbox else { return }
     Task {
-      try? await outbox.record(edit)
+      await withTaskExecutorPreference(MainLoopExecutor.shared) { _ = try? await outbox.record(edit) }
       read()
     }
   }

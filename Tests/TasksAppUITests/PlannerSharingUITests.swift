@@ -18,6 +18,11 @@ struct TerminalUser {
     let settings = String(decoding: playground.settings, as: UTF8.self)
       .replacingOccurrences(of: playground.keychainGroup, with: "ui.test.terminal.\(UUID().uuidString)")
     try Data(settings.utf8).write(to: file)
+    try await signIn(email: email, password: password)
+  }
+
+  /// Signs in with the CLI, through the browser the tests script.
+  func signIn(email: String, password: String) async throws {
     let signedIn = try await run(
       ["sign-in", "--timeout", "60"],
       environment: [

@@ -118,7 +118,7 @@ extension AppUI {
     }
 
     @Test(
-      "b2c-tasks --background shows a reminder set with the CLI on time with no window, a missed one once; Mark as Done and Snooze reach the service; one finished elsewhere is withdrawn"
+      "b2c-tasks --background shows a reminder set with the CLI on time with no window, a missed one once; Mark as Done and Snooze reach the service, a snooze fires again at its end; one finished elsewhere is withdrawn; a sign-out withdraws, and signed in again nothing fires twice"
     )
     func remindersWithoutWindow() async throws {
       try await Self.endRunningService()
@@ -127,7 +127,7 @@ extension AppUI {
       let server = try await NotificationServer()
       let soon = try await ann.add(["Call the dentist", "--remind", "in 1 minute"])
       let remindAt = try #require(soon.remindAt)
-      _ = try await ann.add(["Water the plants", "--due", Self.yesterday, "--remind", "1 hour before"])
+      let plantsTask = try await ann.add(["Water the plants", "--due", Self.yesterday, "--remind", "1 hour before"])
       let rent = try await ann.add(["Pay the rent", "--due", Self.yesterday, "--remind", "at the due time"])
       let listed = try await ann.run(["reminders"])
       let order = ["Water the plants", "Pay the rent", "Call the dentist"].map { listed.range(of: $0)?.lowerBound }
@@ -169,6 +169,21 @@ extension AppUI {
       }
       let watered = try await ann.task("Water the plants")
       #expect(snoozed, "\(String(describing: watered))")
+      // Snoozed again in the terminal (as on another device), to a minute from now: it fires again then (below).
+      try await ann.run(["snooze", plantsTask.id, "--until", "in 1 minute"])
+      let resnoozed = try #require(
+        try await ann.task("Water the plants").flatMap { ($0["reminders"] as? [[String: Any]])?.first }
+          .flatMap { $0["snoozedUntil"] as? String }.flatMap { try? Date($0, strategy: .iso8601) })
+      #expect(abs(resnoozed.timeIntervalSinceNow - 60) < 30)
+      let garbage = try await ann.attempt(["snooze", plantsTask.id, "--until", "at 00:00"])
+      #expect(garbage.status == 2 && garbage.error.contains("has passed"), "\(garbage.error)")
+
+      // Snoozed in the terminal (as on another device): the service withdraws its notification.
+      let car = try await ann.add(["Book the car service", "--due", Self.yesterday, "--remind", "at the due time"])
+      let carShown = try await server.waitForShown("Book the car service")
+      try await ann.run(["snooze", car.id])
+      let carID = try #require(carShown["id"] as? Int)
+      #expect(await eventually { server.closed(carID) }, "\(server.records)")
 
       // Finished in the terminal: the service withdraws its notification at its next read of the feed.
       try await ann.run(["done", rent.id])  // which tells the service to read the feed now
@@ -185,6 +200,10 @@ extension AppUI {
       let dentist = try await server.waitForShown("Call the dentist", timeout: .seconds(150))
       let late = try #require(dentist["time"] as? Double) - remindAt.timeIntervalSince1970
       #expect(late > -0.5 && late < 2, "shown \(late) s after its time")
+      // The snooze's end: shown again, on time (from what it kept, too).
+      let plantsAgain = try await server.waitForShown("Water the plants", count: 2, timeout: .seconds(150))
+      let snoozeLate = try #require(plantsAgain["time"] as? Double) - resnoozed.timeIntervalSince1970
+      #expect(snoozeLate > -0.5 && snoozeLate < 2, "shown again \(snoozeLate) s after the snooze's end")
       // Done while the service is out of reach: kept, and sent when it is back.
       try await server.press("Mark as Done", on: dentist)
       try await playground.restart()
@@ -197,13 +216,26 @@ extension AppUI {
       let again = try ann.startReminders()
       defer { again.kill() }
       _ = try await ann.add(["Post the letter", "--due", Self.yesterday, "--remind", "at the due time"])
-      try await server.waitForShown("Post the letter")
-      #expect(server.shown("Water the plants").count == 1 && server.shown("Pay the rent").count == 1)
+      let letter = try await server.waitForShown("Post the letter")
+      let plantsNow = try? await ann.task("Water the plants")
+      #expect(
+        server.shown("Water the plants").count == 2 && server.shown("Pay the rent").count == 1,
+        "\(server.records) \(String(describing: plantsNow))")
       #expect(server.shown("Call the dentist").count == 1)
+
+      // Signed out: its notifications are withdrawn. Signed in again: what fired does not fire twice, but what came
+      // due meanwhile fires.
+      try await ann.run(["sign-out"])  // which tells the service
+      let letterID = try #require(letter["id"] as? Int)
+      #expect(await eventually { server.closed(letterID) }, "\(server.records)")
+      try await ann.signIn(email: "ann@example.com", password: "Tasks-Demo-1")
+      _ = try await ann.add(["Return the books", "--due", Self.yesterday, "--remind", "at the due time"])
+      try await server.waitForShown("Return the books")
+      #expect(server.shown("Post the letter").count == 1 && server.shown("Water the plants").count == 2)
     }
 
     @Test(
-      "once the window shows a task with a reminder it writes the autostart entry and starts the service; Preferences' switch turned off removes the entry and ends the service, which withdraws its notifications"
+      "once the window shows a task with a reminder it writes the autostart entry and starts the service; a click on a notification opens the task, whose details dismiss it or snooze it for another length; Preferences' switch turned off removes the entry and ends the service, which withdraws its notifications"
     )
     func preferencesSwitch() async throws {
       try await Self.endRunningService()
@@ -220,6 +252,7 @@ extension AppUI {
       let ann = TerminalUser(sharingWith: app)
       _ = try await ann.add(["Feed the cat", "--due", Self.yesterday, "--remind", "at the due time"])
       _ = try await ann.add(["Water the fern", "--due", Self.yesterday, "--remind", "at the due time"])
+      _ = try await ann.add(["Walk the dog", "--due", Self.yesterday, "--remind", "at the due time"])
       try await app.key("F5", window: window)
       #expect(await eventually { FileManager.default.fileExists(atPath: entry.path) })
       let program = try #require(TestDesktop.installPrefix).appending(path: "bin/b2c-tasks").path
@@ -229,14 +262,56 @@ extension AppUI {
       try #require(shown, "not shown; the window said: \(app.process.standardError.suffix(3000))")
       let cat = try await server.waitForShown("Feed the cat")
       #expect(try await Self.serviceRuns())
-      // A click on the notification shows the task's list in the window (Upcoming was shown).
+      // A click on the notification shows the task's list in the window (Upcoming was shown), and its details.
       try await app.click(role: "list item", name: "Upcoming, 0 open tasks")
       try await server.press(nil, on: cat)
       _ = try await app.accessibleTree { nodes in
         nodes.contains {
-          $0.role == "list item" && $0.name.hasPrefix("Tasks, 2 open") && $0.states.contains("selected")
+          $0.role == "list item" && $0.name.hasPrefix("Tasks, 3 open") && $0.states.contains("selected")
         }
       }
+      _ = try await app.waitForWindow(titled: "Feed the cat")
+      // Its details: the reminder fired; Dismiss acknowledges it, at the service (the click closed the notification).
+      try await app.waitFor(role: "label", name: "Fired, not yet dismissed")
+      try await app.scrollAndClick(role: "push button", name: "Dismiss Reminder “At the due time”", in: "Feed the cat")
+      let dismissed = await eventually {
+        let reminder = (try? await ann.task("Feed the cat")).flatMap { ($0["reminders"] as? [[String: Any]])?.first }
+        return reminder?["acknowledgedAt"] is String && reminder?["snoozedUntil"] is NSNull
+      }
+      let catNow = try await ann.task("Feed the cat")
+      #expect(dismissed, "\(String(describing: catNow))")
+      try await app.waitUntilGone(role: "label", name: "Fired, not yet dismissed")
+      try await app.key("Escape", window: nil)
+      try await app.waitUntilGone(role: "frame", name: "Feed the cat")
+
+      // Another's notification clicked: its details snooze it for another length than the notification's, at the
+      // service.
+      let fern = try await server.waitForShown("Water the fern")
+      try await server.press(nil, on: fern)
+      _ = try await app.waitForWindow(titled: "Water the fern")
+      try await app.scrollAndClick(role: "push button", name: "Snooze", in: "Water the fern")
+      try await app.waitFor(role: "push button", name: "For 30 minutes")
+      try await app.checkScreen("details-reminder-snooze")
+      try await app.press(button: "For 30 minutes")
+      func fernSnoozedUntil() async -> Date? {
+        guard
+          let reminder = (try? await ann.task("Water the fern")).flatMap({ $0["reminders"] as? [[String: Any]] })?
+            .first,
+          reminder["acknowledgedAt"] is String
+        else { return nil }
+        return (reminder["snoozedUntil"] as? String).flatMap { try? Date($0, strategy: .iso8601) }
+      }
+      let snoozed = await eventually {
+        await fernSnoozedUntil().map { abs($0.timeIntervalSinceNow - 1_800) < 60 } ?? false
+      }
+      let fernNow = try await ann.task("Water the fern")
+      #expect(snoozed, "\(String(describing: fernNow))")
+      let until = try #require(await fernSnoozedUntil())
+      let day = Calendar.current.isDateInToday(until) ? "Today" : "Tomorrow"
+      _ = try await app.accessibleTree { nodes in
+        nodes.contains { $0.role == "label" && $0.name == "Snoozed until \(day) \(Self.clock(until))" }
+      }
+      try await app.key("Escape", window: nil)
 
       // Preferences, Reminders: the switch is on; off, the entry goes and the service ends, taking its notification.
       try await app.key("ctrl+comma", window: window)
@@ -246,8 +321,8 @@ extension AppUI {
       try await app.click(role: "check box", name: "Remind Me with the Window Closed")
       #expect(await eventually { !FileManager.default.fileExists(atPath: entry.path) })
       #expect(await eventually { (try? await Self.serviceRuns()) == false })
-      let fern = try await server.waitForShown("Water the fern")
-      let id = try #require(fern["id"] as? Int)
+      let dog = try await server.waitForShown("Walk the dog")
+      let id = try #require(dog["id"] as? Int)
       #expect(server.closed(id), "\(server.records)")
       await app.stop()
     }
@@ -258,6 +333,14 @@ extension AppUI {
         URL(filePath: "/usr/bin/gapplication"), ["action", "io.github.b2ctasks.B2CTasks.Reminders", "refresh"],
         environment: user.environment)
       #expect(asked.status == 0, "\(asked.error)")
+    }
+
+    /// `date`'s time on this computer's clock, as the app writes it ("10:40").
+    static func clock(_ date: Date) -> String {
+      let format = DateFormatter()
+      format.locale = Locale(identifier: "en_US_POSIX")
+      format.dateFormat = "HH:mm"
+      return format.string(from: date)
     }
 
     /// Yesterday as the CLI reads it ("28 November 2026").

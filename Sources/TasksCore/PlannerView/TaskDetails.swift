@@ -134,6 +134,23 @@ public enum ReminderText {
   /// The choices the Add Reminder menu offers: at the due time, 10 minutes, 1 hour and 1 day before.
   public static let presets: [Int] = [0, 10, 60, 1440]
 
+  /// The snoozes a task's details offer for a reminder that fired, besides tomorrow morning (the notification's
+  /// Snooze is ten minutes): each a length in minutes, its words, and when it ends.
+  public static func snoozes(now: Date, today: CalendarDate) -> [(text: String, until: Date)] {
+    var choices = [5, 10, 30, 60, 180].map { minutes in
+      let text =
+        minutes % 60 == 0
+        ? String(template: trn("For %d hour", "For %d hours", minutes / 60), minutes / 60)
+        : String(template: trn("For %d minute", "For %d minutes", minutes), minutes)
+      return (text, now.addingTimeInterval(TimeInterval(minutes * 60)))
+    }
+    // Tomorrow at 09:00 on this computer's clock, as a bare due date's reminder.
+    if let nine = TimeOfDay(hour: 9), let morning = localMoment(today.adding(days: 1), nine) {
+      choices.append((text(TaskReminder(.at(morning)), today: today), morning))
+    }
+    return choices
+  }
+
   /// What went wrong reading a reminder the user typed.
   public enum Problem: Error, Equatable, Sendable {
     /// Not a reminder phrase.

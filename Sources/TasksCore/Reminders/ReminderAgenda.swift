@@ -89,7 +89,7 @@ public struct ReminderAgenda: Equatable, Sendable {
       tasks[task.id] = task.reminderTimes.isEmpty ? nil : task
     }
     var withdrawn: [UUID] = []
-    for (id, at) in fired where !(tasks[id]?.reminderTimes.contains { $0.at == at } ?? false) {
+    for (id, at) in fired where !(tasks[id]?.reminderTimes.contains { Self.same($0.at, at) } ?? false) {
       withdrawn.append(id)
       fired[id] = nil
     }
@@ -101,8 +101,8 @@ public struct ReminderAgenda: Equatable, Sendable {
   public mutating func due(at now: Date) -> [ReminderAlert] {
     var alerts: [ReminderAlert] = []
     for (id, task) in tasks {
-      guard let latest = task.reminderTimes.last(where: { $0.at <= now }), fired[id] != latest.at else { continue }
-      if let shown = fired[id], shown > latest.at { continue }
+      guard let latest = task.reminderTimes.last(where: { $0.at <= now }) else { continue }
+      if let shown = fired[id], Self.same(shown, latest.at) || shown > latest.at { continue }
       fired[id] = latest.at
       alerts.append(
         ReminderAlert(
@@ -115,23 +115,51 @@ public struct ReminderAgenda: Equatable, Sendable {
   /// When the next reminder that has not fired is due (nil: none is); a moment already past means at once.
   public var next: Date? {
     tasks.values.compactMap { task in
-      task.reminderTimes.first { $0.at > (fired[task.id] ?? .distantPast) }?.at
+      task.reminderTimes.first { at in fired[task.id].map { !Self.same(at.at, $0) && at.at > $0 } ?? true }?.at
     }.min()
+  }
+
+  /// Whether two moments are one reminder's: the ledger keeps seconds since 1970 as text, and a moment read back
+  /// from it may differ from the feed's in its last bits (which must not fire a reminder twice).
+  private static func same(_ a: Date, _ b: Date) -> Bool {
+    abs(a.timeIntervalSince(b)) < 0.000_5
   }
 
   /// The task as this agenda has it (for Mark as Done and Snooze).
   public func task(_ id: UUID) -> PlannerItem? { tasks[id] }
 
   /// The task with every reminder that has fired by `now` snoozed until `until` and acknowledged at `now` (other
-  /// devices withdraw their notification when they read it).
-  public static func snoozed(_ task: PlannerItem, now: Date, until: Date) -> PlannerItem {
+  /// devices withdraw their notification when they read it); `again`: those snoozed still, too (their snooze
+  /// changed).
+  public static func snoozed(_ task: PlannerItem, now: Date, until: Date, again: Bool = false) -> PlannerItem {
+    let until = asSent(until)
+    return acknowledging(task, now: now, again: again) { $0.snoozedUntil = until }
+  }
+
+  /// The task with every reminder that has fired by `now` acknowledged at `now` (dismissed: it fires no more, and
+  /// other devices withdraw their notification when they read it).
+  public static func dismissed(_ task: PlannerItem, now: Date) -> PlannerItem {
+    acknowledging(task, now: now, again: false) { _ in }
+  }
+
+  private static func acknowledging(
+    _ task: PlannerItem, now: Date, again: Bool, _ change: (inout TaskReminder) -> Void
+  ) -> PlannerItem {
     var task = task
+    let now = asSent(now)
     let due = Set(task.reminderTimes.filter { $0.at <= now }.map(\.index))
-    for index in task.reminders.indices where due.contains(index) {
-      task.reminders[index].snoozedUntil = until
+    for index in task.reminders.indices
+    where due.contains(index) || (again && (task.reminders[index].snoozedUntil ?? now) > now) {
       task.reminders[index].acknowledgedAt = now
+      change(&task.reminders[index])
     }
     return task
+  }
+
+  /// `date` as the service gives it back (milliseconds): a notification fired for a snooze's end here is the same
+  /// moment as the one the feed brings, and does not fire again.
+  private static func asSent(_ date: Date) -> Date {
+    WireDate.parse(PlannerJSONReader.text(of: date)) ?? date
   }
 
   /// The agenda as the change feed's JSON with `token` (lists by name, the tasks kept): what a start reads when the

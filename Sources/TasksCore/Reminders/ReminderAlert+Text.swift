@@ -33,4 +33,8 @@ public enum ReminderPhrases {
   /// The notification's buttons.
   public static var markAsDone: String { tr("Mark as Done") }
   public static var snooze: String { tr("Snooze") }
+  /// A task's details, under a reminder that fired and is neither acknowledged nor snoozed.
+  public static var ringing: String { tr("Fired, not yet dismissed") }
+  /// "Snoozed until %@": under a snoozed reminder in a task's details; %@ is its day and time ("Today 10:40").
+  public static let snoozedUntil = Phrases.Template(tr("Snoozed until %@"))
 }

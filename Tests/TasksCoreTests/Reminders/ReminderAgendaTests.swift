@@ -62,6 +62,31 @@ struct ReminderAgendaTests {
     #expect(done.reminderTimes.isEmpty)
   }
 
+  @Test("a snooze is kept as the service gives it back: its end fires once, whatever the feed brings after")
+  func snoozeAsSent() throws {
+    let fired = task("f", [TaskReminder(.at(start))])
+    var agenda = ReminderAgenda()
+    _ = agenda.apply(changes([fired], lists: [list]), whole: true)
+    #expect(agenda.due(at: start).count == 1)
+    // Snoozed at moments finer than the wire's milliseconds, applied here before the service answers.
+    let now = start.addingTimeInterval(5.123_456_7)
+    let snoozed = ReminderAgenda.snoozed(fired, now: now, until: now.addingTimeInterval(600))
+    let end = try #require(snoozed.reminderTimes.first?.at)
+    #expect(abs(end.timeIntervalSince(now.addingTimeInterval(600))) < 0.001)
+    _ = agenda.apply(changes([snoozed]), whole: false)
+    #expect(agenda.due(at: end).count == 1)
+    // The service's copy, read back from its JSON.
+    var service = ReminderAgenda()
+    _ = service.apply(changes([snoozed], lists: [list]), whole: true)
+    let served = try PlannerChanges(json: service.document(token: "u"))
+    #expect(agenda.apply(served, whole: false).isEmpty)
+    #expect(agenda.due(at: end.addingTimeInterval(1)).isEmpty)
+    // Snoozed again (`again`, as `b2c-tasks-cli snooze` does): the snoozed reminder moves; without it, it stays.
+    let later = end.addingTimeInterval(300)
+    #expect(ReminderAgenda.snoozed(snoozed, now: now, until: later, again: true).reminderTimes.first?.at == later)
+    #expect(ReminderAgenda.snoozed(snoozed, now: now, until: later).reminders == snoozed.reminders)
+  }
+
   @Test("each reminder fires once, the latest of a task's due ones; late ones say they were missed")
   func firesOnce() {
     let soon = task("soon", [TaskReminder(.at(start.addingTimeInterval(60)))])
@@ -158,5 +183,19 @@ struct ReminderAgendaTests {
     #expect(ledger.read() == [id: Date(timeIntervalSince1970: 12)])
     try ledger.write([:])
     #expect(!FileManager.default.fileExists(atPath: ledger.file.path))
+
+    // A moment with milliseconds, as the feed gives it (a snooze's end), read back from the ledger by a new start:
+    // the same reminder, which neither fires again nor is withdrawn.
+    var served = ReminderAgenda()
+    let snoozeEnd = Date(timeIntervalSince1970: 1_795_938_378.195)
+    _ = served.apply(changes([task("s", [TaskReminder(.at(snoozeEnd))])], lists: [list]), whole: true)
+    let feed = try PlannerChanges(json: served.document(token: "t"))
+    var first = ReminderAgenda()
+    _ = first.apply(feed, whole: true)
+    #expect(first.due(at: snoozeEnd.addingTimeInterval(1)).count == 1)
+    try ledger.write(first.fired)
+    var restarted = ReminderAgenda(fired: ledger.read())
+    #expect(restarted.apply(feed, whole: true).isEmpty)
+    #expect(restarted.due(at: snoozeEnd.addingTimeInterval(2)).isEmpty && restarted.next == nil)
   }
 }
