@@ -83,3 +83,17 @@ seed_planner() {
     FROM (SELECT x, CASE WHEN '${3:-}' = 'last' THEN $1 - 1 ELSE (x - 1) % $1 END AS list FROM n);"
   rm -rf "$work/data/io.github.b2ctasks.B2CTasks/planner"
 }
+
+# seed_reminders PREFIX: Ann signed in with PREFIX's CLI, with 2 000 tasks in 20 lists (seed_planner) and 20
+# reminders 3 to 22 days away: the reminder service's benchmarks (reminders.sh, reminders-order.sh).
+seed_reminders() {
+  BROWSER="$repo/Tests/TasksTestSupport/scripted-browser.sh" B2C_TEST_EMAIL=ann@example.com \
+    B2C_TEST_PASSWORD=Tasks-Demo-1 "$1/bin/b2c-tasks-cli" sign-in >"$work/cli.out" 2>&1 ||
+    { cat "$work/cli.out" >&2; exit 1; }
+  seed_planner 20 2000
+  i=1
+  while [ $i -le 20 ]; do
+    "$1/bin/b2c-tasks-cli" add "Reminder $i" --remind "in $((i + 2)) days" >/dev/null
+    i=$((i + 1))
+  done
+}

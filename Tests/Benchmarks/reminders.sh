@@ -39,15 +39,7 @@ int main(int argc, char **argv) {
 C
 cc -O2 -o "$work/idle" "$work/idle.c" $(pkg-config --cflags --libs glib-2.0)
 
-BROWSER="$repo/Tests/TasksTestSupport/scripted-browser.sh" B2C_TEST_EMAIL=ann@example.com \
-  B2C_TEST_PASSWORD=Tasks-Demo-1 "$prefix/bin/b2c-tasks-cli" sign-in >"$work/cli.out" 2>&1 ||
-  { cat "$work/cli.out" >&2; exit 1; }
-seed_planner 20 2000
-i=1
-while [ $i -le 20 ]; do
-  "$prefix/bin/b2c-tasks-cli" add "Reminder $i" --remind "in $((i + 2)) days" >/dev/null
-  i=$((i + 1))
-done
+seed_reminders "$prefix"
 
 "$prefix/bin/b2c-tasks" --background >"$work/service.out" 2>&1 &
 service=$!

@@ -39,25 +39,8 @@ tries=0
 until [ -s "$work/callgrind.out" ] && grep -q '^totals:' "$work/callgrind.out"; do
   tries=$((tries + 1)); [ $tries -lt 600 ] || { echo "callgrind wrote no profile" >&2; exit 1; }; sleep 0.2
 done
-/usr/bin/python3 - "$work/callgrind.out" "$program" >"$repo/Sources/TasksApp/startup.order" <<'PYTHON'
-import subprocess, sys
-
-profile, program = sys.argv[1:]
-# The program's own functions (not GTK's), each once, in the order callgrind first reports them.
-ordered, seen, current = [], set(), None
-with open(profile, errors="replace") as lines:
-    for line in lines:
-        if line.startswith("ob="):
-            current = line[3:].strip()
-        elif line.startswith("fn=") and current == program:
-            name = line[3:].strip()
-            if name not in seen:
-                seen.add(name)
-                ordered.append(name)
-symbols = set(subprocess.run(["nm", "--defined-only", "--format=just-symbols", program], capture_output=True,
-                             text=True, check=True).stdout.split())
-print("\n".join(name for name in ordered if name in symbols))
-PYTHON
+/usr/bin/python3 "$repo/Tests/Benchmarks/callgrind-order.py" "$work/callgrind.out" "$program" \
+  >"$repo/Sources/TasksApp/startup.order"
 echo "$(wc -l <"$repo/Sources/TasksApp/startup.order") functions in Sources/TasksApp/startup.order"
 rm -f "$(swift build -c release --show-bin-path)/b2c-tasks"
 meson-wrap/tools/dev-install.sh "$prefix" release >/dev/null
