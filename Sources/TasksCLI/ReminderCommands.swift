@@ -71,7 +71,7 @@ struct Snooze: AsyncParsableCommand {
   }
 
   /// When a snooze said so ends: a moment to come ("in 30 minutes", "at 17:00", "tomorrow 9am"); exit status 2
-  /// for a phrase that does not read, says a time before the due time, or has passed.
+  /// for a phrase that does not read, is no moment ("1 hour before"), or has passed.
   static func end(_ phrase: String?, now: Date) throws -> Date {
     guard let phrase else { return now.addingTimeInterval(10 * 60) }
     let parser = DatePhraseParser(language: Context.phraseLanguage, today: Context.today)
