@@ -67,7 +67,7 @@ final class DetailsReminders {
           ?? ReminderPhrases.ringing
       let row = ActionRow.new(title: text, subtitle: state)
       if ringing.contains(index) {
-        row.addSuffix(snoozeMenu(now: now))
+        row.addSuffix(snoozeMenu())
         if snoozed == nil {
           row.addSuffix(
             iconButton("object-select-symbolic", String(template: tr("Dismiss Reminder “%@”"), text)) {
@@ -94,18 +94,16 @@ final class DetailsReminders {
 
   /// Snooze's lengths for a reminder that fired: each acknowledges it now and fires it again then, here and on every
   /// device (the notification's Snooze is ten minutes).
-  private func snoozeMenu(now: Date) -> Widget {
+  private func snoozeMenu() -> Widget {
     let menu = Widget(gtk_menu_button_new())
     choiceMenu(
       menu, icon: "alarm-symbolic", name: ReminderPhrases.snooze,
-      ReminderText.snoozes(now: now, today: today).map { choice in
+      ReminderText.snoozes(today: today).map { choice in
         (
           choice.text,
           { @MainActor [unowned self] in
-            // A length counts from the click (the menu may have been open a while); tomorrow morning is a moment.
-            let length = choice.until.timeIntervalSince(now)
-            let end = length > 12 * 3_600 ? choice.until : Date().addingTimeInterval(length)
-            self.edit { $0 = ReminderAgenda.snoozed($0, now: Date(), until: end, again: true) }
+            let now = Date()
+            self.edit { $0 = ReminderAgenda.snoozed($0, now: now, until: choice.end(now), again: true) }
           }
         )
       })

@@ -134,19 +134,19 @@ public enum ReminderText {
   /// The choices the Add Reminder menu offers: at the due time, 10 minutes, 1 hour and 1 day before.
   public static let presets: [Int] = [0, 10, 60, 1440]
 
-  /// The snoozes a task's details offer for a reminder that fired, besides tomorrow morning (the notification's
-  /// Snooze is ten minutes): each a length in minutes, its words, and when it ends.
-  public static func snoozes(now: Date, today: CalendarDate) -> [(text: String, until: Date)] {
-    var choices = [5, 10, 30, 60, 180].map { minutes in
+  /// The snoozes a task's details offer for a reminder that fired (the notification's Snooze is ten minutes): 5, 10
+  /// and 30 minutes, 1 and 3 hours from the click, and tomorrow at 09:00 on this computer's clock; each its words
+  /// and when it ends, for the moment of the click.
+  public static func snoozes(today: CalendarDate) -> [(text: String, end: @Sendable (Date) -> Date)] {
+    var choices: [(text: String, end: @Sendable (Date) -> Date)] = [5, 10, 30, 60, 180].map { minutes in
       let text =
         minutes % 60 == 0
         ? String(template: trn("For %d hour", "For %d hours", minutes / 60), minutes / 60)
         : String(template: trn("For %d minute", "For %d minutes", minutes), minutes)
-      return (text, now.addingTimeInterval(TimeInterval(minutes * 60)))
+      return (text, { $0.addingTimeInterval(TimeInterval(minutes * 60)) })
     }
-    // Tomorrow at 09:00 on this computer's clock, as a bare due date's reminder.
     if let nine = TimeOfDay(hour: 9), let morning = localMoment(today.adding(days: 1), nine) {
-      choices.append((text(TaskReminder(.at(morning)), today: today), morning))
+      choices.append((text(TaskReminder(.at(morning)), today: today), { _ in morning }))
     }
     return choices
   }
