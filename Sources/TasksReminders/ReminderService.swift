@@ -60,6 +60,11 @@ final class ReminderService {
 
   private func start() {
     g_application_hold(application)  // a service: it runs until the session ends, with or without notifications
+    // Asked to end (the session ending, `kill`): between two steps, so that what it keeps on disk agrees.
+    TerminationSignals.handle { [unowned self] in
+      self.timer?.arm(at: nil)
+      g_application_quit(self.application)
+    }
     timer = WallClockTimer { [unowned self] clockWasSet in
       if clockWasSet { self.timer?.arm(at: self.agenda.next) } else { self.fireDue() }
     }
@@ -112,13 +117,9 @@ final class ReminderService {
     guard self.account?.objectID == account.objectID else { return }  // signed out meanwhile
     token = changes.next
     for id in agenda.apply(changes, whole: since == nil) { withdraw(id) }
-    saveLedger()
-    if let kept,
-      changes.lists.count + changes.tasks.count + changes.deletedLists.count + changes.deletedTasks.count > 0
-        || since == nil
-    {
-      try? AtomicFile.write(agenda.document(token: changes.next), to: kept)
-    }
+    keep(
+      agendaChanged: changes.lists.count + changes.tasks.count + changes.deletedLists.count
+        + changes.deletedTasks.count > 0 || since == nil)
     fireDue()
   }
 
@@ -187,6 +188,14 @@ final class ReminderService {
     try? ledger?.write(agenda.fired)
   }
 
+  /// Keeps the agenda (when it changed) with the feed's token, then what fired. In this order: a service ended
+  /// between the two (SIGKILL, a power cut) finds a notification it withdrew still in the ledger, which is harmless,
+  /// and never a reminder it withdrew still due in the agenda but gone from the ledger, which would fire again.
+  private func keep(agendaChanged: Bool) {
+    if agendaChanged, let kept, let token { try? AtomicFile.write(agenda.document(token: token), to: kept) }
+    saveLedger()
+  }
+
   // MARK: The notifications' buttons
 
   /// Finishes the task (its next occurrence, for a repeating one): kept in the outbox first, then sent.
@@ -206,7 +215,7 @@ final class ReminderService {
       task, now: now, until: now.addingTimeInterval(TimeInterval(Self.snoozeMinutes * 60)))
     record(.changeTask(base: task, mine: snoozed), task: id)
     _ = agenda.apply(PlannerChanges(tasks: [snoozed], next: token ?? ""), whole: false)
-    saveLedger()
+    keep(agendaChanged: true)
     timer?.arm(at: agenda.next)
   }
 
