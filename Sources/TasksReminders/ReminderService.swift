@@ -37,6 +37,9 @@ final class ReminderService {
   /// The read under way or last run, and the one waiting for it.
   private var reading: Task<Void, Never>?
   private var readAgain = false
+  /// Buttons' edits on their way into the outbox, which an end waits for (a press is never lost).
+  private var recording = 0
+  private var ending = false
 
   init(session: Session, environment: [String: String] = ProcessInfo.processInfo.environment) {
     self.session = session
@@ -61,12 +64,13 @@ final class ReminderService {
   private func start() {
     g_application_hold(application)  // a service: it runs until the session ends, with or without notifications
     // Asked to end (the session ending, `kill`): between two steps, so that what it keeps on disk agrees.
-    TerminationSignals.handle { [unowned self] in
-      self.timer?.arm(at: nil)
-      g_application_quit(self.application)
-    }
+    TerminationSignals.handle { [unowned self] in self.end() }
+    // The clock set, or the machine back from sleep (which sets it too): armed again for the same moment, and the
+    // feed read at once rather than at the minute's end (its timeout's clock stood still while asleep).
     timer = WallClockTimer { [unowned self] clockWasSet in
-      if clockWasSet { self.timer?.arm(at: self.agenda.next) } else { self.fireDue() }
+      guard clockWasSet else { return self.fireDue() }
+      self.timer?.arm(at: self.agenda.next)
+      self.read()
     }
     g_timeout_add_seconds_full(
       G_PRIORITY_DEFAULT, Self.feedSeconds,
@@ -222,8 +226,11 @@ final class ReminderService {
   private func record(_ edit: PlannerEdit, task: UUID) {
     withdraw(task)
     guard let outbox else { return }
+    recording += 1
     Task {
       await withTaskExecutorPreference(MainLoopExecutor.shared) { _ = try? await outbox.record(edit) }
+      recording -= 1
+      if ending { return end() }
       read()
     }
   }
@@ -237,7 +244,14 @@ final class ReminderService {
   /// that a later start fires none of it again.
   private func quit() {
     for id in agenda.fired.keys { withdraw(id) }
+    end()
+  }
+
+  /// Ends the service once the buttons' edits are in the outbox (a read under way is left: what it kept on disk
+  /// agrees, and the next start reads on from there).
+  private func end() {
+    ending = true
     timer?.arm(at: nil)
-    g_application_release(application)
+    if recording == 0 { g_application_quit(application) }
   }
 }

@@ -190,9 +190,9 @@ extension AppUI {
       let rentID = try #require(rentShown["id"] as? Int)
       #expect(await eventually { server.closed(rentID) }, "\(server.records)")
 
+      // Asked to end (as when the session ends), it ends between two of its steps, by itself.
       // On time: within two seconds of the moment it was set for, with no window open since login, and with the
       // task service out of reach since the service started again (it kept its reminders on disk).
-      // Asked to end (as when the session ends), it ends between two of its steps, by itself.
       service.terminate()
       #expect(await service.waitForExit(timeout: .seconds(30)) == 0)
       await playground.stop()
@@ -205,17 +205,19 @@ extension AppUI {
       let plantsAgain = try await server.waitForShown("Water the plants", count: 2, timeout: .seconds(150))
       let snoozeLate = try #require(plantsAgain["time"] as? Double) - resnoozed.timeIntervalSince1970
       #expect(snoozeLate > -0.5 && snoozeLate < 2, "shown again \(snoozeLate) s after the snooze's end")
-      // Done while the service is out of reach: kept, and sent when it is back.
+      // Done while the task service is out of reach, and the reminder service asked to end the moment it took the
+      // press: the press is kept (its outbox), and its next start sends it once the task service is back.
       try await server.press("Mark as Done", on: dentist)
+      let dentistID = try #require(dentist["id"] as? Int)
+      #expect(await eventually { server.closed(dentistID) }, "\(server.records)")
+      offline.terminate()
+      #expect(await offline.waitForExit(timeout: .seconds(30)) == 0)
       try await playground.restart()
-      try await Self.refresh(ann)
+      let again = try ann.startReminders()
+      defer { again.kill() }
       #expect(await eventually { (try? await ann.task("Call the dentist"))?["status"] as? String == "completed" })
 
       // Once: a second start fires none of them again, but what is new.
-      offline.terminate()
-      #expect(await offline.waitForExit(timeout: .seconds(30)) == 0)
-      let again = try ann.startReminders()
-      defer { again.kill() }
       _ = try await ann.add(["Post the letter", "--due", Self.yesterday, "--remind", "at the due time"])
       let letter = try await server.waitForShown("Post the letter")
       let plantsNow = try? await ann.task("Water the plants")
@@ -326,14 +328,6 @@ extension AppUI {
       let id = try #require(dog["id"] as? Int)
       #expect(server.closed(id), "\(server.records)")
       await app.stop()
-    }
-
-    /// Asks the reminder service to read the feed now (as the window and the CLI do after an edit).
-    static func refresh(_ user: TerminalUser) async throws {
-      let asked = try await ChildProcess.run(
-        URL(filePath: "/usr/bin/gapplication"), ["action", "io.github.b2ctasks.B2CTasks.Reminders", "refresh"],
-        environment: user.environment)
-      #expect(asked.status == 0, "\(asked.error)")
     }
 
     /// `date`'s time on this computer's clock, as the app writes it ("10:40").
