@@ -112,8 +112,8 @@ public final class AccountSession {
     if let previous = currentFiles, previous.objectID != account.objectID {
       currentFiles = nil
       list.clear()
-      await previous.cache.remove()
-      await planner.forget(previous.account)
+      await planner.forget()
+      await previous.forget()
     }
     _ = files(for: account)
     publish(.signedIn(account))
@@ -175,13 +175,13 @@ public final class AccountSession {
     webSession.remove()
   }
 
-  /// The list first (no offline copy of it is written from now on), then the files.
+  /// The list and the planner first (nothing of them is written from now on), then the files (`AccountFiles.forget`,
+  /// the rule every door's sign-out follows) and the provider's cookies.
   private func forget(_ files: AccountFiles?) async {
     list.clear()
-    await planner.forget(files?.account)
+    await planner.forget()
     currentFiles = nil
-    await files?.cache.remove()
-    await files?.outbox.removeFileIfEmpty()
+    await files?.forget()
     webSession.remove()
   }
 }

@@ -74,10 +74,10 @@ public final class PlannerOperations {
       loading = (
         account.objectID,
         Task.detached {
-          Store(
-            objectID: account.objectID,
-            replica: PlannerReplica(file: PlannerReplica.file(for: account, in: key, environment: environment)),
-            outbox: PlannerOutbox(file: PlannerOutbox.file(for: account, in: key, environment: environment)))
+          let files = AccountFiles(account: account, in: key, environment: environment)
+          return Store(
+            objectID: account.objectID, replica: PlannerReplica(file: files.replica),
+            outbox: PlannerOutbox(file: files.plannerOutbox))
         }
       )
     }
@@ -235,23 +235,14 @@ public final class PlannerOperations {
     _ = await store.outbox.flush(makeClient(session, store.objectID))
   }
 
-  /// Forgets the shown lists; the replica's file goes, the outbox's once nothing waits in it.
-  func forget(_ account: Account?) async {
+  /// Forgets the shown lists and the account's copy in memory; a refresh under way (its copy's write left for after
+  /// showing) writes nothing any more. (The files go with `AccountFiles.forget`.)
+  func forget() async {
     shown = nil
     view?.show(PlannerShown(lists: [], tasks: [:], edits: []))
-    guard let account else { return }
     let store = self.store
     self.store = nil
     loading = nil
-    try? FileManager.default.removeItem(
-      at: PlannerReplica.file(for: account, in: session.key, environment: environment))
-    if let store, store.objectID == account.objectID {
-      // A refresh under way (its copy's write left for after showing) must not bring the file back.
-      await store.replica.discard()
-      await store.outbox.removeFileIfEmpty()
-    } else {
-      await PlannerOutbox(file: PlannerOutbox.file(for: account, in: session.key, environment: environment))
-        .removeFileIfEmpty()
-    }
+    await store?.replica.discard()
   }
 }

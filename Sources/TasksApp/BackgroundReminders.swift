@@ -18,7 +18,7 @@ import TasksCore
 ///   turning it on writes the entry and starts the service.
 @MainActor
 final class BackgroundReminders {
-  static let serviceID = AppIdentity.appID + ".Reminders"
+  private typealias Service = AppIdentity.Reminders
   private let settings: WindowState?
   private let entry: AutostartEntry
   /// The command the entry starts: this program, where it is installed.
@@ -56,13 +56,15 @@ final class BackgroundReminders {
   /// Asks the service, if it runs, to read the keyring and the feed now (after a sign-out: it withdraws the
   /// account's notifications).
   static func tellService() {
-    ApplicationLink.activate(appID: serviceID, action: "refresh", start: false)
+    ApplicationLink.activate(appID: Service.appID, action: Service.Action.refresh.rawValue, start: false)
   }
 
   /// Asks the running service to read the feed now; starts it (`b2c-tasks --background`, with this program's
   /// environment, as the autostart entry would) when it does not run. Nothing waits for the bus.
   private func startOrTell() {
-    ApplicationLink.activateIfRunning(appID: Self.serviceID, action: "refresh") { [program] in Self.start(program) }
+    ApplicationLink.activateIfRunning(appID: Service.appID, action: Service.Action.refresh.rawValue) { [program] in
+      Self.start(program)
+    }
   }
 
   private static func start(_ program: String) {
@@ -84,7 +86,7 @@ final class BackgroundReminders {
       startOrTell()
     } else {
       entry.remove()
-      ApplicationLink.activate(appID: Self.serviceID, action: "quit", start: false)
+      ApplicationLink.activate(appID: Service.appID, action: Service.Action.quit.rawValue, start: false)
     }
   }
 }

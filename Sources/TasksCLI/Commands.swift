@@ -162,10 +162,12 @@ struct SignOut: AsyncParsableCommand {
   func run() async throws {
     let context = try await Context(options)
     try await context.run {
-      _ = try await context.session.restore()
+      let account = try await context.session.restore()
       let logout = try await context.session.signOut()
-      // The app's sign-in view keeps the provider's "Keep me signed in" cookies: without them its next Sign In asks
-      // for the password, as after the app's own Sign Out.
+      // What the window's sign-out forgets, by the same rule: the copies of the account's tasks, its outboxes once
+      // empty, and the sign-in view's "Keep me signed in" cookies (without them its next Sign In asks for the
+      // password, as after the app's own Sign Out).
+      await account.map { AccountFiles(account: $0, in: context.session.key) }?.forget()
       WebSessionFolders().remove()
       context.tellReminderService()  // it withdraws the account's notifications
       if !noBrowser, let logout { try? Browser.open(logout.url) }  // no token in it: argv and history are public

@@ -143,11 +143,8 @@ extension Context {
   /// The language phrases are read in (besides English): LANGUAGE's first, else the locale's.
   static var phraseLanguage: String { DatePhraseParser.userLanguage() }
 
-  static var today: CalendarDate {
-    let parts = Calendar.current.dateComponents([.year, .month, .day], from: Date())
-    return CalendarDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
-      ?? CalendarDate(dayNumber: 0)
-  }
+  /// Today on this computer's clock, as the window and the reminder service have it.
+  static var today: CalendarDate { DueLabel.now().today }
 
   /// `item` with what the options say; a phrase that does not read is exit status 2, and nothing is sent.
   func applying(_ options: PlannerOptions, to item: PlannerItem) throws -> PlannerItem {

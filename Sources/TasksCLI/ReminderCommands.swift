@@ -47,7 +47,10 @@ struct Snooze: AsyncParsableCommand {
     abstract: "Snooze a task's reminders that are due or snoozed: they fire again later, on every device.")
   @OptionGroup var options: CommonOptions
   @Argument(help: "The task's id, or its start (see list).") var id: String
-  @Option(help: "When they fire again: \"in 30 minutes\", \"at 17:00\", \"tomorrow 9am\" (in 10 minutes if not given).")
+  @Option(
+    help:
+      "When they fire again: \"in 30 minutes\", \"at 17:00\", \"tomorrow 9am\" (in \(AppIdentity.Reminders.snoozeMinutes) minutes if not given)."
+  )
   var until: String?
 
   func run() async throws {
@@ -73,7 +76,7 @@ struct Snooze: AsyncParsableCommand {
   /// When a snooze said so ends: a moment to come ("in 30 minutes", "at 17:00", "tomorrow 9am"); exit status 2
   /// for a phrase that does not read, is no moment ("1 hour before"), or has passed.
   static func end(_ phrase: String?, now: Date) throws -> Date {
-    guard let phrase else { return now.addingTimeInterval(10 * 60) }
+    guard let phrase else { return now.addingTimeInterval(TimeInterval(AppIdentity.Reminders.snoozeMinutes * 60)) }
     let parser = DatePhraseParser(language: Context.phraseLanguage, today: Context.today)
     let unreadable = CLIFailure(
       status: 2, code: "phrase",
@@ -95,6 +98,7 @@ extension Context {
   /// Tells the reminder service, if it runs, that tasks changed: it reads the feed now, so that a reminder set for
   /// the next minute fires on time. (Not started when it is not running: the Preferences switch decides that.)
   func tellReminderService() {
-    ApplicationLink.activate(appID: AppIdentity.appID + ".Reminders", action: "refresh", start: false)
+    ApplicationLink.activate(
+      appID: AppIdentity.Reminders.appID, action: AppIdentity.Reminders.Action.refresh.rawValue, start: false)
   }
 }

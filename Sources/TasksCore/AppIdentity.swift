@@ -21,4 +21,31 @@ public enum AppIdentity {
     /// The D-Bus name of the broker's error `name` (`Denied`, `NotSignedIn`, …).
     public static func error(_ name: String) -> String { interface + ".Error." + name }
   }
+
+  /// The reminder service's names (also in `data/io.github.b2ctasks.B2CTasks.Reminders.service.in` and
+  /// `….desktop.in`, which meson's names-agree test compares with these), and what its callers ask of it.
+  public enum Reminders {
+    /// Its application ID: its bus name, its desktop entry's and its autostart entry's names.
+    public static let appID = "io.github.b2ctasks.B2CTasks.Reminders"
+    /// How long a notification's Snooze puts the reminder off (and the CLI's snooze, unless told otherwise).
+    public static let snoozeMinutes = 10
+
+    /// Its `app.` actions: the notifications' buttons and click (a task's id as the parameter), and what the window
+    /// and the CLI ask of it.
+    public enum Action: String, Sendable, CaseIterable {
+      /// Mark as Done (the task's id).
+      case done
+      /// Snooze, for `snoozeMinutes` (the task's id).
+      case snooze
+      /// The notification clicked: the window opens on the task (the task's id).
+      case open
+      /// Read the keyring and the feed now (after an edit, or a sign-out).
+      case refresh
+      /// Withdraw every notification and end (the Preferences switch turned off).
+      case quit
+
+      /// As a notification names it: `app.done`.
+      public var detailedName: String { "app." + rawValue }
+    }
+  }
 }

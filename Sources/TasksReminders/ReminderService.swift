@@ -16,11 +16,8 @@ import TasksCore
 /// for the next reminder.
 @MainActor
 final class ReminderService {
-  static let appID = AppIdentity.appID + ".Reminders"
   /// The feed's pace: the window's live refresh.
   static let feedSeconds: UInt32 = 60
-  /// Snooze's length.
-  static let snoozeMinutes = 10
 
   let application: UnsafeMutablePointer<GApplication>
   private let session: Session
@@ -40,19 +37,28 @@ final class ReminderService {
   /// Buttons' edits on their way into the outbox, which an end waits for (a press is never lost).
   private var recording = 0
   private var ending = false
+  /// Buttons pressed before the account and its agenda were known (D-Bus started the service for the press, which
+  /// arrives before the session is read from the keyring): run once they are, so that no press is lost.
+  private var waitingPresses: [@MainActor () -> Void]? = []
 
   init(session: Session, environment: [String: String] = ProcessInfo.processInfo.environment) {
     self.session = session
     self.environment = environment
-    application = UnsafeMutablePointer(OpaquePointer(g_application_new(Self.appID, G_APPLICATION_DEFAULT_FLAGS)))
+    application = UnsafeMutablePointer(
+      OpaquePointer(g_application_new(AppIdentity.Reminders.appID, G_APPLICATION_DEFAULT_FLAGS)))
     Signal.connect(application, "startup") { [unowned self] in self.start() }
     // A second start (the autostart entry, `b2c-tasks --background` again) finds this one running: nothing to do.
     Signal.connect(application, "activate") {}
-    Actions.add("done", parameter: "s", to: application) { [unowned self] in self.markDone($0) }
-    Actions.add("snooze", parameter: "s", to: application) { [unowned self] in self.snooze($0) }
-    Actions.add("open", parameter: "s", to: application) { [unowned self] in self.open($0) }
-    Actions.add("refresh", to: application) { [unowned self] in self.read() }
-    Actions.add("quit", to: application) { [unowned self] in self.quit() }
+    typealias Action = AppIdentity.Reminders.Action
+    Actions.add(Action.done.rawValue, parameter: "s", to: application) { [unowned self] target in
+      self.whenLoaded { self.markDone(target) }
+    }
+    Actions.add(Action.snooze.rawValue, parameter: "s", to: application) { [unowned self] target in
+      self.whenLoaded { self.snooze(target) }
+    }
+    Actions.add(Action.open.rawValue, parameter: "s", to: application) { [unowned self] in self.open($0) }
+    Actions.add(Action.refresh.rawValue, to: application) { [unowned self] in self.read() }
+    Actions.add(Action.quit.rawValue, to: application) { [unowned self] in self.quit() }
   }
 
   func run() -> Int32 {
@@ -88,7 +94,8 @@ final class ReminderService {
       return
     }
     reading = Task {
-      await withTaskExecutorPreference(MainLoopExecutor.shared) { await readOnce() }
+      let accountKnown = await withTaskExecutorPreference(MainLoopExecutor.shared) { await readOnce() }
+      if accountKnown { runWaitingPresses() }
       reading = nil
       if readAgain {
         readAgain = false
@@ -97,12 +104,14 @@ final class ReminderService {
     }
   }
 
-  private func readOnce() async {
+  /// Answers whether the account is known (the keyring answered), and with it the agenda: what was kept on disk,
+  /// and the feed's changes when the service could be reached.
+  private func readOnce() async -> Bool {
     // The keyring unavailable (locked, its service restarting) is no sign-out: nothing is forgotten.
     let signedIn: Account?
-    do throws(SessionError) { signedIn = try await session.restore() } catch { return }
+    do throws(SessionError) { signedIn = try await session.restore() } catch { return false }
     if signedIn?.objectID != account?.objectID { switchAccount(to: signedIn) }
-    guard let account = signedIn, let outbox else { return }
+    guard let account = signedIn, let outbox else { return true }
     let client = TaskAPIClient(session: session, account: account.objectID)
     _ = await outbox.flush(client)
     let since = token
@@ -114,17 +123,30 @@ final class ReminderService {
       }
     } catch .rejected(410, _) {
       token = nil
-      return read()
+      readAgain = true
+      return true
     } catch {
-      return  // offline, or the service failed: the next read tries again; the timer still fires what is known
+      return true  // offline, or the service failed: the next read tries again; the timer still fires what is known
     }
-    guard self.account?.objectID == account.objectID else { return }  // signed out meanwhile
+    guard self.account?.objectID == account.objectID else { return true }  // signed out meanwhile
     token = changes.next
     for id in agenda.apply(changes, whole: since == nil) { withdraw(id) }
     keep(
       agendaChanged: changes.lists.count + changes.tasks.count + changes.deletedLists.count
         + changes.deletedTasks.count > 0 || since == nil)
     fireDue()
+    return true
+  }
+
+  /// Runs `press` now when the agenda is known, or after the first read that knows it.
+  private func whenLoaded(_ press: @escaping @MainActor () -> Void) {
+    if waitingPresses == nil { press() } else { waitingPresses?.append(press) }
+  }
+
+  private func runWaitingPresses() {
+    guard let presses = waitingPresses else { return }
+    waitingPresses = nil
+    for press in presses { press() }
   }
 
   /// Another account, or none: the last one's notifications are withdrawn and nothing of it is kept in memory, nor
@@ -142,12 +164,12 @@ final class ReminderService {
       timer?.arm(at: nil)
       return
     }
-    let key = session.key
-    let ledger = ReminderLedger(file: ReminderLedger.file(for: account, in: key, environment: environment))
+    let files = AccountFiles(account: account, in: session.key, environment: environment)
+    let ledger = ReminderLedger(file: files.reminderLedger)
     self.ledger = ledger
     // What the last run kept: reminders fire on time even when the service cannot be reached at login, and the feed
     // is read on from where it was.
-    let kept = ReminderLedger.file(for: account, in: key, environment: environment, extension: "json")
+    let kept = files.reminderAgenda
     self.kept = kept
     if let data = try? Data(contentsOf: kept), let agenda = ReminderAgenda(document: data, fired: ledger.read()) {
       self.agenda = agenda
@@ -155,8 +177,7 @@ final class ReminderService {
     } else {
       agenda = ReminderAgenda(fired: ledger.read())
     }
-    outbox = PlannerOutbox(
-      file: PlannerOutbox.file(for: account, in: key, environment: environment, name: "reminders-outbox"))
+    outbox = PlannerOutbox(file: files.reminderOutbox)
     fireDue()  // what was kept, whether or not the service answers
   }
 
@@ -176,11 +197,13 @@ final class ReminderService {
     g_notification_set_body(notification, alert.body(now: now))
     g_notification_set_priority(notification, G_NOTIFICATION_PRIORITY_HIGH)
     let id = alert.task.id.uuidString.lowercased()
-    g_notification_set_default_action_and_target_value(notification, "app.open", g_variant_new_string(id))
+    typealias Action = AppIdentity.Reminders.Action
+    g_notification_set_default_action_and_target_value(
+      notification, Action.open.detailedName, g_variant_new_string(id))
     g_notification_add_button_with_target_value(
-      notification, ReminderPhrases.markAsDone, "app.done", g_variant_new_string(id))
+      notification, ReminderPhrases.markAsDone, Action.done.detailedName, g_variant_new_string(id))
     g_notification_add_button_with_target_value(
-      notification, ReminderPhrases.snooze, "app.snooze", g_variant_new_string(id))
+      notification, ReminderPhrases.snooze, Action.snooze.detailedName, g_variant_new_string(id))
     g_application_send_notification(application, alert.notificationID, notification)
   }
 
@@ -216,7 +239,7 @@ final class ReminderService {
     guard let task = agenda.task(id) else { return withdraw(id) }  // a notification left from before
     let now = Date()
     let snoozed = ReminderAgenda.snoozed(
-      task, now: now, until: now.addingTimeInterval(TimeInterval(Self.snoozeMinutes * 60)))
+      task, now: now, until: now.addingTimeInterval(TimeInterval(AppIdentity.Reminders.snoozeMinutes * 60)))
     record(.changeTask(base: task, mine: snoozed), task: id)
     _ = agenda.apply(PlannerChanges(tasks: [snoozed], next: token ?? ""), whole: false)
     keep(agendaChanged: true)

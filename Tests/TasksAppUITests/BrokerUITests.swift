@@ -323,6 +323,9 @@ extension AppUI {
       for folder in kept {
         #expect(files(in: folder).isEmpty, "\(folder.path) still holds \(files(in: folder))")
       }
+      // The window's rule (AccountFiles.forget): nothing of the account in its data folder but the reminder ledger.
+      let left = AccountFolder.leftOver(dataHome: app.home.appending(path: "data"))
+      #expect(left.isEmpty, "\(left)")
       let listed = try await ChildProcess.run(
         try #require(TestDesktop.installPrefix).appending(path: "bin/b2c-tasks-cli"), ["list"],
         environment: ["XDG_CONFIG_HOME": app.home.appending(path: "config").path])

@@ -330,6 +330,99 @@ extension AppUI {
       await app.stop()
     }
 
+    @Test(
+      "Mark as Done and Snooze pressed while the service is not running: D-Bus starts it for the press, as GNOME Shell does, and the task is completed or snoozed at the service"
+    )
+    func pressStartsTheService() async throws {
+      try await Self.endRunningService()
+      let playground = try await PlaygroundForUI()
+      let ann = try await TerminalUser(playground, email: "ann@example.com", password: "Tasks-Demo-1")
+      let fish = try await ann.add(["Feed the fish", "--due", Self.yesterday, "--remind", "at the due time"])
+      let bins = try await ann.add(["Put out the bins", "--due", Self.yesterday, "--remind", "at the due time"])
+      // The service ran once (it showed both and kept its agenda), then ended, as at the end of a session.
+      let server = try await NotificationServer()
+      let first = try ann.startReminders()
+      defer { first.kill() }
+      try await server.waitForShown("Feed the fish")
+      try await server.waitForShown("Put out the bins")
+      first.terminate()
+      #expect(await first.waitForExit(timeout: .seconds(30)) == 0)
+      #expect(await eventually { (try? await Self.serviceRuns()) == false })
+
+      // The session bus can start the service, with Ann's folders (its D-Bus service file, as the package installs
+      // it, in a folder of the bus's own; the bus reads it again).
+      let activation = try Self.activatableService(for: ann)
+      defer { activation.remove() }
+      // GNOME Shell's press of a notification's button: org.freedesktop.Application.ActivateAction, which D-Bus
+      // delivers as soon as the service it starts owns its name, before it has read anything.
+      try await Self.pressOnStoppedService("done", fish.id)
+      #expect(await eventually { (try? await ann.task("Feed the fish"))?["status"] as? String == "completed" })
+      try await Self.endRunningService()
+      try await Self.pressOnStoppedService("snooze", bins.id)
+      let snoozed = await eventually {
+        guard
+          let reminder = (try? await ann.task("Put out the bins")).flatMap({ $0["reminders"] as? [[String: Any]] })?
+            .first,
+          let until = (reminder["snoozedUntil"] as? String).flatMap({ try? Date($0, strategy: .iso8601) })
+        else { return false }
+        return reminder["acknowledgedAt"] is String && abs(until.timeIntervalSinceNow - 600) < 60
+      }
+      let binsNow = try await ann.task("Put out the bins")
+      #expect(snoozed, "\(String(describing: binsNow))")
+      try await Self.endRunningService()
+    }
+
+    /// Sends the service's `action` for `task` while nobody owns its name: the bus starts it (the call's reply comes
+    /// once the service has taken it).
+    static func pressOnStoppedService(_ action: String, _ task: String) async throws {
+      #expect(try await serviceRuns() == false)
+      let call = try await ChildProcess.run(
+        URL(filePath: "/usr/bin/gdbus"),
+        [
+          "call", "--session", "--timeout", "60", "--dest", "io.github.b2ctasks.B2CTasks.Reminders", "--object-path",
+          "/io/github/b2ctasks/B2CTasks/Reminders", "--method", "org.freedesktop.Application.ActivateAction", action,
+          "[<'\(task.lowercased())'>]", "{}",
+        ])
+      try #require(call.status == 0, "\(call.error)")
+    }
+
+    /// A D-Bus service file that starts the installed reminder service with `user`'s folders, in the session bus's
+    /// own data folder (the tests' bus was started with the tests' XDG_DATA_HOME); removed with `remove()`.
+    static func activatableService(for user: TerminalUser) throws -> (remove: () -> Void, file: URL) {
+      let data = try #require(ProcessInfo.processInfo.environment["XDG_DATA_HOME"])
+      let folder = URL(filePath: data).appending(path: "dbus-1/services")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let file = folder.appending(path: "io.github.b2ctasks.B2CTasks.Reminders.service")
+      let program = try #require(TestDesktop.installPrefix).appending(path: "lib/b2c-tasks/b2c-tasks-reminders").path
+      let folders = user.environment.compactMap { name, value in value.map { "\(name)=\($0)" } }.sorted()
+      try Data(
+        """
+        [D-BUS Service]
+        Name=io.github.b2ctasks.B2CTasks.Reminders
+        Exec=/usr/bin/env \(folders.joined(separator: " ")) \(program) --gapplication-service
+
+        """.utf8
+      ).write(to: file)
+      reloadBus()
+      return (
+        {
+          try? FileManager.default.removeItem(at: file)
+          reloadBus()
+        }, file
+      )
+    }
+
+    private static func reloadBus() {
+      let reload = Process()
+      reload.executableURL = URL(filePath: "/usr/bin/gdbus")
+      reload.arguments = [
+        "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus", "--method",
+        "org.freedesktop.DBus.ReloadConfig",
+      ]
+      try? reload.run()
+      reload.waitUntilExit()
+    }
+
     /// `date`'s time on this computer's clock, as the app writes it ("10:40").
     static func clock(_ date: Date) -> String {
       let format = DateFormatter()

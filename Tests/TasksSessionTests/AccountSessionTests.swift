@@ -10,13 +10,21 @@ import Testing
 @Suite("The account session, headless", .serialized)
 @MainActor
 struct AccountSessionTests {
-  @Test("sign-out removes the session, the offline copy, the web session and the outbox's file once all is sent")
+  @Test(
+    "sign-out removes the session, the offline copy, the web session, the planner's copy, the reminder service's agenda and each outbox's file once all is sent: nothing of the account stays in the data folder but the reminder ledger"
+  )
   func signOutForgetsEverything() async throws {
     try await SessionHarness.with { harness throws in
       let account = try AccountHarness(harness)
       _ = try await account.signIn()
       await account.list.add("sent before leaving").value
       let files = try await account.files()
+      // What the planner and the reminder service keep of the account (the agenda, its outbox, what fired).
+      await account.account.planner.refresh()
+      try AtomicFile.write(Data("{}".utf8), to: files.reminderAgenda)
+      try AtomicFile.write(Data("[]".utf8), to: files.reminderOutbox)
+      try AtomicFile.write(Data("".utf8), to: files.reminderLedger)
+      #expect(FileManager.default.fileExists(atPath: files.replica.path), "the planner's copy of the feed")
       let folders = account.account.webSessionFolders
       for folder in [folders.data, folders.cache] {
         try AtomicFile.write(Data("cookie".utf8), to: folder.appending(path: "cookies.sqlite"))
@@ -39,6 +47,9 @@ struct AccountSessionTests {
           path: "io.github.b2ctasks.B2CTasks/outbox")
         let left = (try? FileManager.default.contentsOfDirectory(atPath: outboxFolder.path)) ?? []
         #expect(left.isEmpty, "the outbox's file is removed: \(left)")
+        let dataHome = URL(filePath: account.environment["XDG_DATA_HOME"]!)
+        #expect(AccountFolder.leftOver(dataHome: dataHome).isEmpty, "\(AccountFolder.leftOver(dataHome: dataHome))")
+        #expect(FileManager.default.fileExists(atPath: files.reminderLedger.path), "the ledger stays")
       }
     }
   }

@@ -199,6 +199,39 @@ struct CLITests {
     }
   }
 
+  @Test(
+    "sign-out in the terminal forgets what the window and the reminder service kept of the account, by the window's rule: its data folder holds nothing but the reminder ledger"
+  )
+  func signOutForgetsTheAccountsFiles() async throws {
+    try await SessionHarness.with(keyring: true) { harness in
+      let cli = try CLIRunner(harness)
+      let home = try TestDesktop.temporaryFolder("cli-home")
+      let environment: [String: String?] = [
+        "XDG_DATA_HOME": home.appending(path: "data").path, "XDG_CACHE_HOME": home.appending(path: "cache").path,
+      ]
+      let signIn = try await cli.run(["sign-in"], environment: environment)
+      #expect(signIn.status == 0, "\(signIn.error)")
+      let account = try #require(try await harness.session().restore())
+      let files = AccountFiles(
+        account: account, in: SessionKey(harness.settings),
+        environment: environment.compactMapValues { $0 })
+      // As the window and the reminder service leave them: the copies, empty outboxes, what fired, the cookies.
+      for (file, contents) in [
+        (files.replica, "{}"), (files.plannerOutbox, "[]"), (files.reminderAgenda, "{}"), (files.reminderOutbox, "[]"),
+        (files.reminderLedger, ""), (files.cache.file, "{}"),
+        (WebSessionFolders(environment: environment.compactMapValues { $0 }).data.appending(path: "cookies"), "c"),
+      ] {
+        try AtomicFile.write(Data(contents.utf8), to: file)
+      }
+      let signOut = try await cli.run(["sign-out", "--no-browser"], environment: environment)
+      #expect(signOut.status == 0, "\(signOut.error)")
+      let left = AccountFolder.leftOver(dataHome: home.appending(path: "data"))
+      #expect(left.isEmpty, "\(left)")
+      #expect(!FileManager.default.fileExists(atPath: files.cache.file.path), "the offline copy")
+      #expect(FileManager.default.fileExists(atPath: files.reminderLedger.path), "the ledger stays")
+    }
+  }
+
   @Test("a browser that never answers: sign-in stops waiting after --timeout and says so")
   func signInTimesOut() async throws {
     try await SessionHarness.with(keyring: true) { harness in

@@ -88,7 +88,8 @@ struct PlannerOperationsTests {
 
       // Quitting now loses nothing: the edits are on disk, for the next start.
       let signedIn = try #require(await account.session.account)
-      let file = PlannerOutbox.file(for: signedIn, in: account.session.key, environment: account.environment)
+      let file = AccountFiles(account: signedIn, in: account.session.key, environment: account.environment)
+        .plannerOutbox
       #expect(await PlannerOutbox(file: file).pending.count == 2)
 
       planner.makeClient = { session, id in TaskAPIClient(session: session, account: id) }
@@ -108,7 +109,8 @@ struct PlannerOperationsTests {
       let account = try AccountHarness(harness)
       _ = try await account.signIn()
       let signedIn = try #require(await account.session.account)
-      let file = PlannerOutbox.file(for: signedIn, in: account.session.key, environment: account.environment)
+      let file = AccountFiles(account: signedIn, in: account.session.key, environment: account.environment)
+        .plannerOutbox
       try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
       try Data("[{\"kind\": \"createTask\", \"mine\": {\"title\": \"cut off".utf8).write(to: file)
       let view = RecordingPlanner()
@@ -218,7 +220,7 @@ struct PlannerOperationsTests {
       await planner.refresh()
       await planner.record(.createList(id: UUID(), name: "Ann's secrets"))
       await planner.refresh()
-      let copy = PlannerReplica.file(for: ann, in: account.session.key, environment: account.environment)
+      let copy = AccountFiles(account: ann, in: account.session.key, environment: account.environment).replica
       #expect(FileManager.default.fileExists(atPath: copy.path))
       _ = try await account.account.signOut()
       #expect(view.shown?.lists.isEmpty == true && planner.shown == nil)

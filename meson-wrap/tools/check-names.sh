@@ -34,6 +34,15 @@ expect "data/$interface.xml" "<interface name=\"$interface\">" "the broker's int
 expect "data/$interface.xml" "Bus name $bus_name on" "the broker's bus name"
 expect "data/$interface.xml" "object $object_path;" "the broker's object path"
 expect "data/$app_id.gresource.xml" "alias=\"$interface.xml\">$interface.xml<" "the broker's interface resource"
+# The reminder service's names (Swift: AppIdentity.Reminders): its D-Bus service file and desktop entry.
+reminders_id=$(swift_value appID | grep -F "$app_id." || true)
+if [ "$reminders_id" != "$app_id.Reminders" ]; then
+  echo "Sources/TasksCore/AppIdentity.swift: expected the reminder service's id $app_id.Reminders ($reminders_id)" >&2
+  failed=1
+fi
+expect "data/$reminders_id.service.in" "Name=$reminders_id" "the reminder service's D-Bus name"
+expect "data/$reminders_id.service.in" "Exec=@pkglibdir@/b2c-tasks-reminders --gapplication-service" "its program"
+expect "data/$reminders_id.desktop.in" "DBusActivatable=true" "the reminder service's entry, D-Bus activatable"
 # The GSettings keys: SettingsKey names every key of the schema, and no other.
 schema_keys=$(sed -n 's/.*<key name="\([^"]*\)".*/\1/p' "$repo/data/$app_id.gschema.xml" | sort)
 swift_keys=$(sed -n 's/.*case [a-zA-Z]* = "\([^"]*\)".*/\1/p' "$repo/Sources/TasksApp/SettingsKey.swift" | sort)

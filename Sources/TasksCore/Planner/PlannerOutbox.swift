@@ -76,17 +76,6 @@ public actor PlannerOutbox {
     if keptAside != nil { try? Self.write(pending, to: file) }
   }
 
-  /// The outbox of `account` (`name`: the window's; the reminder service keeps one of its own, so that two
-  /// processes never write one file).
-  public static func file(
-    for account: Account, in key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment,
-    name: String = "planner-outbox"
-  ) -> URL {
-    XDGDirectory.accountFile(
-      XDGDirectory.data.appFolder(environment: environment).appending(path: name), for: account, in: key,
-      extension: "json")
-  }
-
   /// Records `edit` (merged with what waits for the same task or list) and writes the outbox before returning.
   public func record(_ edit: PlannerEdit) throws {
     let before = pending

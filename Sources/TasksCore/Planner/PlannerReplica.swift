@@ -40,15 +40,6 @@ public actor PlannerReplica {
     token = kept.next
   }
 
-  /// The copy of `account`.
-  public static func file(
-    for account: Account, in key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> URL {
-    XDGDirectory.accountFile(
-      XDGDirectory.data.appFolder(environment: environment).appending(path: "planner"), for: account, in: key,
-      extension: "json")
-  }
-
   /// A list's tasks, then their subtasks, each in sort key (those without one last) then creation order.
   public func tasks(in list: UUID) -> [PlannerItem] {
     ManualOrder.sorted(tasks.values.filter { $0.listID == list })

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// The reminder service's autostart entry: written while the user has reminders and the Preferences switch is on,
 /// removed when it is turned off. Its command is the installed `b2c-tasks --background`.
 public struct AutostartEntry: Sendable {
-  public static let fileName = AppIdentity.appID + ".Reminders.desktop"
+  public static let fileName = AppIdentity.Reminders.appID + ".desktop"
   public let file: URL
 
   public init(environment: [String: String] = ProcessInfo.processInfo.environment) {

@@ -204,17 +204,6 @@ public struct ReminderLedger: Sendable {
     self.file = file
   }
 
-  /// The ledger of `account`'s reminder service.
-  /// (`extension` "json": the agenda the service keeps beside it.)
-  public static func file(
-    for account: Account, in key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment,
-    extension suffix: String = "fired"
-  ) -> URL {
-    XDGDirectory.accountFile(
-      XDGDirectory.data.appFolder(environment: environment).appending(path: "reminders"), for: account, in: key,
-      extension: suffix)
-  }
-
   /// What fired; lines that do not read are left out (a damaged ledger at worst fires a reminder again).
   public func read() -> [UUID: Date] {
     guard let data = try? Data(contentsOf: file) else { return [:] }

@@ -82,15 +82,6 @@ public actor Outbox {
   /// The copy of the file kept when it could not be read; nil when it was (or there was none).
   public nonisolated let keptAside: URL?
 
-  /// The outbox of `account`.
-  public static func file(
-    for account: Account, in key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> URL {
-    XDGDirectory.accountFile(
-      XDGDirectory.data.appFolder(environment: environment).appending(path: "outbox"), for: account, in: key,
-      extension: "json")
-  }
-
   /// The tasks waiting, oldest first.
   public var pending: [PendingTask] { tasks }
 

@@ -31,13 +31,9 @@ public actor TaskCache {
   /// The file of the copy.
   public nonisolated let file: URL
 
-  /// The copy for `account`.
-  public init(
-    account: Account, in key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment
-  ) {
-    file = XDGDirectory.accountFile(
-      XDGDirectory.cache.appFolder(environment: environment).appending(path: "tasks"), for: account, in: key,
-      extension: "json")
+  /// The copy in `file` (an account's: `AccountFiles.cache`).
+  public init(file: URL) {
+    self.file = file
   }
 
   /// Reads the copy.

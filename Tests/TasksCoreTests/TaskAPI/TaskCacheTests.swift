@@ -22,7 +22,7 @@ struct TaskCacheTests {
     let home = try home ?? TestDesktop.temporaryFolder("cache")
     let account = Account(objectID: objectID, displayName: "Ann", email: "ann@example.com")
     let environment = ["XDG_CACHE_HOME": home.path, "HOME": "/nonexistent"]
-    return (TaskCache(account: account, in: try key ?? Self.key(), environment: environment), home)
+    return (AccountFiles(account: account, in: try key ?? Self.key(), environment: environment).cache, home)
   }
 
   @Test("a saved list comes back with its date; the file is the user's alone, under XDG_CACHE_HOME")

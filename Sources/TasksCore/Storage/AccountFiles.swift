@@ -1,0 +1,85 @@
+// AccountFiles, WebSessionFolders: every file an account leaves on this computer besides the keyring, named here and
+// nowhere else (the window, the CLI and the reminder service all take them from here), and what a sign-out forgets.
+// Values; any thread.
+
+import FoundationEssentials
+
+/// One account's files, each the account's own (never read for another), in the XDG folders of an environment:
+/// - the planner's copy of the change feed (`replica`) and the outbox of its edits (`plannerOutbox`);
+/// - the reminder service's agenda (`reminderAgenda`), the reminders it showed (`reminderLedger`) and the outbox of
+///   its buttons' edits (`reminderOutbox`: two processes never write one file);
+/// - the sample's list outbox and offline copy (`outbox`, `cache`).
+public struct AccountFiles: Sendable {
+  /// Whose files they are.
+  public let account: Account
+  /// The planner's copy of the change feed (`data/…/planner/`).
+  public let replica: URL
+  /// The window's and the CLI's edits waiting to be sent (`data/…/planner-outbox/`).
+  public let plannerOutbox: URL
+  /// The reminder service's agenda with the feed's token (`data/…/reminders/*.json`).
+  public let reminderAgenda: URL
+  /// The reminders the service showed: task ids and moments (`data/…/reminders/*.fired`).
+  public let reminderLedger: URL
+  /// The reminder service's buttons' edits waiting to be sent (`data/…/reminders-outbox/`).
+  public let reminderOutbox: URL
+  /// The sample's list: what waits to be sent, and its offline copy.
+  public let outbox: Outbox
+  public let cache: TaskCache
+
+  /// The account's object id.
+  public var objectID: String { account.objectID }
+
+  /// The files of `account` under the session `key` (its keychain group), in the XDG folders of `environment`.
+  public init(
+    account: Account, in key: SessionKey, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
+    self.account = account
+    let data = XDGDirectory.data.appFolder(environment: environment)
+    func file(_ folder: URL, _ suffix: String = "json") -> URL {
+      XDGDirectory.accountFile(folder, for: account, in: key, extension: suffix)
+    }
+    replica = file(data.appending(path: "planner"))
+    plannerOutbox = file(data.appending(path: "planner-outbox"))
+    reminderAgenda = file(data.appending(path: "reminders"))
+    reminderLedger = file(data.appending(path: "reminders"), "fired")
+    reminderOutbox = file(data.appending(path: "reminders-outbox"))
+    outbox = Outbox(file: file(data.appending(path: "outbox")))
+    cache = TaskCache(file: file(XDGDirectory.cache.appFolder(environment: environment).appending(path: "tasks")))
+  }
+
+  /// What a sign-out forgets (the window's, the broker's and the CLI's alike, once what waits was sent or not):
+  /// the copies of the account's lists and tasks (the feed's, the list's offline copy, the reminder agenda), and
+  /// each outbox once nothing waits in it (what could not be sent stays for this user's next sign-in). The
+  /// reminder ledger stays: task ids and moments, nothing of the tasks, so that signed in again no reminder fires
+  /// twice.
+  public func forget() async {
+    for copy in [replica, reminderAgenda] { try? FileManager.default.removeItem(at: copy) }
+    await cache.remove()
+    await outbox.removeFileIfEmpty()
+    await PlannerOutbox(file: plannerOutbox).removeFileIfEmpty()
+    await PlannerOutbox(file: reminderOutbox).removeFileIfEmpty()
+  }
+}
+
+/// Where the embedded sign-in view keeps the provider's cookies and storage when the user chose "Keep me signed in":
+/// its website data and its cache. Sign-out removes both, so the next sign-in asks for the password again.
+public struct WebSessionFolders: Sendable, Equatable {
+  /// The web view's website data.
+  public let data: URL
+  /// The web view's cache.
+  public let cache: URL
+
+  /// The app's folders in the XDG folders of `environment`.
+  public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    data = XDGDirectory.data.appFolder(environment: environment).appending(
+      path: "web-session", directoryHint: .isDirectory)
+    cache = XDGDirectory.cache.appFolder(environment: environment).appending(
+      path: "web-session", directoryHint: .isDirectory)
+  }
+
+  /// Deletes both folders and what is in them.
+  public func remove() {
+    try? FileManager.default.removeItem(at: data)
+    try? FileManager.default.removeItem(at: cache)
+  }
+}

@@ -1,0 +1,20 @@
+// AccountFolder: what an account left in the app's data folder, for the sign-out tests of every door (the window,
+// the broker, the CLI).
+
+import Foundation
+
+public enum AccountFolder {
+  /// The files under `dataHome`'s `io.github.b2ctasks.B2CTasks` folder (paths relative to it), but the reminder
+  /// ledgers (`reminders/*.fired`: task ids and moments, which a sign-out keeps so that nothing fires twice).
+  public static func leftOver(dataHome: URL) -> [String] {
+    let folder = dataHome.appending(path: "io.github.b2ctasks.B2CTasks")
+    guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+    else { return [] }
+    let base = folder.standardizedFileURL.path + "/"
+    return walker.compactMap { $0 as? URL }
+      .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+      .map { String($0.standardizedFileURL.path.dropFirst(base.count)) }
+      .filter { !($0.hasPrefix("reminders/") && $0.hasSuffix(".fired")) }
+      .sorted()
+  }
+}
