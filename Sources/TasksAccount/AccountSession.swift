@@ -33,7 +33,10 @@ public final class AccountSession {
   /// After an edit there, the default list (the sample's list, shown by `list`) is read again.
   public private(set) lazy var planner: PlannerOperations = {
     let planner = PlannerOperations(session: session, host: host, environment: environment)
-    planner.onEdited = { [weak self] in Task { await self?.list.refreshQuietly(atMostEvery: .zero) } }
+    // (The planner read the feed just before: the list's read does not have it read again.)
+    planner.onEdited = { [weak self] in
+      Task { await self?.list.refreshQuietly(atMostEvery: .zero, readingPlanner: false) }
+    }
     planner.onSignedOutElsewhere = { [weak self] in await self?.signedOutElsewhere() }
     return planner
   }()

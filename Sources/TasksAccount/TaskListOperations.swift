@@ -72,8 +72,9 @@ public final class TaskListOperations {
   /// Sends what waits in the outbox, then shows the server's list followed by what still waits. When the server
   /// cannot be reached, the last list stays (or the offline copy is shown) and the presenter says so. With
   /// `announcingSent`, a message says how many waiting tasks went out (not after an add, where that is expected);
-  /// `quietly` (a live refresh, an automatic retry), without the spinner.
-  public func reload(announcingSent: Bool = true, quietly: Bool = false) async {
+  /// `quietly` (a live refresh, an automatic retry), without the spinner. `readingPlanner` false: the planner read
+  /// the feed itself just now (the reload follows its edit), so the list's reload does not have it read again.
+  public func reload(announcingSent: Bool = true, quietly: Bool = false, readingPlanner: Bool = true) async {
     guard let files = await currentFiles() else {
       account.publish(.signedOut(elsewhere: false))
       return
@@ -86,10 +87,14 @@ public final class TaskListOperations {
     let known = sync.knownList
     if let presenter, !quietly {
       await presenter.withSpinner {
-        await show(await ListFetch.run(session, files, known: known), of: files, announcingSent: announcingSent)
+        await show(
+          await ListFetch.run(session, files, known: known), of: files, announcingSent: announcingSent,
+          readingPlanner: readingPlanner)
       }
     } else {
-      await show(await ListFetch.run(session, files, known: known), of: files, announcingSent: announcingSent)
+      await show(
+        await ListFetch.run(session, files, known: known), of: files, announcingSent: announcingSent,
+        readingPlanner: readingPlanner)
     }
   }
 
@@ -120,7 +125,8 @@ public final class TaskListOperations {
   }
 
   /// Shows what a load of the list brought.
-  func show(_ fetch: ListFetch, of files: AccountFiles, announcingSent: Bool = true) async {
+  func show(_ fetch: ListFetch, of files: AccountFiles, announcingSent: Bool = true, readingPlanner: Bool = true) async
+  {
     switch fetch.tasks {
     case .success(let tasks):
       sync.knownList = fetch.version.map {
@@ -129,7 +135,7 @@ public final class TaskListOperations {
       // (Rows whose Undo notice is showing stay out of the list until it goes.)
       await show(tasks, of: files, sent: fetch.flushed.created)
       host.debug("tasks: the server's list is shown (\(tasks.count) tasks)")
-      finishReload(files, tasks, fetch.flushed, announcingSent)
+      finishReload(files, tasks, fetch.flushed, announcingSent, readingPlanner: readingPlanner)
     case .failure(let error):
       await listFailed(error, files)
     }
@@ -145,13 +151,14 @@ public final class TaskListOperations {
   }
 
   private func finishReload(
-    _ files: AccountFiles, _ tasks: [TaskItem], _ flushed: Outbox.FlushResult, _ announcingSent: Bool
+    _ files: AccountFiles, _ tasks: [TaskItem], _ flushed: Outbox.FlushResult, _ announcingSent: Bool,
+    readingPlanner: Bool
   ) {
     sync.stopRetrying()
     presenter?.showOffline(nil, savedAt: nil)
     listChanged()
     // The planner's lists and counts follow, once the list is drawn (when a window shows them).
-    if account.planner.view != nil {
+    if readingPlanner, account.planner.view != nil {
       // (The planner alone: holding the account across a request would keep it past its application's end.)
       host.whenIdle { [weak planner = account.planner] in await planner?.refresh() }
     }
@@ -343,9 +350,10 @@ public final class TaskListOperations {
 
   /// Fetches the list without the spinner, when the list is on screen, no row is being edited, no fetch is under
   /// way and the last one is older than `interval`. Nothing moves when nothing changed.
-  public func refreshQuietly(atMostEvery interval: Duration) async {
+  /// `readingPlanner` false: the planner has just read the feed (see `reload`).
+  public func refreshQuietly(atMostEvery interval: Duration, readingPlanner: Bool = true) async {
     guard presenter?.isShowingList == true, view?.isEditing != true, !sync.fetching else { return }
     if let lastFetch = sync.lastFetch, ContinuousClock.now - lastFetch < interval { return }
-    await reload(quietly: true)
+    await reload(quietly: true, readingPlanner: readingPlanner)
   }
 }

@@ -64,6 +64,32 @@ struct PlannerOperationsTests {
     return TaskAPIClient(session: other)
   }
 
+  @Test(
+    "one edit (a task added with the quick entry) reads the change feed once: the sample's list read after it does not have the planner read it again"
+  )
+  func oneFeedReadPerEdit() async throws {
+    try await SessionHarness.with { harness in
+      let (account, view) = try await signedIn(harness)
+      let planner = account.account.planner
+      let home = try #require(view.state.defaultList)
+      account.host.holdsIdleWork = true  // the work a read leaves for an idle main loop runs when the test says
+      await account.host.runIdleWork()
+      let before = harness.requests.answered.count
+      let stamps = PlannerItem(id: UUID(), listID: home.id, title: "buy stamps", createdAt: Date())
+      #expect(await planner.record(.createTask(stamps)))
+      // The edit's read of the feed, then the sample's list read again (its rows include the default list's).
+      let listRead = await eventually {
+        account.view.key(of: "buy stamps").flatMap(account.view.task) != nil && account.host.holds == 0
+      }
+      #expect(listRead, "\(harness.requests.answered.dropFirst(before))")
+      await account.host.runIdleWork()
+      let after = Array(harness.requests.answered.dropFirst(before))
+      #expect(after.filter { $0.hasPrefix("/api/v2/changes") }.count == 1, "\(after)")
+      #expect(try view.task("buy stamps").title == "buy stamps")
+      await settle(account)
+    }
+  }
+
   @Test("an edit shows at once, offline too; it waits on disk and reaches the service when it is back")
   func offlineEdits() async throws {
     try await SessionHarness.with { harness in

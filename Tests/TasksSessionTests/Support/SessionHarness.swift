@@ -4,6 +4,7 @@
 import B2CPlayground
 import Foundation
 import Logging
+import Synchronization
 import TasksCore
 import TasksCoreTesting
 import TasksKeyring
@@ -22,6 +23,8 @@ struct SessionHarness {
   /// Where the sessions rest: memory (shared by every session of this harness, as apps share the keyring) or the
   /// keyring.
   let store: any SessionStore
+  /// The paths of the requests the playground answered, in order.
+  let requests: RequestRecorder
 
   var base: URL { running.baseURL }
 
@@ -39,8 +42,9 @@ struct SessionHarness {
     configuration.passwordHashCost = 4
     configuration.flavor = flavor
     adjust(&configuration)
-    var logger = Logger(label: "b2c-playground-test")
-    logger.logLevel = .critical  // stopping a test server logs harmless shutdown errors
+    // Stopping a test server logs harmless shutdown errors: nothing is printed; the requests are recorded.
+    let requests = RequestRecorder()
+    let logger = Logger(label: "b2c-playground-test") { _ in requests }
     let running = try await Playground(configuration: configuration, logger: logger).start()
     let group = "test.sso.\(UUID().uuidString)"
     let plist = Self.plist(
@@ -49,7 +53,8 @@ struct SessionHarness {
     let settings = try AppSettings.parse(Data(plist.utf8), file: "test")
     let store: any SessionStore = keyring ? KeyringSessionStore() : MemorySessionStore()
     return SessionHarness(
-      running: running, configuration: configuration, data: data, settings: settings, group: group, store: store)
+      running: running, configuration: configuration, data: data, settings: settings, group: group, store: store,
+      requests: requests)
   }
 
   /// Runs `body` with a harness started as `start` does, then stops it (also when `body` throws) and waits until it
@@ -117,4 +122,35 @@ struct SessionHarness {
     await running.stop()
     try? FileManager.default.removeItem(at: data)
   }
+}
+
+/// A log handler that prints nothing and keeps the path of every request the playground logs (its `RequestLog`).
+final class RequestRecorder: LogHandler, @unchecked Sendable {
+  private let paths = Mutex<[String]>([])
+  // One handler for every logger the server derives (the requests' too, concurrently): it keeps no metadata of its
+  // own, only what each request's line gives.
+  var metadata: Logger.Metadata {
+    get { [:] }
+    set {}
+  }
+  var logLevel: Logger.Level {
+    get { .info }
+    set {}
+  }
+
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { nil }
+    set {}
+  }
+
+  func log(event: LogEvent) {
+    guard event.message.description == "request", let path = event.metadata?["path"] else { return }
+    paths.withLock { $0.append(path.description) }
+  }
+
+  /// The requests answered so far, by path (and query, its secrets redacted).
+  var answered: [String] { paths.withLock { $0 } }
+
+  /// How many reads of the change feed were answered so far.
+  var feedReads: Int { answered.filter { $0.hasPrefix("/api/v2/changes") }.count }
 }
