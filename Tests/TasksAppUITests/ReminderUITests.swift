@@ -351,8 +351,8 @@ extension AppUI {
 
       // The session bus can start the service, with Ann's folders (its D-Bus service file, as the package installs
       // it, in a folder of the bus's own; the bus reads it again).
-      let activation = try Self.activatableService(for: ann)
-      defer { activation.remove() }
+      let removeActivation = try Self.activatableService(for: ann)
+      defer { removeActivation() }
       // GNOME Shell's press of a notification's button: org.freedesktop.Application.ActivateAction, which D-Bus
       // delivers as soon as the service it starts owns its name, before it has read anything.
       try await Self.pressOnStoppedService("done", fish.id)
@@ -387,8 +387,8 @@ extension AppUI {
     }
 
     /// A D-Bus service file that starts the installed reminder service with `user`'s folders, in the session bus's
-    /// own data folder (the tests' bus was started with the tests' XDG_DATA_HOME); removed with `remove()`.
-    static func activatableService(for user: TerminalUser) throws -> (remove: () -> Void, file: URL) {
+    /// own data folder (the tests' bus was started with the tests' XDG_DATA_HOME); answers what removes it.
+    static func activatableService(for user: TerminalUser) throws -> () -> Void {
       let data = try #require(ProcessInfo.processInfo.environment["XDG_DATA_HOME"])
       let folder = URL(filePath: data).appending(path: "dbus-1/services")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -404,12 +404,10 @@ extension AppUI {
         """.utf8
       ).write(to: file)
       reloadBus()
-      return (
-        {
-          try? FileManager.default.removeItem(at: file)
-          reloadBus()
-        }, file
-      )
+      return {
+        try? FileManager.default.removeItem(at: file)
+        reloadBus()
+      }
     }
 
     private static func reloadBus() {
