@@ -102,7 +102,7 @@ let package = Package(
     // GLib and GIO without a toolkit: the main-queue bridge, signals, variants (the reminder service's, and
     // GtkSupport's, which re-exports it).
     .target(name: "GLibSupport", dependencies: ["CGio"], swiftSettings: startupLayout),
-    .target(name: "GtkSupport", dependencies: ["GLibSupport", "CGtk"], swiftSettings: startupLayout),
+    .target(name: "GtkSupport", dependencies: ["GLibSupport", "CGtk", "TasksCalendar"], swiftSettings: startupLayout),
     // The RFC 8252 loopback redirect for signing in with the system browser (CLI, and the app's "Open in browser"),
     // served by libsoup: the GNOME app links no SwiftNIO.
     .target(name: "TasksLoopback", dependencies: ["TasksCore", "TasksSoup"], swiftSettings: startupLayout),
@@ -201,7 +201,7 @@ let package = Package(
         "TasksCore", "TasksURLSession", "TasksTestSupport", .product(name: "Crypto", package: "swift-crypto"),
       ],
       exclude: ["Planner/dateparser_read.py"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "GtkSupportTests", dependencies: ["GtkSupport", "CGtk", "TasksTestSupport"]),
+    .testTarget(name: "GtkSupportTests", dependencies: ["GtkSupport", "CGtk", "TasksCalendar", "TasksTestSupport"]),
     .testTarget(name: "TasksKeyringTests", dependencies: ["TasksKeyring", "TasksTestSupport"]),
     .testTarget(
       name: "B2CPlaygroundTests",

@@ -24,6 +24,12 @@ static inline void b2c_accessible_set_description(GtkWidget *_Nonnull widget, co
   gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
+// g_signal_emit_by_name() is variadic: a signal without arguments or return value (what a user's action emits; the
+// tests of the typed views emit it as the user would).
+static inline void b2c_signal_emit(gpointer _Nonnull instance, const char *_Nonnull name) {
+  g_signal_emit_by_name(instance, name);
+}
+
 // g_debug() is a variadic macro: a message (never a secret) in the "b2c-tasks" log domain, which GLib prints with
 // a timestamp when G_MESSAGES_DEBUG names the domain (or "all").
 static inline void b2c_debug(const char *_Nonnull message) {

@@ -490,6 +490,26 @@ public struct Window: WidgetView {
   @MainActor
   public func destroy() { gtk_window_destroy(window) }
 
+  /// The size it opens at, and keeps while not maximised (0: its natural size).
+  @MainActor
+  public var defaultSize: (width: Int, height: Int) {
+    get {
+      var (width, height): (Int32, Int32) = (0, 0)
+      gtk_window_get_default_size(window, &width, &height)
+      return (Int(width), Int(height))
+    }
+    nonmutating set {
+      gtk_window_set_default_size(window, Int32(clamping: newValue.width), Int32(clamping: newValue.height))
+    }
+  }
+
+  /// Whether it fills the screen (maximised); set, it asks the window manager to.
+  @MainActor
+  public var isMaximized: Bool {
+    get { gtk_window_is_maximized(window) != 0 }
+    nonmutating set { if newValue { gtk_window_maximize(window) } else { gtk_window_unmaximize(window) } }
+  }
+
   /// The title.
   @MainActor
   public var title: String {

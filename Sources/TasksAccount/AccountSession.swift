@@ -1,4 +1,4 @@
-// AccountSession: the signed-in account, owned by the application: the session, the account's files, the list's
+// AccountSession: the signed-in account, owned by the application: the session, the account's files, the planner's
 // operations, and the one sign-out. Windows observe it; the broker waits on it. Main actor.
 
 import FoundationEssentials
@@ -12,31 +12,23 @@ public enum AccountEvent: Equatable, Sendable {
   case signInAbandoned
   /// Nobody is signed in any more: a sign-out here, or in another app of the keychain group (`elsewhere`).
   case signedOut(elsewhere: Bool)
-  /// The list's rows changed; `isEmpty`, it has none.
-  case listChanged(isEmpty: Bool)
 }
 
 /// The application's account: state lives here and the windows show it, so a window that closes, or was never
 /// opened, loses nothing and owns nothing.
 ///
 /// It holds the `Session` (shared through the keyring by every app of the keychain group), makes each account's
-/// files (`AccountFiles`) and knows the web session's folders, runs the list's operations (`list`), and signs out in
-/// one place: whether the window's menu, the broker (with a window or without) or another app asked, a sign-out
-/// carries out a deletion whose Undo still shows, sends what waits in the outbox, removes the session from the
-/// keyring, then forgets the offline copy, the outbox's file once nothing waits in it, and the provider's cookies.
+/// files (`AccountFiles`) and knows the web session's folders, runs the planner's operations (`planner`: every list,
+/// the default one included), and signs out in one place: whether the window's menu, the broker (with a window or
+/// without) or another app asked, a sign-out carries out a deletion whose Undo still shows, sends what waits in the
+/// outbox, removes the session from the keyring, then forgets the account's files (`AccountFiles.forget`) and the
+/// provider's cookies.
 @MainActor
 public final class AccountSession {
   public let session: Session
-  /// The signed-in account's list: load, add, change, delete with Undo, sync.
-  public private(set) lazy var list = TaskListOperations(session: session, account: self, host: host)
-  /// The signed-in account's lists and tasks with dates, repeats and sharing (the task API v2).
-  /// After an edit there, the default list (the sample's list, shown by `list`) is read again.
+  /// The signed-in account's lists and tasks (the task API v2): load, add, change, delete with Undo, sync.
   public private(set) lazy var planner: PlannerOperations = {
     let planner = PlannerOperations(session: session, host: host, environment: environment)
-    // (The planner read the feed just before: the list's read does not have it read again.)
-    planner.onEdited = { [weak self] in
-      Task { await self?.list.refreshQuietly(atMostEvery: .zero, readingPlanner: false) }
-    }
     planner.onSignedOutElsewhere = { [weak self] in await self?.signedOutElsewhere() }
     return planner
   }()
@@ -109,12 +101,11 @@ public final class AccountSession {
   // MARK: Signing in
 
   /// A sign-in finished as `account` (in a window or the browser): when it is another account than the one before,
-  /// the previous one's offline copy goes, as at sign-out (what waits in its outbox stays for its next sign-in), and
-  /// the list empties. Then the list loads.
+  /// the previous one's files go, as at sign-out (what waits in its outbox stays for its next sign-in), and the
+  /// planner empties. (The window then reads the new account's lists.)
   public func signedIn(_ account: Account) async {
     if let previous = currentFiles, previous.objectID != account.objectID {
       currentFiles = nil
-      list.clear()
       await planner.forget()
       await previous.forget()
     }
@@ -149,17 +140,15 @@ public final class AccountSession {
   /// summary). Answers the provider's end-session address (for a sign-in made in the browser, where its cookie is),
   /// or nil.
   public func signOut() async throws(SessionError) -> Session.Logout? {
-    await list.finishPendingWork()?.value  // the deletion goes out while the session can still send it
+    await planner.finishPendingWork()  // the deletion goes out while the session can still send it
     let account = await session.account
-    if let account {
+    if account != nil {
       // What waits goes out while it still can; what cannot be sent stays for this user's next sign-in.
-      let files = files(for: account)
-      _ = await files.outbox.flush(TaskAPIClient(session: session, account: files.objectID))
       await planner.sendWaiting()
     }
     let logout = try await session.signOut()
     await forget(account.map { files(for: $0) } ?? currentFiles)
-    host.debug("account: signed out; the offline copy and web session are removed")
+    host.debug("account: signed out; the account's copies and web session are removed")
     publish(.signedOut(elsewhere: false))
     return logout
   }
@@ -178,10 +167,9 @@ public final class AccountSession {
     webSession.remove()
   }
 
-  /// The list and the planner first (nothing of them is written from now on), then the files (`AccountFiles.forget`,
-  /// the rule every door's sign-out follows) and the provider's cookies.
+  /// The planner first (nothing of it is written from now on), then the files (`AccountFiles.forget`, the rule every
+  /// door's sign-out follows) and the provider's cookies.
   private func forget(_ files: AccountFiles?) async {
-    list.clear()
     await planner.forget()
     currentFiles = nil
     await files?.forget()

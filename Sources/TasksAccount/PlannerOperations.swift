@@ -1,6 +1,6 @@
-// PlannerOperations, PlannerView: the signed-in account's lists and tasks as the planner window shows them — the
-// replica of the change feed, the outbox of every edit, what is shown with the waiting edits made — and every edit:
-// kept on disk first, shown at once, then sent. GTK-free; main actor.
+// PlannerOperations, PlannerView: the signed-in account's lists and tasks as the window shows them — the replica of
+// the change feed (the offline copy), the outbox of every edit, what is shown with the waiting edits made — and every
+// edit: kept on disk first, shown at once, then sent; Undo; the automatic retry while offline. GTK-free; main actor.
 
 import FoundationEssentials
 import TasksCore
@@ -14,11 +14,25 @@ public protocol PlannerView: AnyObject {
   func showConflict(_ conflict: PlannerConflict)
   /// A message for the user (a refused edit, a service that cannot be reached).
   func showMessage(_ message: String)
+  /// Says that the task service cannot be reached (`problem`), with the time the tasks shown were last read from
+  /// it; nil takes it away.
+  func showOffline(_ problem: NetworkError?, savedAt: Date?)
+  /// Shows `title` with an Undo button: `undo` runs when it is pressed, `dismissed` when the notice goes otherwise.
+  func showUndo(_ title: String, undo: @escaping @MainActor () -> Void, dismissed: @escaping @MainActor () -> Void)
+    -> any UndoNotice
 }
 
-/// The planner of the signed-in account: follows the change feed into a replica on disk, keeps every edit in the
-/// account's planner outbox before showing it, and sends the outbox before each read of the feed. A service with
-/// only the sample's API (no `/api/v2`) leaves `isAvailable` false, and the window keeps its single list.
+/// A notice with Undo on screen (a toast); it can be taken away before it goes by itself.
+@MainActor
+public protocol UndoNotice {
+  func dismiss()
+}
+
+/// The planner of the signed-in account: follows the change feed into a replica on disk (what the window shows
+/// offline), keeps every edit in the account's planner outbox before showing it, and sends the outbox before each read
+/// of the feed. Edits an earlier version kept in the sample's list outbox go out through the sample's API first, once.
+/// While the service cannot be reached, the view says so and a read is tried again (`SyncRetry`). Deletions wait
+/// for their Undo notice to go; Ctrl+Z takes back the last deletion, completion or move (`PlannerUndo`).
 ///
 /// Refreshes never overlap: those asked for while one runs share one run after it.
 @MainActor
@@ -29,9 +43,6 @@ public final class PlannerOperations {
   public private(set) var shown: PlannerShown?
   /// Whether the service has the task API v2 (nil: not known yet).
   public private(set) var isAvailable: Bool?
-  /// Called after an edit reached the service (or could not), while a window shows the planner: the sample's list
-  /// reads the default list again.
-  public var onEdited: (@MainActor () -> Void)?
   /// Called after each read of the feed with what is shown (`edited`: the read that followed an edit of this
   /// window's): the reminder service is told of reminders.
   public var onSynced: (@MainActor (_ shown: PlannerShown, _ edited: Bool) -> Void)?
@@ -51,18 +62,32 @@ public final class PlannerOperations {
   /// The refresh running or last run, and the one waiting for it to end.
   private var lastRefresh: Task<Void, Never>?
   private var nextRefresh: Task<Void, Never>?
+  /// When the last refresh ended (a live refresh asks at most so often).
+  private var lastRefreshEnded: ContinuousClock.Instant?
+  /// When what is shown was last read from the service (the offline banner says it), and whether the service could
+  /// not be reached at the last read (the next that sends what waited says so).
+  private var lastRead: Date?
+  private var wasOffline = false
+  private let retry: SyncRetry
+  /// What Ctrl+Z and the notices' Undo take back, and the notices on screen.
+  public private(set) var undoHistory = PlannerUndo()
+  private var notices: [Int: any UndoNotice] = [:]
 
-  /// One account's replica and outbox.
+  /// One account's replica and outbox, and the outbox an earlier version left (nil when there is none).
   private struct Store: Sendable {
     let objectID: String
     let replica: PlannerReplica
     let outbox: PlannerOutbox
+    let legacyOutbox: Outbox?
+    let lastRead: Date?
   }
 
   init(session: Session, host: any AccountHost, environment: [String: String]) {
     self.session = session
     self.host = host
     self.environment = environment
+    retry = SyncRetry(host: host)
+    retry.retry = { [weak self] in await self?.refresh() }
   }
 
   /// The signed-in account's replica and outbox (read from disk off the main thread the first time).
@@ -75,9 +100,14 @@ public final class PlannerOperations {
         account.objectID,
         Task.detached {
           let files = AccountFiles(account: account, in: key, environment: environment)
+          // The offline copy of the versions before the planner: the replica is the copy now.
+          try? FileManager.default.removeItem(at: files.legacyOfflineCopy)
+          let legacy =
+            FileManager.default.fileExists(atPath: files.legacyOutbox.path) ? Outbox(file: files.legacyOutbox) : nil
+          let lastRead = try? FileManager.default.attributesOfItem(atPath: files.replica.path)[.modificationDate]
           return Store(
             objectID: account.objectID, replica: PlannerReplica(file: files.replica),
-            outbox: PlannerOutbox(file: files.plannerOutbox))
+            outbox: PlannerOutbox(file: files.plannerOutbox), legacyOutbox: legacy, lastRead: lastRead as? Date)
         }
       )
     }
@@ -115,31 +145,83 @@ public final class PlannerOperations {
     await run.value
   }
 
+  /// Reads the feed again unless a refresh ended less than `interval` ago or one is under way (the window's focus
+  /// and its minute: changes made elsewhere show without F5).
+  public func refreshQuietly(atMostEvery interval: Duration) async {
+    if nextRefresh != nil || retry.isWaiting { return }
+    if let lastRefreshEnded, ContinuousClock.now - lastRefreshEnded < interval { return }
+    await refresh()
+  }
+
   private func refreshOnce() async {
+    defer { lastRefreshEnded = .now }
     guard let store = await currentStore() else { return }
-    if shown == nil { await showCurrent(store) }
+    if shown == nil {
+      lastRead = store.lastRead
+      await showCurrent(store)
+    }
     let client = makeClient(session, store.objectID)
+    if let legacy = store.legacyOutbox { await sendLegacy(legacy, client) }
     let flushed = await store.outbox.flush(client)
     report(flushed)
+    if wasOffline && flushed.sent > 0 {
+      view?.showMessage(
+        String(
+          template: trn("%d waiting change was sent", "%d waiting changes were sent", flushed.sent), flushed.sent))
+    }
+    var offline: NetworkError?
     do {
       try await store.replica.follow(client, deferringSave: true)
       isAvailable = true
+      lastRead = Date()
     } catch .notFound {
       isAvailable = false
       host?.debug("planner: the service has no task API v2")
     } catch .unauthorized(.signedOutElsewhere) {
       await onSignedOutElsewhere?()
       return
+    } catch .unauthorized(.accountChanged(let now)) {
+      // Another app of the group signed in as someone else: the window shows that account's lists, from its own
+      // files; what waits in this account's outbox stays there, unsent.
+      view?.showMessage(SessionError.accountChanged(now).message)
+      Task { await self.refresh() }
+      return
     } catch .unauthorized {
       return  // the sign-in page is on its way
-    } catch .network where flushed.stoppedBy != nil {
-      // Offline: the flush found it already, and the window's banner says so.
+    } catch .network(let network) {
+      offline = network
     } catch {
       view?.showMessage(error.message)
     }
     await showCurrent(store)
+    view?.showOffline(offline, savedAt: lastRead)
+    wasOffline = offline != nil
+    if let offline, case .untrusted = offline {
+      retry.stop()  // a certificate is not fixed by trying again: the banner's Retry asks
+    } else if offline != nil {
+      retry.schedule()
+    } else {
+      retry.stop()
+    }
     if let shown { onSynced?(shown, false) }
     await store.replica.saveIfUnsaved()
+    if offline == nil { host?.debug("planner: the service's lists are shown (\(shown?.tasks.count ?? 0) tasks)") }
+  }
+
+  /// Sends what an earlier version kept in the sample's list outbox (its tasks go to the default list through the
+  /// sample's API, as that version would have sent them), then removes the file; what cannot be sent yet stays.
+  private func sendLegacy(_ legacy: Outbox, _ client: TaskAPIClient) async {
+    let (pending, changes) = (await legacy.pending, await legacy.pendingChanges)
+    guard !pending.isEmpty || !changes.isEmpty else {
+      await legacy.removeFileIfEmpty()
+      return
+    }
+    let flushed = await legacy.flush(client)
+    host?.debug("planner: \(flushed.sent) tasks an earlier version kept offline were sent")
+    if let refused = flushed.refusedChanges.first, refused != .notFound {
+      view?.showMessage(String(template: tr("A change could not be made: %@"), refused.message))
+    }
+    await legacy.removeFileIfEmpty()
   }
 
   private func report(_ flushed: PlannerOutbox.FlushResult) {
@@ -158,7 +240,7 @@ public final class PlannerOperations {
     let shown = await store.outbox.shown(lists: lists, tasks: tasks)
     guard self.store?.objectID == store.objectID else { return }  // another account signed in meanwhile
     self.shown = shown
-    view?.show(shown)
+    view?.show(undoHistory.hiding(in: shown))
     if let aside = store.outbox.keptAside, let view, toldKeptAside.insert(aside).inserted {
       view.showMessage(KeptAside.message(aside))
     }
@@ -185,12 +267,80 @@ public final class PlannerOperations {
     Task {
       await refresh()
       if let shown { onSynced?(shown, true) }
-      // Only while a window shows the planner: the account's list may have ended meanwhile (a test's, at its end:
-      // its host gone, the list's unowned read of it crashed the test process).
-      if view != nil { onEdited?() }
       release()
     }
     return true
+  }
+
+  /// Records `edit` so that Ctrl+Z can take it back (a tick, a move to another list or place): the task as it is
+  /// shown now is kept. Answers the undo step (for a toast's own Undo), nil when the edit could not be kept.
+  @discardableResult
+  public func recordUndoable(_ edit: PlannerEdit) async -> Int? {
+    let before = shown?.tasks.first { $0.id == edit.taskID }
+    guard await record(edit), let before else { return nil }
+    let (step, carried) = undoHistory.changed(before: [before])
+    carryOut(carried)
+    return step.id
+  }
+
+  // MARK: Deleting and Undo
+
+  /// Takes `tasks` (with their subtasks) out of view at once and shows an Undo notice titled `title`; the service
+  /// hears of it when the notice goes away (or at sign-out, or when the window closes).
+  public func delete(_ ids: [UUID], title: String) {
+    let items = ids.compactMap { id in shown?.tasks.first { $0.id == id } }
+    guard !items.isEmpty else { return }
+    let (step, carried) = undoHistory.delete(items)
+    carryOut(carried)
+    showHidden()
+    notices[step.id] = view?.showUndo(
+      title, undo: { [weak self] in self?.undo(step.id) },
+      dismissed: { [weak self] in
+        guard let self, self.notices.removeValue(forKey: step.id) != nil else { return }
+        self.carryOut(self.undoHistory.finish(step.id))
+      })
+  }
+
+  /// Delete Completed: the finished tasks given (the entry shown), with one Undo.
+  public func deleteCompleted(_ items: [PlannerItem]) {
+    guard !items.isEmpty else { return (view?.showMessage(tr("No completed tasks to delete"))) ?? () }
+    let title =
+      items.count == 1
+      ? String(template: tr("“%@” deleted"), items[0].title)
+      : String(template: trn("%d task deleted", "%d tasks deleted", items.count), items.count)
+    delete(items.map(\.id), title: title)
+  }
+
+  /// Ctrl+Z (the last step) or a notice's Undo (its own step): a deletion shows its tasks again; a change is
+  /// changed back, field by field, over what the tasks are now.
+  public func undo(_ step: Int? = nil) {
+    let id = step ?? undoHistory.steps.last?.id
+    guard let id else { return }
+    let current = shown.map { Dictionary($0.tasks.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last }) } ?? [:]
+    guard let edits = undoHistory.undo(id, current: { current[$0] }) else { return }
+    notices.removeValue(forKey: id)?.dismiss()
+    if edits.isEmpty { return showHidden() }
+    Task { for edit in edits { await record(edit) } }
+  }
+
+  /// Carries out the deletions whose notices still show (quitting, signing out, the window closing); answers once
+  /// they are in the outbox.
+  public func finishPendingWork() async {
+    let notices = self.notices
+    self.notices = [:]
+    for notice in notices.values { notice.dismiss() }
+    for edit in undoHistory.finishAll() { await record(edit) }
+  }
+
+  private func carryOut(_ edits: [PlannerEdit]) {
+    guard !edits.isEmpty else { return }
+    Task { for edit in edits { await record(edit) } }
+  }
+
+  /// Shows what is shown again, with the tasks hidden now left out.
+  private func showHidden() {
+    guard let store else { return }
+    Task { await showCurrent(store) }
   }
 
   /// Sends this device's values of the fields that lost in `conflict` again, over the service's version.
@@ -239,6 +389,13 @@ public final class PlannerOperations {
   /// showing) writes nothing any more. (The files go with `AccountFiles.forget`.)
   func forget() async {
     shown = nil
+    undoHistory.clear()
+    for notice in notices.values { notice.dismiss() }
+    notices = [:]
+    retry.stop()
+    lastRead = nil
+    wasOffline = false
+    view?.showOffline(nil, savedAt: nil)
     view?.show(PlannerShown(lists: [], tasks: [:], edits: []))
     let store = self.store
     self.store = nil

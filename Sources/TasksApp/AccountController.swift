@@ -36,8 +36,8 @@ final class AccountController {
     }
   }
 
-  /// Shows what the start-up load brought: the list (the offline copy first if the server's is still on its way),
-  /// the sign-in page for a session that has ended, or the welcome page.
+  /// Shows what the start-up load brought: the lists (the copy on disk first, then the service's), the sign-in page
+  /// for a session that has ended, or the welcome page.
   func start(_ startup: StartupLoad) async {
     Task {
       for await state in await session.updates() { self.ui.stateChanged(state) }
@@ -45,9 +45,7 @@ final class AccountController {
     switch await startup.restored.value {
     case .success(let restored?):
       account.adopt(restored.files)
-      account.planner.preload()  // the planner's copy is read while the list is shown
-      await account.list.showAtStart(
-        restored.files, offlineCopy: restored.offlineCopy, list: startup.list, listIsReady: startup.listIsReady)
+      showLists()
     case .success(nil):
       if case .needsSignIn(let signedOut) = await session.state {
         sessionEnded(signedOut)
@@ -66,7 +64,7 @@ final class AccountController {
     ui.showToast(error.message) { [unowned self] in
       Task {
         do throws(SessionError) {
-          if try await self.session.restore() != nil { await self.account.list.reload() }
+          if try await self.session.restore() != nil { self.showLists() }
         } catch {
           self.keyringFailed(error)
         }
@@ -109,7 +107,7 @@ final class AccountController {
       ui.show(.loading)
       Task {
         await account.signedIn(signedIn)
-        await account.list.reload()
+        showLists()
         if case .profileUpdated = step { ui.showToast(tr("Profile saved")) }
         if case .signedIn = step, await session.passwordChanged { ui.showToast(tr("Password changed")) }
         if case .signedIn(let who) = step, await session.signedInWithBrowser {
@@ -130,7 +128,7 @@ final class AccountController {
   /// page, and a sign-in the broker waits for is given up.
   private func leaveSignIn() async {
     if await session.account != nil {
-      account.list.showList()
+      ui.show(.tasks)
     } else {
       ui.show(.welcome)
       account.signInAbandoned()
@@ -141,7 +139,7 @@ final class AccountController {
   /// (and Cancel goes back to its list) until the new sign-in succeeds and replaces it.
   func switchAccount() {
     Task {
-      await account.list.finishPendingWork()?.value  // a pending delete goes out under the current account
+      await account.planner.finishPendingWork()  // a pending delete goes out under the current account
       startSignIn(prompt: "login")
     }
   }
@@ -162,9 +160,18 @@ final class AccountController {
     }
   }
 
-  /// The window closes: the list goes on without it, and a sign-in the broker waits for is given up.
+  /// Shows the signed-in account's lists: the page at once (the copy on disk), then what the service says, with the
+  /// header's spinner while it is asked.
+  func showLists() {
+    ui.show(.tasks)
+    Task { await ui.whileLoading { await self.account.planner.refresh() } }
+  }
+
+  /// The window closes: the lists go on without it (a deletion whose Undo showed is carried out now), and a sign-in
+  /// the broker waits for is given up.
   func windowClosed() {
-    account.list.detach()
+    account.planner.view = nil
+    Task { await account.planner.finishPendingWork() }
     account.signInAbandoned()
   }
 }

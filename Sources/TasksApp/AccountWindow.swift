@@ -13,18 +13,17 @@ enum WindowPage: String, CaseIterable {
   case browser
   case signInFailed = "sign-in-failed"
   case tasks
-  case noTasks = "no-tasks"
   case settingsError = "settings-error"
 
   /// The content stack's child that shows this page.
-  var stackName: String { self == .noTasks ? WindowPage.tasks.rawValue : rawValue }
+  var stackName: String { rawValue }
 
-  /// Whether the page is the list (or its empty page): someone is signed in.
-  var isList: Bool { self == .tasks || self == .noTasks }
+  /// Whether the page is the lists: someone is signed in.
+  var isList: Bool { self == .tasks }
 }
 
 /// What `AccountController` asks of the window: the pages, toasts and the user's sign-in preferences. (The list and
-/// the account's events reach the window through `TaskListPresenter` and `AccountSession.observe`.)
+/// the account's events reach the window through `PlannerView` and `AccountSession.observe`.)
 @MainActor
 protocol AccountWindow: AnyObject {
   /// Shows `page` and hides the others.
@@ -43,6 +42,8 @@ protocol AccountWindow: AnyObject {
   var keepsSignedIn: Bool { get }
   /// How long a sign-in in the browser may take, in seconds (nil: the listener's default).
   var browserSignInTimeout: Int? { get }
+  /// Runs `body` with a sign of work under way (the header's spinner).
+  func whileLoading(_ body: () async -> Void) async
 }
 
 extension AccountWindow {

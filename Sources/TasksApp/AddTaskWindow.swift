@@ -1,50 +1,50 @@
-// AddTaskWindow: the window where a longer task is typed. Main actor.
+// AddTaskWindow: the add-task window, one of the two windows the sample is named for: a task read as the quick entry
+// reads it, with its chips, and notes. Main actor.
 
 import CGtk
 import FoundationEssentials
 import GtkSupport
 import TasksCore
 
-/// The add-task window, transient for the list: a multi-line text; Add (or Ctrl+Enter) adds it and is insensitive
-/// while there is nothing but blanks; Escape or Cancel closes it. It is never wider than the main window. Given a
-/// task's text, it is the task's details: the whole text in a multi-line editor, and Save.
+/// The add-task window, transient for the main window: the task's words, read for dates, times, repeats and
+/// priorities in the user's language and English (the chips under it say what was understood, and each can be
+/// dismissed), and notes. Add, Enter or Ctrl+Enter adds it to `listName`'s list and is insensitive while there is no
+/// title; Escape or Cancel closes it. It is never wider than the main window.
 @MainActor
 final class AddTaskWindow {
   private let builder = Builder(resource: Installation.resourceBase + "/ui/add-task-window.ui")
   private let window: Window
-  private let textView: TextView
-  private let onAdd: (String) -> Void
+  private let field: QuickEntryField
+  private let notes: TextView
   private var onClose: () -> Void = {}
   private var closed = false
-  /// Whether it shows a task's details (rather than adding one).
-  let isDetails: Bool
-  /// The longest text the task API takes, in Unicode code points, as GTK's max-length and JSON Schema count (the
-  /// quick entry's limit too).
-  private static let maximumLength = 4000
 
-  /// Opens the window over `parent`; `onAdd` receives the trimmed text. With `editing`, the window shows that text
-  /// to change ("Edit Task", Save).
-  init(parent: Window, editing: String? = nil, onAdd: @escaping (String) -> Void) {
+  /// Opens the window over `parent`; `onAdd` receives what was read and the notes, and answers whether the task was
+  /// taken (the window then closes).
+  init(parent: Window, listName: String?, onAdd: @escaping (QuickEntry, String) -> Bool) {
     window = builder.widget("add_task_window", as: Window.init)
-    textView = builder.widget("task_text", as: TextView.init)
-    self.onAdd = onAdd
-    isDetails = editing != nil
-    if let editing {
-      window.title = tr("Edit Task")
-      builder.widget("add_label", as: Label.init).setMnemonicText(tr("_Save"))
-      builder.widget("hint_label", as: Label.init).text = tr("Ctrl+Enter saves the task.")
-      textView.text = editing
-    }
+    notes = builder.widget("task_notes", as: TextView.init)
+    field = QuickEntryField(
+      entry: builder.widget("task_entry", as: Editable.init), chipsBox: builder.widget("task_chips", as: Box.init),
+      activating: false)
+    builder.widget("hint_label", as: Label.init).text =
+      listName.map { String(template: tr("Adds to “%@”. Ctrl+Enter adds the task."), $0) }
+      ?? tr("Ctrl+Enter adds the task.")
     window.setTransient(for: parent)
     // Never wider than the main window (a narrow one on a phone-sized screen included).
     if parent.width > 0 { window.setDefaultWidth(min(420, parent.width)) }
-    // Add and Ctrl+Enter: one action, insensitive while the text is blank.
+    // Add, Enter and Ctrl+Enter: one action, insensitive while there is no title.
     let group = g_simple_action_group_new()!
-    let addAction = Actions.add("add", to: group) { [unowned self] in self.submit() }
+    let addAction = Actions.add("add", to: group) { [unowned self] in self.field.add() }
     window.insertActions(group, as: "add-task")
     g_object_unref(group.gpointer)
-    Actions.setEnabled(addAction, !text.isEmpty)
-    Signal.connect(textView.textBuffer, "changed") { [unowned self] in Actions.setEnabled(addAction, !self.text.isEmpty)
+    Actions.setEnabled(addAction, false)
+    field.onRead = { reading in Actions.setEnabled(addAction, !reading.title.isEmpty) }
+    field.onAdd = { [unowned self] reading in
+      guard onAdd(reading, self.notes.text.trimmed()) else { return false }
+      self.finish()
+      self.window.destroy()
+      return true
     }
     // Cancel and Escape close through "close-request". (The builder holds a reference to the window, so "destroy"
     // would only come with the builder.)
@@ -54,13 +54,10 @@ final class AddTaskWindow {
     }
   }
 
-  /// What is typed, without leading and trailing blanks.
-  private var text: String { textView.text.trimmed() }
-
-  /// Shows the window with the text focused.
+  /// Shows the window with the task's words focused.
   func present() {
     window.present()
-    textView.grabFocus()
+    field.focus()
   }
 
   /// Closes the window (what is typed and not added is dropped, as with Escape).
@@ -77,19 +74,5 @@ final class AddTaskWindow {
     guard !closed else { return }
     closed = true
     onClose()
-  }
-
-  private func submit() {
-    // Whole characters only: an emoji with modifiers is several code points, never cut in half.
-    var used = 0
-    let text = String(
-      text.prefix { character in
-        used += character.unicodeScalars.count
-        return used <= Self.maximumLength
-      })
-    guard !text.isEmpty else { return }
-    onAdd(text)
-    finish()
-    window.destroy()
   }
 }

@@ -13,7 +13,7 @@ import TasksCore
 final class DetailsReminders {
   let group: Widget
   private var preferences: PreferencesGroup { PreferencesGroup(group) }
-  private let add = EntryRow(title: tr("Add a reminder (e.g. 1 hour before)"))
+  private let add = EntryRow(title: tr("Add a reminder (e.g. 1 hour before)"), applyName: tr("Apply"))
   private let presets = Widget(gtk_menu_button_new())
   private var rows: [Widget] = []
   private var shown: (reminders: [TaskReminder], ringing: Set<Int>)?

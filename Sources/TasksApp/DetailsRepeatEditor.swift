@@ -2,7 +2,6 @@
 // every N; ending never, on a date or after a number of times; counted from the due date or from completion. The
 // form is TasksCore's `RepeatForm`. Main actor.
 
-import CGtk
 import FoundationEssentials
 import GtkSupport
 import TasksCore
@@ -12,19 +11,7 @@ import TasksCore
 @MainActor
 final class DetailsRepeatEditor {
   let group: Widget
-  private let kind = ChoiceRow(title: tr("Repeat"), choices: RepeatForm.Kind.allCases.map(\.label))
-  private let everyRow = ActionRow.new(title: tr("Every"), subtitle: "")
-  private let interval = Widget(gtk_spin_button_new_with_range(1, 1000, 1))
-  private let unit = Label.new()
-  private let daysRow = ActionRow(adw_preferences_row_new())
-  private var dayToggles: [(Weekday, Widget)] = []
-  private let ends = ChoiceRow(
-    title: tr("Ends"), choices: [tr("Never"), tr("On a date"), tr("After a number of times")])
-  private let untilRow = ActionRow.new(title: tr("Last date"), subtitle: "")
-  private let until = DateButton(accessibleLabel: tr("Last date"), clearLabel: nil)
-  private let countRow = ActionRow.new(title: tr("Times"), subtitle: "")
-  private let count = Widget(gtk_spin_button_new_with_range(1, 999, 1))
-  private let from = ChoiceRow(title: tr("Next date counted from"), choices: [tr("The due date"), tr("Completion")])
+  private let rows = RepeatRows()
   private var form = RepeatForm(nil)
   private var today = CalendarDate(dayNumber: 0)
   private var setting = false
@@ -32,46 +19,25 @@ final class DetailsRepeatEditor {
   var edit: (@escaping (inout PlannerItem) -> Void) -> Void = { _ in }
 
   init() {
-    let preferences = PreferencesGroup(adw_preferences_group_new())
+    let preferences = PreferencesGroup.new(title: tr("Repeat"))
     group = preferences.asWidget
-    adw_preferences_group_set_title(preferences.widget.cast(to: adw_preferences_group_get_type()), tr("Repeat"))
+    let (kind, everyRow, interval, ends) = (rows.kind, rows.everyRow, rows.interval, rows.ends)
+    let (untilRow, until, countRow, count, from) = (rows.untilRow, rows.until, rows.countRow, rows.count, rows.from)
     kind.onChosen = { [unowned self] index in
       self.change { $0.kind = RepeatForm.Kind(rawValue: index) ?? .none }
     }
     preferences.add(kind.row)
-    interval.centreVertically()
-    interval.setAccessibleLabel(tr("Every"))
-    Signal.connect(interval, "value-changed") { [unowned self] in
-      let value = Int(gtk_spin_button_get_value_as_int(OpaquePointer(self.interval.widget)))
-      self.change { $0.interval = value }
-    }
-    everyRow.addSuffix(interval)
-    unit.centreVertically()
-    everyRow.addSuffix(unit)
+    interval.onChanged { [unowned self] value in self.change { $0.interval = value } }
     preferences.add(everyRow)
-    let days = Box.new(horizontal: true, spacing: 0)
-    days.setCSSClass("linked", true)
-    days.centreVertically()
-    for (day, short, name) in RepeatForm.weekdayNames {
-      let toggle = Widget(gtk_toggle_button_new_with_label(short))
-      toggle.setAccessibleLabel(name)
-      Signal.connect(toggle, "toggled") { [unowned self] in
-        let on = gtk_toggle_button_get_active(toggle.widget.cast(to: gtk_toggle_button_get_type())) != 0
+    for (day, toggle) in rows.dayToggles {
+      toggle.onToggled { [unowned self] on in
         self.change { form in
           form.days.removeAll { $0 == day }
           if on { form.days.append(day) }
         }
       }
-      dayToggles.append((day, toggle))
-      days.append(toggle)
     }
-    // A row of its own, the days across it: beside a title, seven buttons squeeze it on a narrow window.
-    daysRow.title = tr("On these days")
-    gtk_list_box_row_set_activatable(daysRow.widget.cast(to: gtk_list_box_row_get_type()), 0)
-    days.setMargins(top: 8, bottom: 8, start: 12, end: 12)
-    gtk_widget_set_halign(days.widget, GTK_ALIGN_CENTER)
-    gtk_list_box_row_set_child(daysRow.widget.cast(to: gtk_list_box_row_get_type()), days.widget)
-    preferences.add(daysRow)
+    preferences.add(rows.daysRow)
     ends.onChosen = { [unowned self] index in
       self.change { form in
         switch index {
@@ -86,15 +52,8 @@ final class DetailsRepeatEditor {
       guard let date else { return }
       self.change { $0.end = .until(date) }
     }
-    untilRow.addSuffix(until.button)
     preferences.add(untilRow)
-    count.centreVertically()
-    count.setAccessibleLabel(tr("Times"))
-    Signal.connect(count, "value-changed") { [unowned self] in
-      let value = Int(gtk_spin_button_get_value_as_int(OpaquePointer(self.count.widget)))
-      self.change { $0.end = .count(value) }
-    }
-    countRow.addSuffix(count)
+    count.onChanged { [unowned self] value in self.change { $0.end = .count(value) } }
     preferences.add(countRow)
     from.onChosen = { [unowned self] index in self.change { $0.from = index == 1 ? .completion : .due } }
     preferences.add(from.row)
@@ -106,29 +65,27 @@ final class DetailsRepeatEditor {
     form = RepeatForm(item.recurrence)
     setting = true
     defer { setting = false }
+    let (kind, ends, until, from) = (rows.kind, rows.ends, rows.until, rows.from)
     kind.selected = form.kind.rawValue
-    gtk_spin_button_set_value(OpaquePointer(interval.widget), Double(form.interval))
-    unit.text = form.unit
-    for (day, toggle) in dayToggles {
-      gtk_toggle_button_set_active(
-        toggle.widget.cast(to: gtk_toggle_button_get_type()), form.days.contains(day).gboolean)
-    }
+    rows.interval.value = form.interval
+    rows.unit.text = form.unit
+    for (day, toggle) in rows.dayToggles { toggle.isActive = form.days.contains(day) }
     switch form.end {
     case .never: ends.selected = 0
     case .until(let date):
       ends.selected = 1
-      until.show(date, today: today, none: "")
+      until.show(date, label: DueLabel.day(date, today: today), today: today)
     case .count(let times):
       ends.selected = 2
-      gtk_spin_button_set_value(OpaquePointer(count.widget), Double(times))
+      rows.count.value = times
     }
     from.selected = form.from == .completion ? 1 : 0
     let repeats = form.kind != .none
-    everyRow.isVisible = form.hasInterval
-    daysRow.isVisible = form.kind == .weekly
+    rows.everyRow.isVisible = form.hasInterval
+    rows.daysRow.isVisible = form.kind == .weekly
     for row in [ends.row, from.row] { row.isVisible = repeats }
-    untilRow.isVisible = repeats && ends.selected == 1
-    countRow.isVisible = repeats && ends.selected == 2
+    rows.untilRow.isVisible = repeats && ends.selected == 1
+    rows.countRow.isVisible = repeats && ends.selected == 2
   }
 
   /// Changes the form and records the repeat it says.

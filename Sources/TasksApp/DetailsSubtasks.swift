@@ -13,7 +13,7 @@ import TasksCore
 final class DetailsSubtasks {
   let group: Widget
   private var preferences: PreferencesGroup { PreferencesGroup(group) }
-  private let add = EntryRow(title: tr("Add a subtask"))
+  private let add = EntryRow(title: tr("Add a subtask"), applyName: tr("Apply"))
   private var rows: [Widget] = []
   private var parent: PlannerItem?
   private var children: [PlannerItem] = []

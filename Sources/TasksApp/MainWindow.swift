@@ -1,4 +1,4 @@
-// MainWindow: the B2C Tasks window: welcome, sign-in, task list and error pages, toasts. Main actor.
+// MainWindow: the B2C Tasks window: welcome, sign-in, the lists and error pages, toasts. Main actor.
 
 import CGtk
 import FoundationEssentials
@@ -9,17 +9,18 @@ import TasksCore
 /// The main window, built from `ui/main-window.ui`: the chrome (pages, header, banner, toasts) over the application's
 /// account (`AccountSession`), which it shows and observes: it owns no account state, so closing it loses nothing.
 ///
-/// At start it shows what the start-up load brought: the list (first the offline copy, then the server's) or the
+/// At start it shows what the start-up load brought: the lists (first the copy on disk, then the service's) or the
 /// welcome page. Sign In shows B2C's pages in an embedded web view, loaded only then. When the settings cannot be used
 /// it says which file and key are wrong. Its size and maximised state persist in GSettings. The rooms:
-/// `AccountController` (sign-in, sign-out, switching), `TaskListController` (the list view, driven by the account's
-/// `TaskListOperations`), `TaskListPage` (the controls around it) and `WindowActions` (every `win.` action).
+/// `AccountController` (sign-in, sign-out, switching), `PlannerController` (the sidebar, the list page and a task's
+/// details, driven by the account's `PlannerOperations`), `TaskWindows` (the add-task window) and `WindowActions`
+/// (every `win.` action).
 @MainActor
 final class MainWindow {
   /// The rooms of a window with usable settings.
   private struct Rooms {
     let account: AccountController
-    let listPage: TaskListPage
+    let taskWindows: TaskWindows
     let planner: PlannerController
     let actions: WindowActions
     let observation: Int
@@ -61,7 +62,7 @@ final class MainWindow {
     self.onClose = onClose
     WindowTooltips.set(in: builder)
     gtk_window_set_application(window.window, application.cast(to: gtk_application_get_type()))
-    windowState?.restore(window.window)
+    windowState?.restore(window)
     windowState?.bind(.keepSignedIn, to: builder.object("keep_signed_in_check"), property: "active")
     switch startup {
     case .failure(let error):
@@ -73,7 +74,7 @@ final class MainWindow {
     Signal.connectReturningBool(window, "close-request") { [unowned self] in
       self.saveState()
       if let rooms = self.rooms {
-        // The list goes on without the window (a deletion whose Undo showed is carried out now).
+        // The lists go on without the window (a deletion whose Undo showed is carried out now).
         rooms.account.account.stopObserving(rooms.observation)
         rooms.account.windowClosed()
       }
@@ -88,8 +89,8 @@ final class MainWindow {
     }
   }
 
-  /// The sign-in (in the window's web view or the browser), the list view and its page, the actions, wired to the
-  /// account; the window observes the account from now on.
+  /// The sign-in (in the window's web view or the browser), the planner, the actions, wired to the account; the
+  /// window observes the account from now on.
   private func makeRooms(account: AccountSession, installation: Installation) -> Rooms {
     let signIn = SignInController(
       session: account.session, installation: installation, webSession: account.webSessionFolders,
@@ -103,31 +104,37 @@ final class MainWindow {
     signIn.onPageCommitted = { [unowned self] host, secure in
       if self.page == .signIn { self.header.showPageOrigin(host: host, secure: secure) }
     }
-    let list = TaskListController(builder: builder)
-    list.onMessage = { [unowned self] message in self.toasts.show(message) }
     let controller = AccountController(ui: self, account: account, signIn: signIn)
-    let listPage = TaskListPage(
-      builder: builder, window: window, windowState: windowState, tasks: account.list, list: list)
     let planner = PlannerController(builder: builder, planner: account.planner, toasts: toasts)
-    planner.onFoldChanged = { [unowned self] folded in self.header.setSidebarFolded(folded) }
+    planner.navigation.onFoldChanged = { [unowned self] folded in self.header.setSidebarFolded(folded) }
     planner.window = window
+    planner.onOffline = { [unowned self] problem, savedAt in
+      guard self.page.isList else { return }
+      self.offlineBanner.show(
+        problem.map {
+          OfflineBanner.message(for: $0, savedAt: savedAt, networkAvailable: NetworkMonitor.isAvailable)
+        })
+    }
+    let taskWindows = TaskWindows(window: window, planner: planner)
     let targets = ActionTargets(
-      account: controller, tasks: account.list, listPage: listPage, failurePage: failurePage, toasts: toasts,
-      window: window, planner: planner)
+      account: controller, taskWindows: taskWindows, failurePage: failurePage, toasts: toasts, window: window,
+      planner: planner, header: header)
     let actions = WindowActions(WindowActions.table(targets), to: window, windowState: windowState)
-    account.list.attach(view: list, presenter: self)
+    if let windowState {
+      windowState.watch(.showCompleted) { planner.setShowCompleted(windowState.bool(.showCompleted)) }
+    }
+    LiveRefresh.start(window: window, planner: account.planner)
     let observation = account.observe { [unowned self] event in self.accountChanged(event, signIn: signIn) }
     return Rooms(
-      account: controller, listPage: listPage, planner: planner, actions: actions, observation: observation)
+      account: controller, taskWindows: taskWindows, planner: planner, actions: actions, observation: observation)
   }
 
   /// Shows what happened to the account.
   private func accountChanged(_ event: AccountEvent, signIn: SignInController) {
     switch event {
-    case .listChanged(let isEmpty):
-      show(isEmpty ? .noTasks : .tasks)
     case .signedOut(let elsewhere):
       signIn.clearLiveWebView()
+      rooms?.planner.navigation.reset()
       show(.welcome)
       if elsewhere { toasts.show(SessionError.signedOutElsewhere.message) }
     case .signedIn, .signInAbandoned:
@@ -183,7 +190,7 @@ final class MainWindow {
 
   /// Closes the window (and the add-task window) as its close button does.
   func close() {
-    rooms?.listPage.closeTaskWindow()
+    rooms?.taskWindows.close()
     window.close()
   }
 
@@ -201,7 +208,7 @@ final class MainWindow {
 
   /// Writes the window's size and maximised state to GSettings.
   func saveState() {
-    windowState?.save(window.window)
+    windowState?.save(window)
   }
 
   /// The window as a dialog's parent.
@@ -216,6 +223,8 @@ extension MainWindow: AccountWindow {
   func showToast(_ title: String, retry: (@MainActor () -> Void)?) {
     toasts.show(title, retry: retry)
   }
+
+  func whileLoading(_ body: () async -> Void) async { await header.whileRunning(body) }
 
   /// Shows who is signed in (or that nobody is) in the header and the main menu; a session that can no longer be
   /// refreshed while the list is shown asks to sign in again.
@@ -241,30 +250,3 @@ extension MainWindow: AccountWindow {
     show(.signInFailed)
   }
 }
-
-extension MainWindow: TaskListPresenter {
-  var isShowingList: Bool { page.isList }
-
-  func showMessage(_ title: String, aboutList: Bool, retry: (@MainActor () -> Void)?) {
-    toasts.show(title, aboutList: aboutList, retry: retry)
-  }
-
-  func showUndo(
-    _ title: String, undo: @escaping @MainActor () -> Void, dismissed: @escaping @MainActor () -> Void
-  ) -> any UndoNotice {
-    let toast = Toast.new(title, button: tr("Undo"), urgent: true)
-    toast.onButtonClicked(undo)
-    toast.onDismissed(dismissed)
-    toasts.present(toast)
-    return toast
-  }
-
-  func withSpinner<T>(_ body: () async -> T) async -> T { await header.whileRunning(body) }
-
-  func showOffline(_ problem: NetworkError?, savedAt: Date?) {
-    offlineBanner.show(
-      problem.map { OfflineBanner.message(for: $0, savedAt: savedAt, networkAvailable: NetworkMonitor.isAvailable) })
-  }
-}
-
-extension Toast: UndoNotice {}

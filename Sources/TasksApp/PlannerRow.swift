@@ -104,7 +104,12 @@ final class PlannerRow {
     named = name
     switch name {
     case .task(let content):
-      if case .task(let before) = old, before.title == content.title {} else { check.setAccessibleLabel(content.title) }
+      // The check box is named for the task (and says when a change of it waits to be sent).
+      let checkName = content.changeWaiting ? content.title + " — " + Phrases.changeWaiting : content.title
+      if case .task(let before) = old, before.title == content.title, before.changeWaiting == content.changeWaiting {
+      } else {
+        check.setAccessibleLabel(checkName)
+      }
       if old != name || namedItem?.widget != listItem.widget { listItem.setAccessibleLabel(content.spokenName) }
     case .heading(let text):
       if old != name || namedItem?.widget != listItem.widget { listItem.setAccessibleLabel(text) }

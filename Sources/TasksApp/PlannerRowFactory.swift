@@ -26,6 +26,8 @@ final class PlannerRowFactory {
   var canMove: (UUID) -> Bool = { _ in false }
   /// A task was dropped on another's row (answers whether it moves there).
   var onDropped: (_ task: UUID, _ onto: UUID) -> Bool = { _, _ in false }
+  /// A right click on a task's row, at a point of it.
+  var onContextClick: (UUID, PlannerRow, Double, Double) -> Void = { _, _, _, _ in }
 
   init() {
     let slots = slots
@@ -66,16 +68,17 @@ final class PlannerRowFactory {
     }
   }
 
+  /// The row widget showing `key`, if one is on screen.
+  func row(showing key: PlannerRowKey) -> PlannerRow? { binding.row(showing: key) }
+
   /// Draws again every row on screen (a new day or minute).
   func refillAll() { binding.refillAll() }
 
   /// The rows' model, for the list view (which takes the reference).
   func model() -> OpaquePointer { slots.noSelection() }
 
-  /// Shows `rows` after `edits` (GTK makes rows for the keys inserted), drawing again the rows of `refill`; rows kept
-  /// for another entry (`keep`) take the first of `rows` instead.
+  /// Shows `rows` after `edits` (GTK makes rows for the keys inserted), drawing again the rows of `refill`.
   func show(_ rows: [PlannerRowKey], edits: [KeyedEdit<PlannerRowKey>], refill: Set<PlannerRowKey>) {
-    guard !kept else { return rows.isEmpty ? () : replaceAll(with: rows) }
     let focused = edits.isEmpty ? nil : followedFocus()
     for edit in edits { slots.splice(at: edit.at, remove: edit.remove, insert: edit.insert.map(\.modelString)) }
     binding.refill(refill)
@@ -99,16 +102,8 @@ final class PlannerRowFactory {
     return nil
   }
 
-  /// Whether the rows are an entry's shown before, kept (on a page hidden while the default list has a page of its
-  /// own) for the next entry's rows.
-  private var kept = false
-
-  /// Keeps the rows there are for the next entry with rows.
-  func keep() { kept = true }
-
   /// Shows `keys` instead of the rows shown (another entry's): the row widgets there are show the first of them.
   func replaceAll(with keys: [PlannerRowKey]) {
-    kept = false
     slots.replaceAll(keys.map(\.modelString))
     binding.rebindAll()
   }
@@ -131,6 +126,9 @@ final class PlannerRowFactory {
         let dragged = UUID(uuidString: String(text.dropFirst(Self.dragPrefix.count)))
       else { return false }
       return self.onDropped(dragged, target)
+    }
+    row.box.onPress(button: 3) { [unowned self, unowned row] x, y in
+      if case .task(let id) = row.key { self.onContextClick(id, row, x, y) }
     }
     return (row, row.box.asWidget)
   }

@@ -23,17 +23,20 @@ final class PlannerTaskEditor {
     self.state = state
   }
 
-  /// Adds the task quick entry read to `list` (due today when Today is shown); answers whether there was one.
-  func add(_ reading: QuickEntry, to list: PlannerListItem?) -> Bool {
+  /// Adds the task quick entry read to `list` (due today when Today is shown), with `notes`; answers whether there
+  /// was one.
+  func add(_ reading: QuickEntry, to list: PlannerListItem?, notes: String = "") -> Bool {
     let state = state()
-    guard let list, let item = reading.task(list: list.id, shownIn: state.selection, today: state.today) else {
+    guard let list, var item = reading.task(list: list.id, shownIn: state.selection, today: state.today) else {
       return false
     }
+    item.notes = notes
     Task { await planner.record(.createTask(item)) }
     return true
   }
 
-  /// Ticks or unticks a task. A repeating one moves to its next date, in place; its toast's Undo puts the date back.
+  /// Ticks or unticks a task (Ctrl+Z takes it back). A repeating one moves to its next date, in place; its toast's
+  /// Undo puts the date back.
   func setDone(_ id: UUID, _ done: Bool) {
     let state = state()
     guard let item = state.item(id) else { return }
@@ -41,23 +44,19 @@ final class PlannerTaskEditor {
       var open = item
       open.status = .needsAction
       open.completedAt = nil
-      Task { await planner.record(.changeTask(base: item, mine: open)) }
+      Task { await planner.recordUndoable(.changeTask(base: item, mine: open)) }
       return
     }
     let occurrence = item.due?.date ?? state.today
     Task {
-      await planner.record(.complete(list: item.listID, id: id, occurrence: occurrence, today: state.today))
+      let step = await planner.recordUndoable(
+        .complete(list: item.listID, id: id, occurrence: occurrence, today: state.today))
       let now = self.state()
-      guard let moved = now.item(id), moved.status == .needsAction, let next = moved.due else { return }
+      guard let step, let moved = now.item(id), moved.status == .needsAction, let next = moved.due else { return }
       let toast = Toast.new(
         String(template: tr("“%@” is next due %@"), item.title, DueLabel(next, today: now.today, now: now.now).text),
         button: tr("Undo"))
-      toast.onButtonClicked { [unowned self] in
-        guard let current = self.state().item(id) else { return }
-        var back = current
-        back.due = item.due
-        Task { await self.planner.record(.changeTask(base: current, mine: back)) }
-      }
+      toast.onButtonClicked { [unowned self] in self.planner.undo(step) }
       toasts.present(toast)
     }
   }

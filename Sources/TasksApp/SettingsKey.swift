@@ -7,7 +7,6 @@ enum SettingsKey: String, CaseIterable {
   case windowHeight = "window-height"
   case windowMaximized = "window-maximized"
   case keepSignedIn = "keep-signed-in"
-  case sortOrder = "sort-order"
   case showCompleted = "show-completed"
   case browserSignInTimeout = "browser-sign-in-timeout"
   case remindersInBackground = "reminders-in-background"

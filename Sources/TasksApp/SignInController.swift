@@ -28,9 +28,9 @@ final class SignInController {
   private var webView: UnsafeMutableRawPointer?
   private var plugin: WebViewPlugin?
   private var interpreter: RedirectInterpreter?
-  private var listener: LoopbackListener?
-  /// Ends a sign-in in the system browser that takes too long.
-  private var browserTimer: Task<Void, any Error>?
+  /// A sign-in in the system browser under way: the loopback listener waiting for its redirect, and the timer that
+  /// ends it when it takes too long.
+  private var browserFlow: (listener: LoopbackListener, timer: Task<Void, any Error>)?
   /// Called when a flow ends: signed in, cancelled, profile edited or failed.
   var onFinished: (SignInStep) -> Void = { _ in }
   /// Called with the title of each page of the sign-in once it has loaded.
@@ -98,11 +98,11 @@ final class SignInController {
     } catch {
       return .failure(.listener(address: (error as? LoopbackListener.StartError)?.address ?? "127.0.0.1"))
     }
-    self.listener = listener
-    browserTimer = Task { [weak self] in
+    let timer = Task { [weak self] in
       try await Task.sleep(for: .seconds(timeout))
       await self?.endBrowserFlow(.timedOut)
     }
+    browserFlow = (listener, timer)
     let request: AuthorizationRequest
     do throws(SessionError) {
       request = try await session.startSignIn(
@@ -142,17 +142,17 @@ final class SignInController {
   }
 
   private func stopListening() async {
-    browserTimer?.cancel()
-    browserTimer = nil
-    await listener?.stop()
-    listener = nil
+    guard let flow = browserFlow else { return }
+    browserFlow = nil
+    flow.timer.cancel()
+    await flow.listener.stop()
   }
 
   /// Ends the browser's flow with `failure`, unless it has ended already: stops listening (a late answer finds no
   /// one) and says so. No answer in time (`.timedOut`), or the one-time start address opened a second time
   /// (`.openedTwice`: another program may hold the flow).
   private func endBrowserFlow(_ failure: AuthorizationFailure) async {
-    guard listener != nil else { return }
+    guard browserFlow != nil else { return }
     b2c_debug("sign-in: the browser's flow ends (\(failure)); the loopback listener stops")
     await session.cancelFlow()
     await stopListening()
@@ -166,11 +166,10 @@ final class SignInController {
     let answer = LoopbackAnswer(step, closing: tr("You can close this tab and go back to B2C Tasks."))
     guard answer.endsFlow else { return answer }
     // The flow is over: the listener stops once this answer has reached the browser (it waits for answers under way).
-    let finished = listener
-    listener = nil
-    browserTimer?.cancel()
-    browserTimer = nil
-    Task { await finished?.stop() }
+    let finished = browserFlow
+    browserFlow = nil
+    finished?.timer.cancel()
+    Task { await finished?.listener.stop() }
     onFinished(step)
     return answer
   }

@@ -13,55 +13,43 @@ import TasksCore
 @MainActor
 final class TaskDetailsWindow {
   let id: UUID
+  private let builder = Builder(resource: Installation.resourceBase + "/ui/task-details-window.ui")
   private let window: Window
   private let controller: PlannerController
-  private let titleRow = EntryRow(title: tr("Title"))
-  private let notes = TextView(gtk_text_view_new())
-  private let dueRow = ActionRow.new(title: tr("Due date"), subtitle: "")
-  private let due = DateButton(accessibleLabel: tr("Due date"), clearLabel: tr("_No Due Date"))
-  private let timeRow = EntryRow(title: tr("Time (e.g. 09:00; empty for none)"))
-  private let priority = ChoiceRow(
-    title: tr("Priority"), choices: [tr("None"), tr("High"), tr("Medium"), tr("Low")])
-  private let listRow = ChoiceRow(title: tr("List"), choices: [])
+  /// The rows: the title, priority and list, and the due date and time.
+  private let rows = TaskDetailsRows()
   private var lists: [PlannerListItem] = []
-  private let repeatEditor: DetailsRepeatEditor
-  private let reminders: DetailsReminders
-  private let subtasks: DetailsSubtasks
+  /// The repeat, the reminders and the subtasks.
+  private let repeatEditor = DetailsRepeatEditor()
+  private let reminders = DetailsReminders()
+  private let subtasks = DetailsSubtasks()
   private var closed = false
   /// Runs once the window has closed.
   var onClosed: () -> Void = {}
 
+  private var titleRow: EntryRow { rows.title }
+  private var notes: TextView { builder.widget("notes", as: TextView.init) }
+  private var due: DateButton { rows.dueDate }
+  private var timeRow: EntryRow { rows.time }
+  private var priority: ChoiceRow { rows.priority }
+  private var listRow: ChoiceRow { rows.list }
+
   init(task id: UUID, controller: PlannerController, parent: Window) {
     self.id = id
     self.controller = controller
-    window = Window(adw_window_new())
-    window.title = tr("Task Details")
+    window = builder.widget("task_details_window", as: Window.init)
     window.setTransient(for: parent)
-    gtk_window_set_modal(window.window, 1)
-    gtk_window_set_default_size(window.window, min(480, max(parent.width, 360)), 640)
-    repeatEditor = DetailsRepeatEditor()
-    reminders = DetailsReminders()
-    subtasks = DetailsSubtasks()
-    let content = Box.new(horizontal: false, spacing: 0)
-    content.append(Widget(adw_header_bar_new()))
-    let page = Box.new(horizontal: false, spacing: 18)
-    page.setMargins(top: 18, bottom: 24, start: 12, end: 12)
-    page.append(mainGroup())
-    page.append(notesGroup())
-    page.append(dueGroup())
-    page.append(repeatEditor.group)
-    page.append(reminders.group)
-    page.append(subtasks.group)
-    page.append(deleteButton())
-    let clamp = Widget(adw_clamp_new())
-    adw_clamp_set_maximum_size(OpaquePointer(clamp.widget), 600)
-    adw_clamp_set_child(OpaquePointer(clamp.widget), page.widget)
-    let scroller = Widget(gtk_scrolled_window_new())
-    gtk_scrolled_window_set_child(OpaquePointer(scroller.widget), clamp.widget)
-    gtk_scrolled_window_set_policy(OpaquePointer(scroller.widget), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-    gtk_widget_set_vexpand(scroller.widget, 1)
-    content.append(scroller)
-    adw_window_set_content(window.widget.cast(to: adw_window_get_type()), content.widget)
+    window.defaultSize = (min(480, max(Int(parent.width), 360)), 640)
+    setUpMainGroup(builder.widget("main_group", as: PreferencesGroup.init))
+    notes.onFocus(entering: false) { [unowned self] in self.saveNotes() }
+    setUpDueGroup(builder.widget("due_group", as: PreferencesGroup.init))
+    let more = builder.widget("more_groups", as: Box.init)
+    for group in [repeatEditor.group, reminders.group, subtasks.group] { more.append(group) }
+    Signal.connect(builder.widget("delete_button"), "clicked") { [unowned self] in
+      self.closed = true
+      self.window.close()
+      self.controller.deleteTask(self.id)
+    }
     let edit: (@escaping (inout PlannerItem) -> Void) -> Void = { [unowned self] change in self.edit(change) }
     repeatEditor.edit = edit
     reminders.edit = edit
@@ -110,8 +98,7 @@ final class TaskDetailsWindow {
 
   // MARK: Sections
 
-  private func mainGroup() -> Widget {
-    let group = PreferencesGroup(adw_preferences_group_new())
+  private func setUpMainGroup(_ group: PreferencesGroup) {
     titleRow.onApply { [unowned self] in self.saveTitle() }
     group.add(titleRow)
     priority.onChosen = { [unowned self] index in
@@ -125,29 +112,10 @@ final class TaskDetailsWindow {
       self.edit { $0.listID = target }
     }
     group.add(listRow.row)
-    return group.asWidget
   }
 
-  private func notesGroup() -> Widget {
-    let group = PreferencesGroup(adw_preferences_group_new())
-    adw_preferences_group_set_title(group.widget.cast(to: adw_preferences_group_get_type()), tr("Notes"))
-    gtk_text_view_set_wrap_mode(notes.widget.cast(to: gtk_text_view_get_type()), GTK_WRAP_WORD_CHAR)
-    gtk_text_view_set_accepts_tab(notes.widget.cast(to: gtk_text_view_get_type()), 0)
-    notes.setMargins(top: 8, bottom: 8, start: 8, end: 8)
-    notes.setAccessibleLabel(tr("Notes"))
-    gtk_widget_set_size_request(notes.widget, -1, 96)
-    notes.onFocus(entering: false) { [unowned self] in self.saveNotes() }
-    let frame = Widget(gtk_frame_new(nil))
-    frame.setCSSClass("view", true)
-    gtk_frame_set_child(frame.widget.cast(to: gtk_frame_get_type()), notes.widget)
-    group.add(frame)
-    return group.asWidget
-  }
-
-  private func dueGroup() -> Widget {
-    let group = PreferencesGroup(adw_preferences_group_new())
-    adw_preferences_group_set_title(group.widget.cast(to: adw_preferences_group_get_type()), tr("Due"))
-    dueRow.addSuffix(due.button)
+  private func setUpDueGroup(_ group: PreferencesGroup) {
+    rows.due.addSuffix(due.button)
     due.onPicked = { [unowned self] date in
       self.edit { item in
         guard let date else {
@@ -158,22 +126,9 @@ final class TaskDetailsWindow {
         item.due = TaskDue(date: date, time: item.due?.time, timeZone: item.due?.timeZone)
       }
     }
-    group.add(dueRow)
+    group.add(rows.due)
     timeRow.onApply { [unowned self] in self.saveTime() }
     group.add(timeRow)
-    return group.asWidget
-  }
-
-  private func deleteButton() -> Widget {
-    let button = Button(gtk_button_new_with_label(tr("Delete Task")))
-    button.setCSSClass("destructive-action", true)
-    gtk_widget_set_halign(button.widget, GTK_ALIGN_CENTER)
-    Signal.connect(button, "clicked") { [unowned self] in
-      self.closed = true
-      self.window.close()
-      self.controller.deleteTask(self.id)
-    }
-    return button.asWidget
   }
 
   // MARK: Showing and editing
@@ -183,7 +138,9 @@ final class TaskDetailsWindow {
     window.title = item.title
     if !titleRow.hasFocusWithin { titleRow.editable.text = item.title }
     if !notes.hasFocus { notes.text = item.notes }
-    due.show(item.due?.date, today: state.today, none: tr("None"))
+    due.show(
+      item.due?.date, label: item.due.map { DueLabel.day($0.date, today: state.today) } ?? tr("None"),
+      today: state.today)
     timeRow.isSensitive = item.due != nil
     if !timeRow.hasFocusWithin { timeRow.editable.text = item.due?.time?.description ?? "" }
     priority.selected =
@@ -203,7 +160,7 @@ final class TaskDetailsWindow {
     var mine = base
     change(&mine)
     guard mine != base else { return }
-    Task { await controller.planner.record(.changeTask(base: base, mine: mine)) }
+    Task { await controller.planner.recordUndoable(.changeTask(base: base, mine: mine)) }
   }
 
   private func saveTitle() {

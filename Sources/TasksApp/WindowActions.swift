@@ -30,12 +30,12 @@ struct WindowAction {
 @MainActor
 struct ActionTargets {
   let account: AccountController
-  let tasks: TaskListOperations
-  let listPage: TaskListPage
+  let taskWindows: TaskWindows
   let failurePage: SignInFailurePage
   let toasts: ToastShelf
   let window: Window
   let planner: PlannerController
+  let header: WindowHeader
 }
 
 /// The window's actions, added to it with their shortcuts; `enable(on:)` enables those a page can use.
@@ -46,7 +46,7 @@ final class WindowActions {
   /// The window's actions. Edit Profile is there only when the provider has an edit-profile flow: a missing action
   /// hides its menu item.
   static func table(_ targets: ActionTargets) -> [WindowAction] {
-    let (account, tasks, page) = (targets.account, targets.tasks, targets.listPage)
+    let (account, planner) = (targets.account, targets.planner)
     var table = [
       WindowAction(name: "sign-in") { account.startSignIn() },
       WindowAction(name: "sign-in-browser") { account.startBrowserSignIn() },
@@ -55,15 +55,17 @@ final class WindowActions {
       WindowAction(name: "switch-account", scope: .signedIn) { account.switchAccount() },
       WindowAction(name: "sign-out", scope: .signedIn) { account.signOut() },
       WindowAction(name: "refresh", accelerators: ["F5", "<Primary>r"], scope: .signedIn) {
-        Task { await tasks.reload() }
+        Task { await targets.header.whileRunning { await planner.planner.refresh() } }
       },
-      WindowAction(name: "add-task", accelerators: ["<Primary><Shift>n"], scope: .signedIn) { page.openAddTask() },
+      WindowAction(name: "add-task", accelerators: ["<Primary><Shift>n"], scope: .signedIn) {
+        targets.taskWindows.openAddTask()
+      },
       WindowAction(name: "new-task", accelerators: ["<Primary>n"], scope: .signedIn) {
-        if targets.planner.isShowingPlannerPage { targets.planner.quickEntry.focus() } else { page.focusQuickEntry() }
+        planner.page.quickEntry.focus()
       },
-      WindowAction(name: "search", accelerators: ["<Primary>f"], scope: .signedIn) { page.openSearch() },
-      WindowAction(name: "undo", accelerators: ["<Primary>z"], scope: .signedIn) { tasks.undo() },
-      WindowAction(name: "delete-completed", scope: .signedIn) { tasks.deleteCompleted() },
+      WindowAction(name: "search", accelerators: ["<Primary>f"], scope: .signedIn) { planner.page.openSearch() },
+      WindowAction(name: "undo", accelerators: ["<Primary>z"], scope: .signedIn) { planner.undo() },
+      WindowAction(name: "delete-completed", scope: .signedIn) { planner.deleteCompleted() },
       WindowAction(name: "copy-details") {
         targets.failurePage.copyDetails(from: targets.window)
         targets.toasts.show(tr("Details copied"))
@@ -109,7 +111,7 @@ final class WindowActions {
   }
 
   /// Adds `table`'s actions to `window`, their shortcuts to its application, and the settings the main menu shows
-  /// (sort order, Show Completed) as actions bound to GSettings.
+  /// (Show Completed) as an action bound to GSettings.
   init(_ table: [WindowAction], to window: Window, windowState: WindowState?) {
     let application = gtk_window_get_application(window.window)
     for entry in table {
@@ -123,7 +125,6 @@ final class WindowActions {
     // starts never show); this action makes it then hands `win.show-help-overlay` over to GTK's own.
     Actions.add("show-help-overlay", to: window) { Self.showShortcuts(for: window) }
     if let application { Actions.setAccelerators(application, for: "win.show-help-overlay", ["<Primary>question"]) }
-    windowState?.addAction(for: .sortOrder, to: window)
     windowState?.addAction(for: .showCompleted, to: window)
     if let application { Actions.setAccelerators(application, for: "window.close", ["<Primary>w"]) }
   }

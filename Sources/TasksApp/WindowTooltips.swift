@@ -22,7 +22,10 @@ enum WindowTooltips {
         )
       ),
       ("browser_sign_in_button", tr("Sign in with your web browser, its password manager and security keys")),
-      ("quick_entry", tr("Type a task and press Enter to add it (Ctrl+N)")),
+      (
+        "planner_entry",
+        tr("Type a task and press Enter to add it; words such as “tomorrow 9am” give it a date (Ctrl+N)")
+      ),
     ]
     for (id, text) in tooltips { Tooltip.set(builder.object(id, gtk_widget_get_type(), as: GtkWidget.self), text) }
   }

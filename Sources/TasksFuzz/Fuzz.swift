@@ -16,8 +16,6 @@ enum FuzzTarget: String, CaseIterable {
   case tasks
   /// The settings file (XML or binary property list).
   case settings
-  /// The offline copy of the task list.
-  case cache
   /// A URL the sign-in view is asked to load.
   case navigation
   /// An id_token, checked against a fixed key set (Tests/Fuzz/corpus/jwt holds tokens signed with its key).
@@ -44,7 +42,6 @@ enum FuzzTarget: String, CaseIterable {
       _ = TokenResponse.parseError(data)
     case .tasks: _ = try? TaskItem.decodeList(data)
     case .settings: _ = try? AppSettings.parse(data, file: "fuzz")
-    case .cache: _ = try? TaskCache.decode(data)
     case .navigation: _ = SignInNavigation.mayLoad(String(decoding: data, as: UTF8.self))
     case .jwt:
       let token = String(decoding: data, as: UTF8.self)

@@ -41,8 +41,8 @@ cc -O2 -o "$work/click" "$repo/Tests/Benchmarks/click.c" -lX11 -lXtst -lXdamage
 cc -O2 -o "$work/scroll" "$repo/Tests/Benchmarks/scroll.c" -lX11 -lXtst -lXdamage
 app="$prefix/bin/b2c-tasks"
 measure() { /usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "task number 1" "$@"; }
-# No offline copy of the list either (the change feed's copy goes with each seed_planner).
-forget() { rm -rf "$work/cache/io.github.b2ctasks.B2CTasks"; }
+# Nothing kept of the lists: the change feed's copy (the offline copy), as on a computer just signed in to.
+forget() { rm -rf "$work/data/io.github.b2ctasks.B2CTasks/planner"; }
 
 echo "Planner (issue 47), $(nproc) CPUs:"
 measure "$work/baseline-program" >/dev/null  # fills the caches
@@ -62,7 +62,7 @@ if part start; then
         also="list item|List 19, "
       fi
       # The first start after signing in on this computer (nothing kept), then a start as every later one is (the
-      # list's offline copy and the change feed's copy kept, read again from the service).
+      # change feed's copy kept, read again from the service).
       # The first start runs on until it has written the feed's copy (after its first frame; measure.py's SIGKILL
       # came before it once, and the "kept" start then read the whole feed again).
       forget

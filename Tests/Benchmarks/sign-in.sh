@@ -80,7 +80,8 @@ app_sign_in_once() {
   xdotool type --delay 10 Tasks-Demo-1
   xdotool key Return
   deadline=$(($(date +%s) + 30))
-  until grep -q "the server's list is shown" "$work/app.err"; do
+  # (The lists shown: this version's planner, or the sample's list of a version before it, for --before.)
+  until grep -qE "the server's list is shown|the service's lists are shown" "$work/app.err"; do
     kill -0 "$app" 2>/dev/null || fail "b2c-tasks exited while signing in"
     if [ "$(date +%s)" -ge "$deadline" ]; then
       kill "$app"
@@ -93,11 +94,13 @@ app_sign_in_once() {
   wait "$app" 2>/dev/null || true
   caught=$(sed -n 's/.*DEBUG: \([0-9:.]*\): sign-in: the redirect.*/\1/p' "$work/app.err" | tail -n 1)
   kept=$(sed -n 's/.*DEBUG: \([0-9:.]*\): sign-in: the tokens are checked.*/\1/p' "$work/app.err" | tail -n 1)
-  shown=$(sed -n "s/.*DEBUG: \([0-9:.]*\): tasks: the server's list is shown.*/\1/p" "$work/app.err" | tail -n 1)
+  shown=$(sed -nE "s/.*DEBUG: ([0-9:.]*): (tasks: the server's list is|planner: the service's lists are) shown.*/\1/p" \
+    "$work/app.err" | tail -n 1)
   echo "$(($(ms "$shown") - $(ms "$caught"))) $(($(ms "$kept") - $(ms "$caught")))"
 }
 
-# One sign-in with curl: prints the milliseconds of the token request plus the list request, and of the token request.
+# One sign-in with curl: prints the milliseconds of the token request plus the first read of the change feed (what the
+# app reads to show the lists), and of the token request.
 curl_sign_in() {
   verifier=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
   challenge=$(printf '%s' "$verifier" | openssl dgst -sha256 -binary | base64 | tr '+/' '-_' | tr -d '=\n')
@@ -116,7 +119,7 @@ curl_sign_in() {
   token_s=$(printf '%s' "$answer" | tail -n 1)
   access=$(printf '%s' "$answer" | sed '$d' | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')
   list_s=$(printf 'header = "Authorization: Bearer %s"\n' "$access" |
-    curl -s -K - -o /dev/null -w '%{time_total}' "$base/api/tasks")
+    curl -s -K - -o /dev/null -w '%{time_total}' "$base/api/v2/changes")
   awk -v a="$token_s" -v b="$list_s" 'BEGIN { printf "%.0f %.0f\n", (a + b) * 1000, a * 1000 }'
 }
 

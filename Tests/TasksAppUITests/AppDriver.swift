@@ -216,9 +216,9 @@ final class AppDriver {
 
   /// Clicks the middle of the object with `role` and `name` with the mouse (GTK 4.8 gives check boxes no
   /// accessible action).
-  func click(role: String, name: String) async throws {
+  func click(role: String, name: String, count: Int = 1) async throws {
     let box = try await extents(role: role, name: name)
-    try await click(x: box.x + box.width / 2, y: box.y + box.height / 2)
+    try await click(x: box.x + box.width / 2, y: box.y + box.height / 2, count: count)
   }
 
   /// Moves the pointer to (`x`, `y`) on the screen and clicks the left button `count` times, as a person does.

@@ -48,7 +48,7 @@ extension AppUI {
 
       // The quick entry shows what it understood; a dismissed chip keeps its words in the title.
       try await app.key("ctrl+n", window: window)
-      try await app.waitForFocus(role: "text", name: "New task with a date")
+      try await app.waitForFocus(role: "text", name: "New task")
       try await app.type("Pay rent tomorrow 9am every month !high", window: nil)
       for chip in [
         "Tomorrow: press to keep “tomorrow” in the title", "09:00: press to keep “9am” in the title",
@@ -82,7 +82,7 @@ extension AppUI {
       try await app.type("Garden", window: nil)
       try await app.key("Return", window: nil)
       try await app.waitFor(role: "list item", name: "Garden, 0 open tasks")
-      try await app.waitFor(role: "label", name: "Nothing Planned")
+      try await app.waitFor(role: "label", name: "No Tasks")
       try await app.key("ctrl+n", window: window)
       try await app.type("Mow the lawn !low", window: nil)
       try await app.key("Return", window: nil)
@@ -91,7 +91,7 @@ extension AppUI {
       #expect(try await app.runCLI(["list", "--list", "Garden"]).contains("Mow the lawn"))
       try await app.checkScreen("planner-new-list")
 
-      // Ctrl+3: the default list, the sample's page; Ctrl+L to the sidebar.
+      // Ctrl+3: the default list, on the same page as every list; Ctrl+L to the sidebar.
       try await app.key("ctrl+3", window: window)
       try await app.waitFor(role: "check box", name: "Pay rent")
       try await app.key("ctrl+l", window: window)
@@ -107,7 +107,7 @@ extension AppUI {
       try await app.waitFor(role: "list item", name: "Call Bob, not done, due Today, in Work")
       try await app.resize(window, width: 360, height: 640)
       try await app.accessibleTree { _ in true }
-      let list = try await app.extents(role: "list", name: "Planned tasks")
+      let list = try await app.extents(role: "list", name: "Tasks")
       let frame = try await app.extents(role: "frame", name: "B2C Tasks")
       #expect(list.x - frame.x < 100, "the list starts at the window's edge, not after a sidebar: \(list) in \(frame)")
       _ = try await app.screenshot("planner-narrow")
@@ -247,7 +247,7 @@ extension AppUI {
       try await app.waitFor(role: "list item", name: "Heute, 0 offene Aufgaben")
       try await app.key("ctrl+2", window: window)
       try await app.key("ctrl+n", window: window)
-      try await app.waitForFocus(role: "text", name: "Neue Aufgabe mit Datum")
+      try await app.waitForFocus(role: "text", name: "Neue Aufgabe")
       try await app.type("Miete zahlen morgen 9 Uhr jeden Monat !hoch", window: nil)
       try await app.waitFor(role: "push button", name: "Morgen: drücken, um „morgen“ im Titel zu behalten")
       try await app.waitFor(role: "push button", name: "Monatlich: drücken, um „jeden Monat“ im Titel zu behalten")
@@ -255,7 +255,7 @@ extension AppUI {
       // Dismissing the time's chip keeps "9 Uhr" in the title.
       try await app.press(button: "09:00: drücken, um „9 Uhr“ im Titel zu behalten")
       try await app.waitUntilGone(role: "push button", name: "09:00: drücken, um „9 Uhr“ im Titel zu behalten")
-      try await app.waitForFocus(role: "text", name: "Neue Aufgabe mit Datum")
+      try await app.waitForFocus(role: "text", name: "Neue Aufgabe")
       try await app.checkScreen("planner-chips-de")
       try await app.key("Return", window: nil)
       try await app.waitFor(

@@ -227,7 +227,7 @@ extension AppUI {
       try await app.waitFor(role: "label", name: "No Tasks")
       await playground.stop()
       try await app.addTask("written offline", window: window)
-      try await app.waitFor(role: "check box", name: "written offline — waiting to be sent")
+      try await app.waitFor(role: "check box", name: "written offline — change waiting to be sent")
       _ = try await app.screenshot("offline-task-waiting")
       try await playground.restart()
       try await app.key("F5", window: window)

@@ -84,7 +84,7 @@ extension AppUI {
         "The identity of 127.0.0.1:\(service.port) cannot be verified: its certificate has expired or is not valid yet. Nothing was sent to it."
       try await app.waitFor(role: "label", name: message)
       try await app.addTask("kept while the service is refused", window: window)
-      try await app.waitFor(role: "check box", name: "kept while the service is refused — waiting to be sent")
+      try await app.waitFor(role: "check box", name: "kept while the service is refused — change waiting to be sent")
       try await app.checkScreen("tls-task-service-refused")
       await app.stop()
     }

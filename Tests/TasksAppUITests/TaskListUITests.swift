@@ -41,6 +41,23 @@ extension AppDriver {
     return window
   }
 
+  /// Deletes the task `name` as a keyboard user does: a click on its text gives its row the focus, then Delete.
+  /// (A click that did not reach the row, on a loaded machine, is made again.)
+  func deleteRow(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func rowFocused() async throws -> Bool {
+      try await dumpTree()?.contains {
+        $0.role == "list item" && $0.name.hasPrefix(name + ", ") && $0.states.contains("focused")
+      } == true
+    }
+    var focused = false
+    for _ in 0..<3 where !focused {
+      try await click(role: "label", name: name)
+      focused = try await eventually(timeout: .seconds(10), every: .milliseconds(200)) { try await rowFocused() }
+    }
+    try #require(focused, "the row of \(name) never took the focus", sourceLocation: sourceLocation)
+    try await key("Delete", window: nil)
+  }
+
   /// The names of the task check boxes on screen.
   func taskNames() async throws -> [String] {
     try await accessibleTree { _ in true }.filter { $0.role == "check box" && $0.isShowing }.map(\.name)
@@ -77,25 +94,28 @@ extension AppUI {
       try await app.click(role: "check box", name: "walk the dog")
       try await app.waitForCheck("walk the dog", checked: true)
 
-      // Double-click the text to edit it; Enter saves.
+      // Double-click the text: its details, the title focused; Enter saves, Escape closes them.
       try await app.focus(window: window)
-      let check = try await app.extents(role: "check box", name: "buy milk")
-      try await app.click(x: check.x + check.width + 60, y: check.y + check.height / 2, count: 2)
+      try await app.click(role: "label", name: "buy milk", count: 2)
+      _ = try await app.waitForWindow(titled: "buy milk")
+      try await app.waitForFocusedTitle()
       try await app.key("ctrl+a", window: nil)
       try await app.type("buy oat milk", window: nil)
       _ = try await app.screenshot("editing-task")
       try await app.key("Return", window: nil)
+      _ = try await app.waitForWindow(titled: "buy oat milk")
+      try await app.key("Escape", window: nil)
       try await app.waitFor(role: "check box", name: "buy oat milk")
 
-      // Delete, then Undo on the toast: the row comes back. Delete again and let the toast go: it is gone.
-      try await app.press(button: "Delete “call mum”")
+      // Delete (the row's key), then Undo on the toast: the row comes back. Delete again and let the toast go.
+      try await app.deleteRow("call mum")
       try await app.waitUntilGone(role: "check box", name: "call mum")
-      try await app.waitFor(role: "label", name: "Task deleted")
+      try await app.waitFor(role: "label", name: "“call mum” deleted")
       _ = try await app.screenshot("deleted-undo-toast")
       // libadwaita 1.2's toast button reaches AT-SPI as "Undo Undo" (GTK 4.8 names a use-underline button twice).
       try await app.press(button: "Undo Undo")
       try await app.waitFor(role: "check box", name: "call mum")
-      try await app.press(button: "Delete “call mum”")
+      try await app.deleteRow("call mum")
       try await app.waitUntilGone(role: "check box", name: "call mum")
       _ = try await app.screenshot("task-list")
       // Quitting while the Undo toast shows carries out the deletion before the app ends.
@@ -137,14 +157,14 @@ extension AppUI {
       try await app.waitFor(role: "check box", name: "sent at once")
       await playground.stop()
       try await app.addTask("typed before the crash", window: window)
-      try await app.waitFor(role: "check box", name: "typed before the crash — waiting to be sent")
+      try await app.waitFor(role: "check box", name: "typed before the crash — change waiting to be sent")
       await app.stop(keepHome: true)  // SIGKILL
 
       // Still offline: the list from last time and the waiting task, under a banner saying so.
       let again = try AppDriver(settings: playground.settings, home: app.home)
       _ = try await again.waitForWindow()
       try await again.waitFor(role: "check box", name: "sent at once")
-      try await again.waitFor(role: "check box", name: "typed before the crash — waiting to be sent")
+      try await again.waitFor(role: "check box", name: "typed before the crash — change waiting to be sent")
       let banner = try await again.accessibleTree {
         $0.contains { $0.role == "label" && $0.name.hasPrefix("The task service cannot be reached.") && $0.isShowing }
       }
@@ -157,8 +177,8 @@ extension AppUI {
       try await again.accessibleTree {
         !$0.contains { $0.name.hasPrefix("The task service cannot be reached.") && $0.isShowing }
       }
-      // Newest first (the default order): the one sent last is on top.
-      #expect(try await again.taskNames() == ["typed before the crash", "sent at once"])
+      // In the order they were added: the one typed last at the end.
+      #expect(try await again.taskNames() == ["sent at once", "typed before the crash"])
       await again.stop()
     }
 
@@ -193,7 +213,8 @@ extension AppUI {
     }
 
     @Test(
-      "L10: another app signs out: the window signs out too and forgets the provider's cookies and the offline copy")
+      "L10: another app signs out: the window signs out too and forgets the provider's cookies and the copy of the lists"
+    )
     func signedOutElsewhere() async throws {
       // Tokens under the refresh margin: every use of the session asks the keyring (as an hour later would).
       let playground = try await PlaygroundForUI(
@@ -205,7 +226,7 @@ extension AppUI {
       try await app.quickAdd("kept offline", window: window)
       try await app.waitFor(role: "check box", name: "kept offline")
       let webSession = app.home.appending(path: "data/io.github.b2ctasks.B2CTasks/web-session")
-      let offline = app.home.appending(path: "cache/io.github.b2ctasks.B2CTasks/tasks")
+      let offline = app.home.appending(path: "data/io.github.b2ctasks.B2CTasks/planner")
       let copied = await eventually(timeout: .seconds(30)) {
         !((try? FileManager.default.contentsOfDirectory(atPath: offline.path)) ?? []).isEmpty
       }

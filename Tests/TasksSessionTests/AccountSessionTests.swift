@@ -11,16 +11,15 @@ import Testing
 @MainActor
 struct AccountSessionTests {
   @Test(
-    "sign-out removes the session, the offline copy, the web session, the planner's copy, the reminder service's agenda and each outbox's file once all is sent: nothing of the account stays in the data folder but the reminder ledger"
+    "sign-out removes the session, the web session, the planner's copy (the offline copy), the reminder service's agenda and each outbox's file once all is sent: nothing of the account stays in the data folder but the reminder ledger"
   )
   func signOutForgetsEverything() async throws {
     try await SessionHarness.with { harness throws in
       let account = try AccountHarness(harness)
       _ = try await account.signIn()
-      await account.list.add("sent before leaving").value
+      let task = try await account.add("sent before leaving")
       let files = try await account.files()
-      // What the planner and the reminder service keep of the account (the agenda, its outbox, what fired).
-      await account.account.planner.refresh()
+      // What the reminder service keeps of the account (the agenda, its outbox, what fired).
       try AtomicFile.write(Data("{}".utf8), to: files.reminderAgenda)
       try AtomicFile.write(Data("[]".utf8), to: files.reminderOutbox)
       try AtomicFile.write(Data("".utf8), to: files.reminderLedger)
@@ -30,41 +29,26 @@ struct AccountSessionTests {
         try AtomicFile.write(Data("cookie".utf8), to: folder.appending(path: "cookies.sqlite"))
       }
       // An edit made offline is in the outbox's file; the sign-out sends it while it still can.
-      let task = try account.view.taskShowing("sent before leaving")
       await harness.running.stop()
-      await account.list.setText(task, "edited offline").value
-      #expect(FileManager.default.fileExists(atPath: files.cache.file.path))
+      let shown = try account.view.task(task.title)
+      var edited = shown
+      edited.title = "edited offline"
+      #expect(await account.planner.record(.changeTask(base: shown, mine: edited)))
+      await account.planner.refresh()
+      #expect(account.view.shown?.waiting == [task.id])
       let again = try await harness.startAgain()
       try await withTeardown({ await again.stop() }) { () throws in
         _ = try await account.account.signOut()
         #expect(try await harness.store.load(SessionKey(harness.settings)) == nil, "the keyring holds no session")
         #expect(try await harness.session().restore() == nil, "another app of the group is signed out too")
         #expect(try await account.serverTexts() == ["edited offline"])
-        for path in [files.cache.file.path, folders.data.path, folders.cache.path] {
+        for path in [files.replica.path, files.plannerOutbox.path, folders.data.path, folders.cache.path] {
           #expect(!FileManager.default.fileExists(atPath: path), "\(path) is removed")
         }
-        let outboxFolder = URL(filePath: account.environment["XDG_DATA_HOME"]!).appending(
-          path: "io.github.b2ctasks.B2CTasks/outbox")
-        let left = (try? FileManager.default.contentsOfDirectory(atPath: outboxFolder.path)) ?? []
-        #expect(left.isEmpty, "the outbox's file is removed: \(left)")
         let dataHome = URL(filePath: account.environment["XDG_DATA_HOME"]!)
         #expect(AccountFolder.leftOver(dataHome: dataHome).isEmpty, "\(AccountFolder.leftOver(dataHome: dataHome))")
         #expect(FileManager.default.fileExists(atPath: files.reminderLedger.path), "the ledger stays")
       }
-    }
-  }
-
-  @Test("an offline copy due when the main loop is idle is not written after a sign-out that came first")
-  func noOfflineCopyAfterSignOut() async throws {
-    try await SessionHarness.with { harness throws in
-      let account = try AccountHarness(harness)
-      _ = try await account.signIn()
-      account.host.holdsIdleWork = true  // a busy main loop: the copy of the list waits
-      await account.list.add("not left behind").value
-      let files = try await account.files()
-      _ = try await account.account.signOut()
-      await account.host.runIdleWork()
-      #expect(!FileManager.default.fileExists(atPath: files.cache.file.path), "no copy of a signed-out list")
     }
   }
 
@@ -74,10 +58,10 @@ struct AccountSessionTests {
       let account = try AccountHarness(harness)
       _ = try await account.signIn()
       await harness.running.stop()
-      await account.list.add("typed offline").value
-      let outbox = try await account.files().outbox
+      try await account.add("typed offline")
+      let outbox = try await account.files().plannerOutbox
       _ = try await account.account.signOut()
-      #expect(await outbox.pending.map(\.text) == ["typed offline"])
+      #expect(await PlannerOutbox(file: outbox).pending.count == 1, "kept for the next sign-in")
       let again = try await harness.startAgain()
       try await withTeardown({ await again.stop() }) { () throws in
         _ = try await account.signIn()
@@ -86,19 +70,19 @@ struct AccountSessionTests {
     }
   }
 
-  @Test("signed out in another app: the list empties, the offline copy goes, and the window is told it was elsewhere")
+  @Test("signed out in another app: the lists empty, the planner's copy goes, and the window is told it was elsewhere")
   func signedOutElsewhere() async throws {
     try await SessionHarness.with { harness throws in
       let account = try AccountHarness(harness, refreshMargin: 1_000_000)
       _ = try await account.signIn()
-      await account.list.add("mine").value
+      try await account.add("mine")
       let files = try await account.files()
-      #expect(await eventually { FileManager.default.fileExists(atPath: files.cache.file.path) })
+      #expect(FileManager.default.fileExists(atPath: files.replica.path))
       _ = try await harness.session().signOut()  // the CLI signs out
-      await account.list.reload()
+      await account.planner.refresh()
       #expect(account.events.last == .signedOut(elsewhere: true))
-      #expect(account.view.texts.isEmpty)
-      #expect(!FileManager.default.fileExists(atPath: files.cache.file.path))
+      #expect(account.view.titles.isEmpty)
+      #expect(!FileManager.default.fileExists(atPath: files.replica.path))
     }
   }
 

@@ -218,7 +218,7 @@ struct CLITests {
       // As the window and the reminder service leave them: the copies, empty outboxes, what fired, the cookies.
       for (file, contents) in [
         (files.replica, "{}"), (files.plannerOutbox, "[]"), (files.reminderAgenda, "{}"), (files.reminderOutbox, "[]"),
-        (files.reminderLedger, ""), (files.cache.file, "{}"),
+        (files.reminderLedger, ""), (files.legacyOfflineCopy, "{}"),
         (WebSessionFolders(environment: environment.compactMapValues { $0 }).data.appending(path: "cookies"), "c"),
       ] {
         try AtomicFile.write(Data(contents.utf8), to: file)
@@ -227,7 +227,8 @@ struct CLITests {
       #expect(signOut.status == 0, "\(signOut.error)")
       let left = AccountFolder.leftOver(dataHome: home.appending(path: "data"))
       #expect(left.isEmpty, "\(left)")
-      #expect(!FileManager.default.fileExists(atPath: files.cache.file.path), "the offline copy")
+      #expect(
+        !FileManager.default.fileExists(atPath: files.legacyOfflineCopy.path), "an earlier version's offline copy")
       #expect(FileManager.default.fileExists(atPath: files.reminderLedger.path), "the ledger stays")
     }
   }

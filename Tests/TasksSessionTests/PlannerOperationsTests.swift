@@ -9,34 +9,6 @@ import TasksCore
 import TasksTestSupport
 import Testing
 
-/// The planner window without GTK: what it was shown, in the core's `PlannerViewState`.
-@MainActor
-final class RecordingPlanner: PlannerView {
-  private(set) var state: PlannerViewState
-  private(set) var shown: PlannerShown?
-  private(set) var conflicts: [PlannerConflict] = []
-  private(set) var messages: [String] = []
-
-  init() {
-    let now = DueLabel.now()
-    state = PlannerViewState(today: now.today, now: now.time)
-  }
-
-  func show(_ shown: PlannerShown) {
-    self.shown = shown
-    _ = state.show(lists: shown.lists, tasks: shown.tasks, waiting: shown.waiting)
-  }
-  func showConflict(_ conflict: PlannerConflict) { conflicts.append(conflict) }
-  func showMessage(_ message: String) { messages.append(message) }
-
-  /// The task titled `title`; the test fails without one.
-  func task(_ title: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> PlannerItem {
-    try #require(
-      shown?.tasks.first { $0.title == title }, "no task \(title) is shown: \(shown?.tasks.map(\.title) ?? [])",
-      sourceLocation: sourceLocation)
-  }
-}
-
 @Suite("Planner operations: the window's lists and tasks, headless", .serialized)
 @MainActor
 struct PlannerOperationsTests {
@@ -44,18 +16,10 @@ struct PlannerOperationsTests {
   private func signedIn(_ harness: SessionHarness) async throws -> (AccountHarness, RecordingPlanner) {
     let account = try AccountHarness(harness)
     _ = try await account.signIn()
-    let view = RecordingPlanner()
-    account.account.planner.view = view
-    await account.account.planner.refresh()
-    return (account, view)
+    return (account, account.view)
   }
 
-  /// Ends a test's planner: no window shows it any more, and the refreshes its edits started have run (what an
-  /// edit does after them checks for a window). The account must not outlive the test with work under way.
-  private func settle(_ account: AccountHarness) async {
-    account.account.planner.view = nil
-    await account.account.planner.refresh()
-  }
+  private func settle(_ account: AccountHarness) async { await account.settle() }
 
   /// Another client of the same user (another device, or the CLI).
   private func elsewhere(_ harness: SessionHarness) async throws -> TaskAPIClient {
@@ -65,7 +29,7 @@ struct PlannerOperationsTests {
   }
 
   @Test(
-    "one edit (a task added with the quick entry) reads the change feed once: the sample's list read after it does not have the planner read it again"
+    "one edit (a task added with the quick entry, to the default list) reads the change feed once"
   )
   func oneFeedReadPerEdit() async throws {
     try await SessionHarness.with { harness in
@@ -77,11 +41,9 @@ struct PlannerOperationsTests {
       let before = harness.requests.answered.count
       let stamps = PlannerItem(id: UUID(), listID: home.id, title: "buy stamps", createdAt: Date())
       #expect(await planner.record(.createTask(stamps)))
-      // The edit's read of the feed, then the sample's list read again (its rows include the default list's).
-      let listRead = await eventually {
-        account.view.key(of: "buy stamps").flatMap(account.view.task) != nil && account.host.holds == 0
-      }
-      #expect(listRead, "\(harness.requests.answered.dropFirst(before))")
+      // The edit's read of the feed (the application is held until it has run).
+      let read = await eventually { account.host.holds == 0 && view.shown?.waiting.isEmpty == true }
+      #expect(read, "\(harness.requests.answered.dropFirst(before))")
       await account.host.runIdleWork()
       let after = Array(harness.requests.answered.dropFirst(before))
       #expect(after.filter { $0.hasPrefix("/api/v2/changes") }.count == 1, "\(after)")
@@ -133,15 +95,13 @@ struct PlannerOperationsTests {
   func damagedOutbox() async throws {
     try await SessionHarness.with { harness in
       let account = try AccountHarness(harness)
-      _ = try await account.signIn()
-      let signedIn = try #require(await account.session.account)
-      let file = AccountFiles(account: signedIn, in: account.session.key, environment: account.environment)
-        .plannerOutbox
+      // Signed in, the outbox damaged before the planner first reads it.
+      let signedIn = try await harness.signIn(account.session)
+      let file = account.account.files(for: signedIn).plannerOutbox
       try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
       try Data("[{\"kind\": \"createTask\", \"mine\": {\"title\": \"cut off".utf8).write(to: file)
-      let view = RecordingPlanner()
-      let planner = account.account.planner
-      planner.view = view
+      await account.account.signedIn(signedIn)
+      let (view, planner) = (account.view, account.planner)
       await planner.refresh()
       let aside = try #require(await keptFile(beside: file))
       #expect(PlannerOutbox(file: file).keptAside == nil, "the outbox holds what it read: nothing kept again")

@@ -18,7 +18,7 @@ public enum PlannerEdit: Equatable, Sendable {
   case deleteTask(list: UUID, id: UUID)
 
   /// The task it is about, if any.
-  var taskID: UUID? {
+  public var taskID: UUID? {
     switch self {
     case .createTask(let item), .changeTask(_, let item): item.id
     case .complete(_, let id, _, _), .deleteTask(_, let id): id

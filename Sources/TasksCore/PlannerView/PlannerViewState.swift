@@ -63,15 +63,13 @@ public struct PlannerViewState: Sendable {
   /// Whom each shared list's tasks named when its members were last read.
   private var namedWhenRead: [UUID: Set<UUID>] = [:]
 
-  /// Whether the default list has rows here (false: the window shows that list on a page of its own, the sample's,
-  /// and making rows for the planner's hidden page cost a start with 100 tasks in it a tenth of a second).
-  public let rowsOfDefaultList: Bool
+  /// What the search bar holds: only the tasks whose title or notes hold every word are shown (blank: all).
+  public private(set) var search = TaskSearch("")
 
   /// An empty planner, seen on `today` at `now`.
-  public init(today: CalendarDate, now: TimeOfDay, rowsOfDefaultList: Bool = true) {
+  public init(today: CalendarDate, now: TimeOfDay) {
     self.today = today
     self.now = now
-    self.rowsOfDefaultList = rowsOfDefaultList
     entries = makeEntries()
     rows = makeRows()
   }
@@ -112,9 +110,17 @@ public struct PlannerViewState: Sendable {
     lists.values.first(where: \.isDefault) ?? orderedLists.first
   }
 
-  /// Whether the entry selected is the default list (which the window shows on a page of its own).
-  public var showsDefaultList: Bool {
-    if case .list(let id) = selection { lists[id]?.isDefault == true } else { false }
+  /// The finished tasks of the entry shown (a list's; in Today and Upcoming, those finished that are due there),
+  /// subtasks with their parents: what Delete Completed deletes.
+  public var completedTasks: [PlannerItem] {
+    tasks.values.filter { item in
+      guard item.status == .completed, lists[item.listID] != nil else { return false }
+      switch selection {
+      case .list(let id): return item.listID == id
+      case .today: return item.due.map { $0.date <= today } ?? false
+      case .upcoming: return item.due.map { $0.date > today } ?? false
+      }
+    }.sorted { $0.id.uuidString < $1.id.uuidString }
   }
 
   /// The sidebar's entry for `selection`.
@@ -248,6 +254,16 @@ public struct PlannerViewState: Sendable {
   /// Shows or hides finished tasks in a list.
   public mutating func setShowCompleted(_ show: Bool) -> [KeyedEdit<PlannerRowKey>] {
     showCompleted = show
+    let old = rows
+    rows = makeRows()
+    return KeyedEdit.edits(from: old, to: rows)
+  }
+
+  /// Shows only the tasks `search` matches (in their title or notes, ignoring case and accents); answers the main
+  /// list's splices.
+  public mutating func setSearch(_ search: TaskSearch) -> [KeyedEdit<PlannerRowKey>] {
+    guard search != self.search else { return [] }
+    self.search = search
     let old = rows
     rows = makeRows()
     return KeyedEdit.edits(from: old, to: rows)
@@ -391,19 +407,26 @@ public struct PlannerViewState: Sendable {
     return result
   }
 
+  /// Whether the search shows `item` (every task when there is none).
+  private func found(_ item: PlannerItem) -> Bool {
+    search.isEmpty || search.matches(folded: TaskSearch.fold(item.title + "\n" + item.notes))
+  }
+
   private func makeRows() -> [PlannerRowKey] {
     switch selection {
     case .list(let id):
-      guard rowsOfDefaultList || !showsDefaultList else { return [] }
       let ids = byList[id] ?? []
-      let shown = showCompleted ? ids : ids.filter { tasks[$0]?.status == .needsAction }
+      let shown = ids.filter { id in
+        guard let item = tasks[id] else { return false }
+        return (showCompleted || item.status == .needsAction) && found(item)
+      }
       return shown.map { .task($0) }
     case .today:
-      return Self.inDueOrder(tasks.values.filter(dueToday)).map { .task($0.id) }
+      return Self.inDueOrder(tasks.values.filter { dueToday($0) && found($0) }).map { .task($0.id) }
     case .upcoming:
       var result: [PlannerRowKey] = []
       var day: CalendarDate?
-      for item in Self.inDueOrder(tasks.values.filter(dueUpcoming)) {
+      for item in Self.inDueOrder(tasks.values.filter { dueUpcoming($0) && found($0) }) {
         if item.due!.date != day {
           day = item.due!.date
           result.append(.day(item.due!.date))

@@ -8,7 +8,8 @@ import FoundationEssentials
 /// - the planner's copy of the change feed (`replica`) and the outbox of its edits (`plannerOutbox`);
 /// - the reminder service's agenda (`reminderAgenda`), the reminders it showed (`reminderLedger`) and the outbox of
 ///   its buttons' edits (`reminderOutbox`: two processes never write one file);
-/// - the sample's list outbox and offline copy (`outbox`, `cache`).
+/// - what the versions before the planner kept: the sample's list outbox (`legacyOutbox`, carried over to the service
+///   at the planner's first read, then removed) and its offline copy (`legacyOfflineCopy`, removed).
 public struct AccountFiles: Sendable {
   /// Whose files they are.
   public let account: Account
@@ -22,9 +23,10 @@ public struct AccountFiles: Sendable {
   public let reminderLedger: URL
   /// The reminder service's buttons' edits waiting to be sent (`data/…/reminders-outbox/`).
   public let reminderOutbox: URL
-  /// The sample's list: what waits to be sent, and its offline copy.
-  public let outbox: Outbox
-  public let cache: TaskCache
+  /// The edits of the sample's list that an earlier version kept while offline (sent through the sample's API).
+  public let legacyOutbox: URL
+  /// The sample's list as an earlier version kept it offline (the replica is the offline copy now).
+  public let legacyOfflineCopy: URL
 
   /// The account's object id.
   public var objectID: String { account.objectID }
@@ -43,19 +45,20 @@ public struct AccountFiles: Sendable {
     reminderAgenda = file(data.appending(path: "reminders"))
     reminderLedger = file(data.appending(path: "reminders"), "fired")
     reminderOutbox = file(data.appending(path: "reminders-outbox"))
-    outbox = Outbox(file: file(data.appending(path: "outbox")))
-    cache = TaskCache(file: file(XDGDirectory.cache.appFolder(environment: environment).appending(path: "tasks")))
+    legacyOutbox = file(data.appending(path: "outbox"))
+    legacyOfflineCopy = file(XDGDirectory.cache.appFolder(environment: environment).appending(path: "tasks"))
   }
 
   /// What a sign-out forgets (the window's, the broker's and the CLI's alike, once what waits was sent or not):
-  /// the copies of the account's lists and tasks (the feed's, the list's offline copy, the reminder agenda), and
+  /// the copies of the account's lists and tasks (the feed's, an earlier version's offline copy, the reminder agenda), and
   /// each outbox once nothing waits in it (what could not be sent stays for this user's next sign-in). The
   /// reminder ledger stays: task ids and moments, nothing of the tasks, so that signed in again no reminder fires
   /// twice.
   public func forget() async {
-    for copy in [replica, reminderAgenda] { try? FileManager.default.removeItem(at: copy) }
-    await cache.remove()
-    await outbox.removeFileIfEmpty()
+    for copy in [replica, reminderAgenda, legacyOfflineCopy] { try? FileManager.default.removeItem(at: copy) }
+    if FileManager.default.fileExists(atPath: legacyOutbox.path) {
+      await Outbox(file: legacyOutbox).removeFileIfEmpty()
+    }
     await PlannerOutbox(file: plannerOutbox).removeFileIfEmpty()
     await PlannerOutbox(file: reminderOutbox).removeFileIfEmpty()
   }

@@ -137,18 +137,45 @@ struct PlannerViewStateTests {
     #expect(state.reordering(tasks[1].id, by: 1) == nil, "Today is in due order")
   }
 
-  @Test("a window that shows the default list on a page of its own makes no rows for it; its count stays")
-  func defaultListElsewhere() {
-    var state = PlannerViewState(today: Self.today, now: Self.noon, rowsOfDefaultList: false)
-    let mine = task("mine", in: home, due: 0)
-    let other = task("other", in: work)
-    let shown = state.show(lists: [home, work], tasks: [mine, other], waiting: [], selecting: .list(home.id))
-    #expect(state.selection == .list(home.id) && state.rows.isEmpty && shown.rows.isEmpty)
-    #expect(state.entry(.list(home.id))?.count == 1 && state.content(mine.id)?.title == "mine")
-    #expect(state.select(.list(work.id)) == [KeyedEdit(at: 0, remove: 0, insert: [.task(other.id)])])
+  @Test(
+    "the default list shows its rows like every list; the search keeps the tasks whose title or notes hold every word")
+  func defaultListAndSearch() {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    let rent = task("Pay rent", in: home, due: 0)
+    var milk = task("Buy milk", in: home)
+    milk.notes = "Oat, from the café"
+    let report = task("Write report", in: work, due: 0)
+    _ = state.show(lists: [home, work], tasks: [rent, milk, report], waiting: [], selecting: .list(home.id))
+    #expect(Set(state.rows) == [.task(rent.id), .task(milk.id)], "the default list has rows of its own")
+    let before = state.rows
+    #expect(applying(state.setSearch(TaskSearch("CAFE oat")), to: before) == [.task(milk.id)])
+    #expect(state.rows == [.task(milk.id)])
+    #expect(state.setSearch(TaskSearch("cafe oat")).isEmpty, "the same search again: nothing moves")
     _ = state.select(.today)
-    #expect(state.rows == [.task(mine.id)], "Today shows the default list's tasks due today")
-    #expect(applying(state.select(.list(home.id)), to: [.task(mine.id)]).isEmpty)
+    #expect(state.rows.isEmpty, "the search goes with the entry chosen: nothing due today holds its words")
+    _ = state.setSearch(TaskSearch("re"))
+    #expect(Set(state.rows) == [.task(rent.id), .task(report.id)])
+    _ = state.setSearch(TaskSearch(""))
+    _ = state.select(.list(home.id))
+    #expect(state.rows.count == 2)
+  }
+
+  @Test("Delete Completed takes the finished tasks of the entry shown, and only those")
+  func completedOfEntry() {
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    let doneHere = task("done here", in: home, done: true)
+    let doneToday = task("done today", in: work, due: 0, done: true)
+    let doneLater = task("done later", in: work, due: 3, done: true)
+    let open = task("open", in: home, due: 0)
+    _ = state.show(lists: [home, work], tasks: [doneHere, doneToday, doneLater, open], waiting: [])
+    _ = state.select(.list(home.id))
+    #expect(state.completedTasks.map(\.title) == ["done here"])
+    _ = state.select(.list(work.id))
+    #expect(Set(state.completedTasks.map(\.title)) == ["done today", "done later"])
+    _ = state.select(.today)
+    #expect(state.completedTasks.map(\.title) == ["done today"])
+    _ = state.select(.upcoming)
+    #expect(state.completedTasks.map(\.title) == ["done later"])
   }
 
   @Test(

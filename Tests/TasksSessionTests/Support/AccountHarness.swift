@@ -1,5 +1,5 @@
-// AccountHarness: the application's account (`AccountSession`) without a desktop: a list view that keeps its rows in
-// the core's `TaskListState` (as the window's does), a presenter that records what a window would show, and a host
+// AccountHarness: the application's account (`AccountSession`) without a desktop: a planner view that keeps what it
+// is shown in the core's `PlannerViewState` (as the window's does) and records what a window would say, and a host
 // whose network change the test announces. Main actor.
 
 import Foundation
@@ -8,55 +8,50 @@ import TasksCore
 import TasksTestSupport
 import Testing
 
-/// The rows as the window's list keeps them (`TaskListState`), without GTK.
+/// The planner window without GTK: what it was shown, in the core's `PlannerViewState`, the messages, the offline
+/// banner and the Undo notices it would show.
 @MainActor
-final class StateListView: TaskListView {
-  private(set) var state = TaskListState()
-  var editing = false
+final class RecordingPlanner: PlannerView {
+  private(set) var state: PlannerViewState
+  private(set) var shown: PlannerShown?
+  private(set) var conflicts: [PlannerConflict] = []
+  private(set) var messages: [String] = []
+  private(set) var notices: [RecordedNotice] = []
+  /// The offline state shown last (nil: none).
+  private(set) var offline: NetworkError?
 
-  func show(_ items: [TaskItem], waiting: [PendingTask], changed: Set<Int64>, sent: [String: Int64]) {
-    _ = state.show(items, waiting: waiting, changed: changed, sent: sent)
-  }
-  func append(_ task: PendingTask) { _ = state.append(task) }
-  func update(_ task: TaskItem, waiting: Bool) { _ = state.update(task, waiting: waiting) }
-  func markWaiting(_ ids: Set<Int64>) { _ = state.markWaiting(ids) }
-  func task(_ key: RowKey) -> TaskItem? { state.task(key) }
-  func remove(_ keys: [RowKey]) { _ = state.remove(keys) }
-  func restore(_ keys: [RowKey], focusing: Bool) { _ = state.restore(keys) }
-  func forget(_ key: RowKey) { _ = state.forget(key) }
-  var count: Int { state.count }
-  var confirmedTasks: [TaskItem] { state.confirmedTasks }
-  var completedKeys: [RowKey] { state.completedKeys }
-  var isEditing: Bool { editing }
-
-  /// The texts of the rows in the order shown, waiting ones included.
-  var texts: [String] { state.keys.compactMap { state.text($0) } }
-
-  /// The row showing `text`.
-  func key(of text: String) -> RowKey? { state.keys.first { state.text($0) == text } }
-
-  /// The row showing `text`; the test fails without one.
-  func keyShowing(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> RowKey {
-    try #require(key(of: text), "no row shows \(text): \(texts)", sourceLocation: sourceLocation)
+  init() {
+    let now = DueLabel.now()
+    state = PlannerViewState(today: now.today, now: now.time)
   }
 
-  /// The server's task whose row shows `text`; the test fails without one.
-  func taskShowing(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> TaskItem {
+  func show(_ shown: PlannerShown) {
+    self.shown = shown
+    _ = state.show(lists: shown.lists, tasks: shown.tasks, waiting: shown.waiting)
+  }
+  func showConflict(_ conflict: PlannerConflict) { conflicts.append(conflict) }
+  func showMessage(_ message: String) { messages.append(message) }
+  func showOffline(_ problem: NetworkError?, savedAt: Date?) { offline = problem }
+  func showUndo(_ title: String, undo: @escaping @MainActor () -> Void, dismissed: @escaping @MainActor () -> Void)
+    -> any UndoNotice
+  {
+    let notice = RecordedNotice(title, undo: undo, dismissed: dismissed)
+    notices.append(notice)
+    return notice
+  }
+
+  /// The titles shown, in no order.
+  var titles: Set<String> { Set(shown?.tasks.map(\.title) ?? []) }
+
+  /// The task titled `title`; the test fails without one.
+  func task(_ title: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> PlannerItem {
     try #require(
-      task(try keyShowing(text, sourceLocation: sourceLocation)), "\(text) is not the server's yet",
+      shown?.tasks.first { $0.title == title }, "no task \(title) is shown: \(shown?.tasks.map(\.title) ?? [])",
       sourceLocation: sourceLocation)
-  }
-
-  /// Whether the row of `text` says its change waits.
-  func isWaiting(_ text: String) -> Bool {
-    guard let key = key(of: text) else { return false }
-    if case .pending = key { return true }
-    guard let content = state.content(key) else { return false }
-    return !content.confirmed || content.changeWaiting
   }
 }
 
-/// An Undo notice on the recording presenter: pressing Undo, or letting it go, as a toast does.
+/// An Undo notice on the recording planner: pressing Undo, or letting it go, as a toast does.
 @MainActor
 final class RecordedNotice: UndoNotice {
   let title: String
@@ -79,36 +74,6 @@ final class RecordedNotice: UndoNotice {
     isShown = false
     dismissed()
   }
-}
-
-/// What a window would show, recorded.
-@MainActor
-final class RecordingPresenter: TaskListPresenter {
-  private(set) var messages: [String] = []
-  private(set) var notices: [RecordedNotice] = []
-  /// The offline state shown last (nil: none).
-  private(set) var offline: NetworkError?
-  private(set) var spinnerRuns = 0
-  var isShowingList = true
-
-  func showMessage(_ title: String, aboutList: Bool, retry: (@MainActor () -> Void)?) {
-    messages.append(title)
-  }
-
-  func showUndo(
-    _ title: String, undo: @escaping @MainActor () -> Void, dismissed: @escaping @MainActor () -> Void
-  ) -> any UndoNotice {
-    let notice = RecordedNotice(title, undo: undo, dismissed: dismissed)
-    notices.append(notice)
-    return notice
-  }
-
-  func withSpinner<T>(_ body: () async -> T) async -> T {
-    spinnerRuns += 1
-    return await body()
-  }
-
-  func showOffline(_ problem: NetworkError?, savedAt: Date?) { offline = problem }
 }
 
 /// The application around the account: holds counted, idle work run at once, a network change on demand.
@@ -145,14 +110,13 @@ final class TestAccountHost: AccountHost {
   }
 }
 
-/// An account of a session harness, with its files in a folder of its own and a list shown in a recording window.
+/// An account of a session harness, with its files in a folder of its own and its lists shown in a recording window.
 @MainActor
 final class AccountHarness {
   let harness: SessionHarness
   let session: Session
   let account: AccountSession
-  let view = StateListView()
-  let presenter = RecordingPresenter()
+  let view = RecordingPlanner()
   let host = TestAccountHost()
   /// The XDG folders of the account's files.
   let environment: [String: String]
@@ -169,19 +133,36 @@ final class AccountHarness {
     ]
     session = harness.session(refreshMargin: refreshMargin)
     account = AccountSession(session: session, host: host, environment: environment)
-    account.list.attach(view: view, presenter: presenter)
+    account.planner.view = view
     // Weak: work the account started (an edit's refresh) may end after the test, and tell an event then.
     account.observe { [weak self] event in self?.events.append(event) }
   }
 
-  var list: TaskListOperations { account.list }
+  var planner: PlannerOperations { account.planner }
 
-  /// Signs in as `email` through the pages and tells the account, as the window does; then loads the list.
+  /// Signs in as `email` through the pages and tells the account, as the window does; then loads the lists.
   func signIn(_ email: String = "ann@example.com") async throws -> Account {
     let signedIn = try await harness.signIn(session, email)
     await account.signedIn(signedIn)
-    await list.reload()
+    await planner.refresh()
     return signedIn
+  }
+
+  /// Adds `title` to the default list as the quick entry does; answers once the read that followed has run.
+  @discardableResult
+  func add(_ title: String) async throws -> PlannerItem {
+    let home = try #require(view.state.defaultList, "no default list is shown")
+    let item = PlannerItem(id: UUID(), listID: home.id, title: title, createdAt: Date())
+    #expect(await planner.record(.createTask(item)))
+    await planner.refresh()
+    return item
+  }
+
+  /// Ends the test's planner: no window shows it any more, and the refreshes its edits started have run. The
+  /// account must not outlive the test with work under way.
+  func settle() async {
+    planner.view = nil
+    await planner.refresh()
   }
 
   /// The files of the signed-in account.

@@ -1,33 +1,32 @@
-// DetailsWidgets: the rows a task's details are made of — an entry row, a choice row, a date button with a
-// calendar — as small typed views over libadwaita 1.2 and GTK 4.8. Main actor.
+// Rows: the rows a form is made of (a task's details) — an entry row, a choice row, a date button with a calendar,
+// an icon button, a menu of choices — as small typed views over libadwaita 1.2 and GTK 4.8. Main actor.
 
 import CGtk
-import FoundationEssentials
-import GtkSupport
-import TasksCore
+import TasksCalendar
 
-/// An `AdwEntryRow`: a titled one-line entry; `onApply` runs on Enter or its apply button.
-struct EntryRow: WidgetView {
-  let widget: UnsafeMutablePointer<GtkWidget>
+/// An `AdwEntryRow`: a titled one-line entry; `onApply` runs on Enter or its apply button (named `applyName`:
+/// libadwaita 1.2 leaves it without a name). Without an apply button, Enter alone applies.
+public struct EntryRow: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
   private let applyButton: Bool
 
   @MainActor
-  init(title: String, applyButton: Bool = true) {
+  public init(title: String, applyName: String?) {
     widget = adw_entry_row_new()
-    self.applyButton = applyButton
+    applyButton = applyName != nil
     ActionRow(widget).title = title
     adw_entry_row_set_show_apply_button(widget.cast(to: adw_entry_row_get_type()), applyButton.gboolean)
-    // libadwaita 1.2 leaves its apply button without a name.
+    guard let applyName else { return }
     Widget(widget).forEachWidget { child in
-      let instance = child.gpointer.assumingMemoryBound(to: GTypeInstance.self)
-      if g_type_check_instance_is_a(instance, gtk_button_get_type()) != 0 { child.setAccessibleLabel(tr("Apply")) }
+      if child.isA(gtk_button_get_type()) { child.setAccessibleLabel(applyName) }
     }
   }
 
-  var editable: Editable { Editable(widget) }
+  /// Its text.
+  public var editable: Editable { Editable(widget) }
 
   @MainActor
-  func onApply(_ handler: @escaping @MainActor () -> Void) {
+  public func onApply(_ handler: @escaping @MainActor () -> Void) {
     Signal.connect(widget, applyButton ? "apply" : "entry-activated", handler)
   }
 }
@@ -35,13 +34,13 @@ struct EntryRow: WidgetView {
 /// An `AdwComboRow` over a fixed list of choices; `onChosen` runs with the index the user picks (not when code sets
 /// it).
 @MainActor
-final class ChoiceRow {
-  let row: Widget
+public final class ChoiceRow {
+  public let row: Widget
   private var combo: UnsafeMutablePointer<AdwComboRow> { row.widget.cast(to: adw_combo_row_get_type()) }
   private var setting = false
-  var onChosen: (Int) -> Void = { _ in }
+  public var onChosen: (Int) -> Void = { _ in }
 
-  init(title: String, choices: [String]) {
+  public init(title: String, choices: [String]) {
     self.choices = choices
     row = Widget(adw_combo_row_new())
     ActionRow(row).title = title
@@ -52,7 +51,7 @@ final class ChoiceRow {
   }
 
   /// Replaces the choices (the lists a task can move to).
-  func setChoices(_ choices: [String], selected: Int) {
+  public func setChoices(_ choices: [String], selected: Int) {
     if choices != self.choices {
       self.choices = choices
       setting = true
@@ -71,7 +70,8 @@ final class ChoiceRow {
   /// The choices shown (a new model only when they change: the popover stays as it is).
   private var choices: [String]
 
-  var selected: Int {
+  /// The index chosen (set here: `onChosen` is not told).
+  public var selected: Int {
     get { Int(adw_combo_row_get_selected(combo)) }
     set {
       guard newValue != selected else { return }
@@ -84,18 +84,19 @@ final class ChoiceRow {
 
 /// A button showing a date that opens a calendar (and "No Date" when the date may be cleared); `onPicked` runs with
 /// the user's choice: a click on a day, or the arrow keys (Page Up and Down: a month) then Enter or Space (Escape
-/// leaves the date as it was).
+/// leaves the date as it was). `arrowNames` name GTK 4.8's calendar arrows, which it leaves without names: previous
+/// and next month, then previous and next year.
 @MainActor
-final class DateButton {
-  let button: Widget
+public final class DateButton {
+  public let button: Widget
   private let calendar: Widget
   private let popover: Widget
   private var shown: CalendarDate?
   private var cancelled = false
   private var pressedOn: CalendarDate?
-  var onPicked: (CalendarDate?) -> Void = { _ in }
+  public var onPicked: (CalendarDate?) -> Void = { _ in }
 
-  init(accessibleLabel: String, clearLabel: String?) {
+  public init(accessibleLabel: String, clearLabel: String?, arrowNames: [String]) {
     button = Widget(gtk_menu_button_new())
     button.setAccessibleLabel(accessibleLabel)
     button.centreVertically()
@@ -150,29 +151,23 @@ final class DateButton {
       }
     }
     calendar.add(click)
-    Self.nameArrows(of: calendar)
+    var arrows: [Widget] = []
+    calendar.forEachWidget { widget in if widget.isA(gtk_button_get_type()) { arrows.append(widget) } }
+    for (arrow, name) in zip(arrows, arrowNames) { arrow.setAccessibleLabel(name) }
   }
 
-  /// GTK 4.8's calendar leaves its arrows without names: previous and next month, then previous and next year.
-  private static func nameArrows(of calendar: Widget) {
-    var buttons: [Widget] = []
-    calendar.forEachWidget { widget in
-      let instance = widget.gpointer.assumingMemoryBound(to: GTypeInstance.self)
-      if g_type_check_instance_is_a(instance, gtk_button_get_type()) != 0 { buttons.append(widget) }
-    }
-    let names = [tr("Previous Month"), tr("Next Month"), tr("Previous Year"), tr("Next Year")]
-    for (button, name) in zip(buttons, names) { button.setAccessibleLabel(name) }
-  }
-
-  /// Shows `date` (or `none` when there is none) and selects it in the calendar.
-  func show(_ date: CalendarDate?, today: CalendarDate, none: String) {
+  /// Shows `date` as `label` and selects it in the calendar (`today` when there is none).
+  public func show(_ date: CalendarDate?, label: String, today: CalendarDate) {
     shown = date
-    gtk_menu_button_set_label(OpaquePointer(button.widget), date.map { DueLabel.day($0, today: today) } ?? none)
-    if gtk_widget_get_visible(popover.widget) == 0 { select(date ?? today) }
+    gtk_menu_button_set_label(OpaquePointer(button.widget), label)
+    if !popover.isVisible { select(date ?? today) }
   }
+
+  /// What the button says.
+  public var label: String { String(cString: gtk_menu_button_get_label(OpaquePointer(button.widget))) }
 
   /// Opens the calendar, the focus in it (Ctrl+D).
-  func popup() {
+  public func popup() {
     gtk_menu_button_popup(OpaquePointer(button.widget))
     _ = calendar.grabFocus()
   }
@@ -204,7 +199,7 @@ final class DateButton {
 
 /// A flat icon button with a tooltip that names it (its accessible name too).
 @MainActor
-func iconButton(_ icon: String, _ name: String, _ clicked: @escaping @MainActor () -> Void) -> Button {
+public func iconButton(_ icon: String, _ name: String, _ clicked: @escaping @MainActor () -> Void) -> Button {
   let button = Button.new(iconName: icon)
   button.setCSSClass("flat", true)
   button.centreVertically()
@@ -217,8 +212,9 @@ func iconButton(_ icon: String, _ name: String, _ clicked: @escaping @MainActor 
 /// Makes `menu` (a GtkMenuButton) a flat button with `icon`, named `name`, whose popover lists `choices`: each a flat
 /// button that closes the popover and runs its action.
 @MainActor
-func choiceMenu(_ menu: Widget, icon: String, name: String, _ choices: [(text: String, chosen: @MainActor () -> Void)])
-{
+public func choiceMenu(
+  _ menu: Widget, icon: String, name: String, _ choices: [(text: String, chosen: @MainActor () -> Void)]
+) {
   gtk_menu_button_set_icon_name(OpaquePointer(menu.widget), icon)
   menu.setCSSClass("flat", true)
   menu.centreVertically()
@@ -238,4 +234,73 @@ func choiceMenu(_ menu: Widget, icon: String, name: String, _ choices: [(text: S
   let popover = gtk_popover_new()!
   gtk_popover_set_child(popover.cast(to: gtk_popover_get_type()), box.widget)
   gtk_menu_button_set_popover(OpaquePointer(menu.widget), popover)
+}
+
+extension PreferencesGroup {
+  /// A new group titled `title` (empty: no title).
+  @MainActor
+  public static func new(title: String = "") -> PreferencesGroup {
+    let group = PreferencesGroup(adw_preferences_group_new())
+    if !title.isEmpty {
+      adw_preferences_group_set_title(group.widget.cast(to: adw_preferences_group_get_type()), title)
+    }
+    return group
+  }
+}
+
+extension ActionRow {
+  /// A titled row that holds `child` across its width, centred (seven day buttons, say, which beside a title
+  /// would squeeze a narrow window); not activatable.
+  @MainActor
+  public static func holding(_ child: some WidgetView, title: String) -> ActionRow {
+    let row = ActionRow(adw_preferences_row_new())
+    row.title = title
+    gtk_list_box_row_set_activatable(row.widget.cast(to: gtk_list_box_row_get_type()), 0)
+    gtk_widget_set_halign(child.widget, GTK_ALIGN_CENTER)
+    gtk_list_box_row_set_child(row.widget.cast(to: gtk_list_box_row_get_type()), child.widget)
+    return row
+  }
+}
+
+/// A `GtkSpinButton` over whole numbers; `onChanged` runs with each new value (the user's or the code's).
+public struct SpinButton: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  private var spin: OpaquePointer { OpaquePointer(widget) }
+
+  /// A spin button from `minimum` to `maximum`, by one.
+  @MainActor
+  public init(from minimum: Int, to maximum: Int) {
+    widget = gtk_spin_button_new_with_range(Double(minimum), Double(maximum), 1)
+  }
+
+  @MainActor
+  public var value: Int {
+    get { Int(gtk_spin_button_get_value_as_int(spin)) }
+    nonmutating set { gtk_spin_button_set_value(spin, Double(newValue)) }
+  }
+
+  @MainActor
+  public func onChanged(_ handler: @escaping @MainActor (Int) -> Void) {
+    Signal.connect(widget, "value-changed") { handler(self.value) }
+  }
+}
+
+/// A `GtkToggleButton` with a label; `onToggled` runs with each new state (the user's or the code's).
+public struct ToggleButton: WidgetView {
+  public let widget: UnsafeMutablePointer<GtkWidget>
+  private var toggle: UnsafeMutablePointer<GtkToggleButton> { widget.cast(to: gtk_toggle_button_get_type()) }
+
+  @MainActor
+  public init(label: String) { widget = gtk_toggle_button_new_with_label(label) }
+
+  @MainActor
+  public var isActive: Bool {
+    get { gtk_toggle_button_get_active(toggle) != 0 }
+    nonmutating set { gtk_toggle_button_set_active(toggle, newValue.gboolean) }
+  }
+
+  @MainActor
+  public func onToggled(_ handler: @escaping @MainActor (Bool) -> Void) {
+    Signal.connect(widget, "toggled") { handler(self.isActive) }
+  }
 }

@@ -1,15 +1,16 @@
-// PlannerQuickEntry: the planner's "New task" entry: what it understood in what is typed, as chips under it (each
-// can be dismissed, which keeps its words in the title), and Enter to add. Main actor.
+// QuickEntryField: a "New task" entry that reads dates, times, repeats and priorities (the planner page's and the
+// add-task window's): what it understood in what is typed, as chips under it (each can be dismissed, which keeps
+// its words in the title), and Enter to add. Main actor.
 
 import CGtk
 import FoundationEssentials
 import GtkSupport
 import TasksCore
 
-/// The entry `planner_entry` and the chips under it (`chips_box`), read by the core's `QuickEntry` at every change
-/// in the user's language and English.
+/// An entry and the chips under it, read by the core's `QuickEntry` at every change in the user's language and
+/// English.
 @MainActor
-final class PlannerQuickEntry {
+final class QuickEntryField {
   // Template widgets (the builder keeps them).
   private let entry: Editable
   private let chipsBox: Box
@@ -21,16 +22,22 @@ final class PlannerQuickEntry {
   private(set) var reading: QuickEntry?
   /// Enter with a title: answers whether the task was taken (the entry then empties).
   var onAdd: (QuickEntry) -> Bool = { _ in false }
+  /// Called with each new reading (the add-task window's Add is sensitive while there is a title).
+  var onRead: (QuickEntry) -> Void = { _ in }
 
-  init(builder: Builder) {
-    entry = builder.widget("planner_entry", as: Editable.init)
-    chipsBox = builder.widget("chips_box", as: Box.init)
+  /// Reads `entry` (a GtkEntry), its chips in `chipsBox`; `activating`: Enter adds (else the window's default does).
+  init(entry: Editable, chipsBox: Box, activating: Bool = true) {
+    self.entry = entry
+    self.chipsBox = chipsBox
     Signal.connect(entry, "changed") { [unowned self] in self.read() }
-    Signal.connect(entry, "activate") { [unowned self] in self.add() }
+    if activating { Signal.connect(entry, "activate") { [unowned self] in self.add() } }
   }
 
-  /// Ctrl+N on the planner: the focus to the entry.
+  /// Ctrl+N: the focus to the entry.
   func focus() { _ = entry.grabFocus() }
+
+  /// The entry itself (Tab from it, its keys).
+  var widget: Widget { entry.asWidget }
 
   private func read() {
     let text = entry.text
@@ -41,6 +48,7 @@ final class PlannerQuickEntry {
     for chip in chips { chipsBox.remove(chip) }
     chips = reading.chips.map(makeChip)
     chipsBox.isVisible = !chips.isEmpty
+    onRead(reading)
   }
 
   private func makeChip(_ chip: QuickEntry.Chip) -> Widget {
@@ -67,7 +75,8 @@ final class PlannerQuickEntry {
     return button.asWidget
   }
 
-  private func add() {
+  /// Adds what is typed (Enter, or the window's Add): an empty title rings the bell.
+  func add() {
     guard let reading, !reading.title.isEmpty else {
       entry.errorBell()
       return
