@@ -54,6 +54,3 @@ public struct KeyedEdit<Key: Hashable & Sendable>: Equatable, Sendable {
     return [KeyedEdit(at: prefix, remove: oldMiddle.count, insert: Array(newMiddle))]
   }
 }
-
-/// An edit of the task list's rows.
-public typealias ListEdit = KeyedEdit<RowKey>
