@@ -145,6 +145,17 @@ public final class PlannerOperations {
     await run.value
   }
 
+  /// Shows the account's copy on disk (read off the main thread) if nothing is shown yet; answers whether it holds
+  /// any list (a first start on this computer has none: the window then waits for the service's).
+  public func showSaved() async -> Bool {
+    guard let store = await currentStore() else { return false }
+    if shown == nil {
+      lastRead = store.lastRead
+      await showCurrent(store)
+    }
+    return shown?.lists.isEmpty == false
+  }
+
   /// Reads the feed again unless a refresh ended less than `interval` ago or one is under way (the window's focus
   /// and its minute: changes made elsewhere show without F5).
   public func refreshQuietly(atMostEvery interval: Duration) async {
@@ -156,10 +167,7 @@ public final class PlannerOperations {
   private func refreshOnce() async {
     defer { lastRefreshEnded = .now }
     guard let store = await currentStore() else { return }
-    if shown == nil {
-      lastRead = store.lastRead
-      await showCurrent(store)
-    }
+    _ = await showSaved()
     let client = makeClient(session, store.objectID)
     if let legacy = store.legacyOutbox { await sendLegacy(legacy, client) }
     let flushed = await store.outbox.flush(client)

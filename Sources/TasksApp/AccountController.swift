@@ -160,11 +160,17 @@ final class AccountController {
     }
   }
 
-  /// Shows the signed-in account's lists: the page at once (the copy on disk), then what the service says, with the
-  /// header's spinner while it is asked.
+  /// Shows the signed-in account's lists: the copy on disk at once, then what the service says, with the header's
+  /// spinner while it is asked. Without a copy (the first start on this computer), the loading page stays until the
+  /// service has answered (or could not be reached), rather than an empty list a moment before the tasks.
   func showLists() {
-    ui.show(.tasks)
-    Task { await ui.whileLoading { await self.account.planner.refresh() } }
+    Task {
+      let planner = account.planner
+      let hasCopy = await planner.showSaved()
+      if hasCopy { ui.show(.tasks) }
+      await ui.whileLoading { await planner.refresh() }
+      if !hasCopy, await session.account != nil { ui.show(.tasks) }
+    }
   }
 
   /// The window closes: the lists go on without it (a deletion whose Undo showed is carried out now), and a sign-in
