@@ -21,7 +21,8 @@ public protocol AccountHost: AnyObject {
 }
 
 /// The automatic retry while the task service cannot be reached: after 5 s, then twice as long each time (at most
-/// 5 min), and at once when the network changes.
+/// 5 min), and at once when the network changes (also when it changed while a retry was under way, which then
+/// failed: the next one goes at once).
 @MainActor
 final class SyncRetry {
   /// What a retry does (a quiet refresh).
@@ -29,6 +30,8 @@ final class SyncRetry {
   private var retryTask: Task<Void, Never>?
   private var retryDelay: Duration = .seconds(5)
   private var watchingNetwork = false
+  /// The network changed while no retry was waiting (one under way, say).
+  private var networkChanged = false
   private weak var host: (any AccountHost)?
 
   init(host: any AccountHost) {
@@ -42,7 +45,8 @@ final class SyncRetry {
   func schedule() {
     guard retryTask == nil else { return }
     watchNetwork()
-    let delay = retryDelay
+    let delay = networkChanged ? .zero : retryDelay
+    networkChanged = false
     retryDelay = min(retryDelay * 2, .seconds(300))
     retryTask = Task { [weak self] in
       try? await Task.sleep(for: delay)
@@ -58,13 +62,15 @@ final class SyncRetry {
     retryTask?.cancel()
     retryTask = nil
     retryDelay = .seconds(5)
+    networkChanged = false
   }
 
   private func watchNetwork() {
     guard !watchingNetwork, let host else { return }
     watchingNetwork = true
     host.onNetworkChange { [weak self] in
-      guard let self, self.retryTask != nil else { return }
+      guard let self else { return }
+      guard self.retryTask != nil else { return self.networkChanged = true }
       self.retryTask?.cancel()
       self.retryTask = nil
       Task { await self.retry() }
