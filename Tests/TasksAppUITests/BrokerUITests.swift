@@ -286,7 +286,7 @@ extension AppUI {
     }
 
     @Test(
-      "SignOut through the broker with no window open forgets the web session, the offline copy, the outbox's file and the keyring entry; the next sign-in asks for the password"
+      "SignOut through the broker with no window open forgets the web session, the copy of the lists, every file of the account and the keyring entry; the next sign-in asks for the password"
     )
     func signOutWithoutWindow() async throws {
       let playground = try await PlaygroundForUI()
@@ -299,14 +299,13 @@ extension AppUI {
       let data = app.home.appending(path: "data/io.github.b2ctasks.B2CTasks")
       let cache = app.home.appending(path: "cache/io.github.b2ctasks.B2CTasks")
       let kept = [
-        data.appending(path: "web-session"), cache.appending(path: "web-session"), cache.appending(path: "tasks"),
-        data.appending(path: "outbox"),
+        data.appending(path: "web-session"), cache.appending(path: "web-session"), data.appending(path: "planner"),
       ]
       func files(in folder: URL) -> [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
       }
       let written = await eventually(timeout: .seconds(30)) { kept.allSatisfy { !files(in: $0).isEmpty } }
-      try #require(written, "cookies, an offline copy and an outbox to forget: \(kept.map { files(in: $0) })")
+      try #require(written, "cookies and a copy of the lists to forget: \(kept.map { files(in: $0) })")
       // The client is allowed once, with the window there to ask.
       let client = try BrokerClient()
       let id = try await Self.allowedAccountID(client, asked: "broker_client.py", app: app)
