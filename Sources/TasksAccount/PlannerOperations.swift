@@ -73,13 +73,19 @@ public final class PlannerOperations {
   public private(set) var undoHistory = PlannerUndo()
   private var notices: [Int: any UndoNotice] = [:]
 
-  /// One account's replica and outbox, and the outbox an earlier version left (nil when there is none).
+  /// One account's replica and outbox, and the file of the sample's list outbox (an earlier version's, or tasks
+  /// added before any list was known).
   private struct Store: Sendable {
     let objectID: String
     let replica: PlannerReplica
     let outbox: PlannerOutbox
-    let legacyOutbox: Outbox?
+    let legacyOutbox: URL
     let lastRead: Date?
+
+    /// The sample's list outbox, when its file exists.
+    var legacy: Outbox? {
+      FileManager.default.fileExists(atPath: legacyOutbox.path) ? Outbox(file: legacyOutbox) : nil
+    }
   }
 
   init(session: Session, host: any AccountHost, environment: [String: String]) {
@@ -107,7 +113,8 @@ public final class PlannerOperations {
           let lastRead = try? FileManager.default.attributesOfItem(atPath: files.replica.path)[.modificationDate]
           return Store(
             objectID: account.objectID, replica: PlannerReplica(file: files.replica),
-            outbox: PlannerOutbox(file: files.plannerOutbox), legacyOutbox: legacy, lastRead: lastRead as? Date)
+            outbox: PlannerOutbox(file: files.plannerOutbox), legacyOutbox: files.legacyOutbox,
+            lastRead: lastRead as? Date)
         }
       )
     }
@@ -169,7 +176,7 @@ public final class PlannerOperations {
     guard let store = await currentStore() else { return }
     _ = await showSaved()
     let client = makeClient(session, store.objectID)
-    if let legacy = store.legacyOutbox { await sendLegacy(legacy, client) }
+    if let legacy = store.legacy { await sendLegacy(legacy, client) }
     let flushed = await store.outbox.flush(client)
     report(flushed)
     if wasOffline && flushed.sent > 0 {
@@ -245,7 +252,8 @@ public final class PlannerOperations {
 
   private func showCurrent(_ store: Store) async {
     let (lists, tasks) = (await store.replica.lists, await store.replica.tasks)
-    let shown = await store.outbox.shown(lists: lists, tasks: tasks)
+    var shown = await store.outbox.shown(lists: lists, tasks: tasks)
+    if let legacy = store.legacy { Self.show(await legacy.pending, in: &shown) }
     guard self.store?.objectID == store.objectID else { return }  // another account signed in meanwhile
     self.shown = shown
     view?.show(undoHistory.hiding(in: shown))
@@ -256,6 +264,45 @@ public final class PlannerOperations {
 
   /// The outbox copies kept aside that the user was told of.
   private var toldKeptAside: Set<URL> = []
+
+  /// Shows the tasks waiting in the sample's list outbox in the default list (a list of that name while none is known
+  /// yet: the first sign-in, offline), waiting to be sent.
+  private static func show(_ pending: [PendingTask], in shown: inout PlannerShown) {
+    guard !pending.isEmpty else { return }
+    let home: UUID
+    if let known = shown.lists.first(where: \.isDefault) ?? shown.lists.first {
+      home = known.id
+    } else {
+      var list = PlannerListItem(id: Self.provisionalDefaultList, name: tr("Tasks"))
+      list.isDefault = true
+      shown.lists.append(list)
+      home = list.id
+    }
+    for task in pending {
+      let id = UUID(uuidString: task.id) ?? UUID()
+      shown.tasks.append(PlannerItem(id: id, listID: home, title: task.text, createdAt: task.createdAt))
+      shown.waiting.insert(id)
+    }
+  }
+
+  /// The default list shown before the service named its own (its tasks wait in the sample's list outbox).
+  public static let provisionalDefaultList = UUID(uuidString: "00000000-0000-4000-8000-00000000da7a")!
+
+  /// Adds `text` to the default list when no list is known yet (signed in while the service could not be reached):
+  /// it waits in the sample's list outbox, which the sample's API takes into the default list at the next read, and
+  /// shows at once. Answers false when it could not be kept on disk.
+  public func addToDefaultList(_ text: String) async -> Bool {
+    guard let store = await currentStore() else { return false }
+    do {
+      _ = try await Outbox(file: store.legacyOutbox).add(text)
+    } catch {
+      view?.showMessage(tr("The change could not be saved on this computer"))
+      return false
+    }
+    await showCurrent(store)
+    Task { await refresh() }
+    return true
+  }
 
   // MARK: Editing
 

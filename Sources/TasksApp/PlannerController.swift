@@ -135,7 +135,16 @@ final class PlannerController: PlannerView {
   /// Adds the task quick entry (or the add-task window) read to the list shown (Today and Upcoming: the default
   /// list), with `notes`; answers whether there was one.
   func add(_ reading: QuickEntry, notes: String = "") -> Bool {
-    editor.add(reading, to: selectedList ?? state.defaultList, notes: notes)
+    let list = selectedList ?? state.defaultList
+    guard list == nil || list?.id == PlannerOperations.provisionalDefaultList else {
+      return editor.add(reading, to: list, notes: notes)
+    }
+    // No list is known yet (signed in while the service could not be reached): the words as typed wait for the
+    // default list, whichever it is (its dates are read again once the list is there and the task is edited).
+    guard !reading.title.isEmpty else { return false }
+    let text = notes.isEmpty ? reading.typed : reading.typed + "\n" + notes
+    Task { await planner.addToDefaultList(text) }
+    return true
   }
 
   /// The search bar's words: only the tasks holding them show.

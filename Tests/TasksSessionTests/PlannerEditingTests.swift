@@ -158,6 +158,33 @@ struct PlannerEditingTests {
   }
 
   @Test(
+    "signed in while the service cannot be reached: a task added before any list is known shows in a default list at once and reaches the real one"
+  )
+  func addBeforeAnyList() async throws {
+    try await SessionHarness.with { harness throws in
+      let account = try AccountHarness(harness)
+      let signedIn = try await harness.signIn(account.session)
+      await harness.running.stop()
+      await account.account.signedIn(signedIn)
+      await account.planner.refresh()
+      #expect(account.view.state.defaultList == nil, "no list is known")
+      #expect(await account.planner.addToDefaultList("typed before any list"))
+      #expect(await eventually { account.view.titles == ["typed before any list"] })
+      let home = try #require(account.view.state.defaultList)
+      #expect(home.id == PlannerOperations.provisionalDefaultList && home.name == "Tasks")
+      #expect(account.view.shown?.waiting.count == 1, "it says it waits")
+      let again = try await harness.startAgain()
+      try await withTeardown({ await again.stop() }) { () throws in
+        await account.planner.refresh()
+        #expect(try await account.serverTexts() == ["typed before any list"])
+        #expect(await eventually { account.view.state.defaultList?.id != PlannerOperations.provisionalDefaultList })
+        #expect(account.view.titles == ["typed before any list"] && account.view.shown?.waiting.isEmpty == true)
+        await account.settle()
+      }
+    }
+  }
+
+  @Test(
     "tasks an earlier version kept offline (the sample's list outbox on disk) reach the service at the first read, once, and the file goes"
   )
   func earlierVersionsOutbox() async throws {

@@ -29,7 +29,11 @@ public struct QuickEntry: Sendable {
 
   /// Reads `text` with `parser` (the user's language and English); chips whose `key` is in `dismissed` are not
   /// taken.
+  /// The text as typed.
+  public let typed: String
+
   public init(_ text: String, parser: DatePhraseParser, dismissed: Set<String> = []) {
+    typed = text
     var taken: [(range: Range<String.Index>, chip: Chip)] = []
     let today = parser.today
     if let phrase = parser.find(in: text) {
