@@ -28,17 +28,23 @@ public final class SettingsStore {
     g_object_unref(settings.gpointer)
   }
 
+  /// The integer `key` (`i`).
   public func int(_ key: String) -> Int { Int(g_settings_get_int(settings, key)) }
+  /// The unsigned integer `key` (`u`).
   public func uint(_ key: String) -> Int { Int(g_settings_get_uint(settings, key)) }
+  /// The boolean `key` (`b`).
   public func bool(_ key: String) -> Bool { g_settings_get_boolean(settings, key) != 0 }
 
+  /// The string `key` (`s`).
   public func string(_ key: String) -> String {
     let value = g_settings_get_string(settings, key)
     defer { g_free(value) }
     return value.map { String(cString: $0) } ?? ""
   }
 
+  /// Writes the integer `key`.
   public func set(_ key: String, int value: Int) { g_settings_set_int(settings, key, Int32(clamping: value)) }
+  /// Writes the boolean `key`.
   public func set(_ key: String, bool value: Bool) { g_settings_set_boolean(settings, key, value ? 1 : 0) }
 
   /// Writes what was set to disk now (before the program ends).
