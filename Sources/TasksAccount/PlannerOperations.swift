@@ -108,8 +108,6 @@ public final class PlannerOperations {
           let files = AccountFiles(account: account, in: key, environment: environment)
           // The offline copy of the versions before the planner: the replica is the copy now.
           try? FileManager.default.removeItem(at: files.legacyOfflineCopy)
-          let legacy =
-            FileManager.default.fileExists(atPath: files.legacyOutbox.path) ? Outbox(file: files.legacyOutbox) : nil
           let lastRead = try? FileManager.default.attributesOfItem(atPath: files.replica.path)[.modificationDate]
           return Store(
             objectID: account.objectID, replica: PlannerReplica(file: files.replica),
@@ -445,8 +443,9 @@ public final class PlannerOperations {
   func forget() async {
     shown = nil
     undoHistory.clear()
+    let notices = self.notices
+    self.notices = [:]  // (a notice that goes now carries nothing out: nothing of the account is sent any more)
     for notice in notices.values { notice.dismiss() }
-    notices = [:]
     retry.stop()
     lastRead = nil
     wasOffline = false
