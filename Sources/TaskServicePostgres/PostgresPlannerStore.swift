@@ -130,11 +130,10 @@ extension PostgresTaskStore: PlannerStore {
 
   typealias TaskRow = (UUID, UUID, String, Bool, Date?, UUID?, String, Date?, Date, Int64, UUID?)
 
-  static func storedTask(_ row: TaskRow) throws -> StoredTask {
-    let task = try PlannerTask(title: row.2, completed: row.3, completedAt: row.4, parentID: row.5, details: row.6)
-    return StoredTask(
-      id: row.0, listID: row.1, task: task, createdAt: row.7 ?? row.8, updatedAt: row.8, version: row.9,
-      changedBy: row.10)
+  static func storedTask(_ row: TaskRow) -> StoredTask {
+    StoredTask(
+      id: row.0, listID: row.1, title: row.2, completed: row.3, completedAt: row.4, parentID: row.5, details: row.6,
+      createdAt: row.7 ?? row.8, updatedAt: row.8, version: row.9, changedBy: row.10)
   }
 
   /// The caller's member id in list `listID`.
@@ -160,7 +159,7 @@ extension PostgresTaskStore: PlannerStore {
 
   func storedTasks(_ rows: PostgresRowSequence) async throws -> [StoredTask] {
     var tasks: [StoredTask] = []
-    for try await row in rows.decode(TaskRow.self) { tasks.append(try Self.storedTask(row)) }
+    for try await row in rows.decode(TaskRow.self) { tasks.append(Self.storedTask(row)) }
     return tasks
   }
 

@@ -27,8 +27,25 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     self.init(year: year, month: month, day: day)
   }
 
-  /// The date `dayNumber` days after 1970-01-01 (Howard Hinnant's civil-from-days).
+  /// The first and last days a date can be: `0001-01-01` and `9999-12-31`, as `YYYY-MM-DD` can write them. Every
+  /// value of this type lies between them, so that every date computed can be stored and read back.
+  public static let first = CalendarDate(civil: -719_162)
+  public static let last = CalendarDate(civil: 2_932_896)
+
+  /// The date `dayNumber` days after 1970-01-01, or the first or last date when that day is before or after them
+  /// (arithmetic saturates at the calendar's ends: "in 100 000 days" is 9999-12-31).
   public init(dayNumber: Int) {
+    self.init(civil: min(max(dayNumber, -719_162), 2_932_896))
+  }
+
+  /// The date `dayNumber` days after 1970-01-01, or nil when that day is outside `first…last`.
+  public init?(exactDayNumber dayNumber: Int) {
+    guard (-719_162...2_932_896).contains(dayNumber) else { return nil }
+    self.init(civil: dayNumber)
+  }
+
+  /// Howard Hinnant's civil-from-days, for a day number within `first…last`.
+  private init(civil dayNumber: Int) {
     let z = dayNumber + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let dayOfEra = z - era * 146_097
@@ -64,15 +81,20 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     Weekday(rawValue: ((dayNumber % 7 + 7) % 7 + 3) % 7 + 1)!
   }
 
-  public func adding(days: Int) -> CalendarDate { CalendarDate(dayNumber: dayNumber + days) }
+  /// `days` days later (earlier when negative), saturating at `first` and `last`.
+  public func adding(days: Int) -> CalendarDate {
+    let (sum, overflow) = dayNumber.addingReportingOverflow(days)
+    return overflow ? (days < 0 ? .first : .last) : CalendarDate(dayNumber: sum)
+  }
 
   /// The same day `months` months later, or the month's last day when it is shorter ("in a month" on 31 January is
-  /// the end of February).
+  /// the end of February); saturating at `first` and `last`.
   public func adding(months: Int) -> CalendarDate {
-    let index = year * 12 + (month - 1) + months
+    let (index, overflow) = (year * 12 + (month - 1)).addingReportingOverflow(months)
+    guard !overflow, index >= 12 else { return months < 0 ? .first : .last }
     let (newYear, newMonth) = (index / 12, index % 12 + 1)
-    return CalendarDate(
-      year: newYear, month: newMonth, day: min(day, Self.daysIn(month: newMonth, year: newYear)))
+    guard newYear <= 9999 else { return .last }
+    return CalendarDate(year: newYear, month: newMonth, day: min(day, Self.daysIn(month: newMonth, year: newYear)))
       ?? self
   }
 

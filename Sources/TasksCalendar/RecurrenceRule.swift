@@ -126,27 +126,31 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
   /// The next occurrence strictly after `date`, which is itself one (the occurrence being finished, or for a task
   /// that repeats from completion, the day it was finished), as RFC 5545 reckons them with weeks starting on Monday:
   /// a day that does not exist is skipped, not moved (monthly on the 31st skips to the next month that has one;
-  /// yearly on 29 February to the next leap year). Nil after UNTIL, or when the rule has no further day (a daily rule
-  /// whose interval never meets its weekdays). COUNT is the caller's to keep: it knows how many were done.
+  /// yearly on 29 February to the next leap year). Nil after UNTIL, when the rule has no further day (a daily rule
+  /// whose interval never meets its weekdays), or when the next day would be past the calendar's end (`CalendarDate
+  /// .last`): the series ends there. COUNT is the caller's to keep: it knows how many were done.
   public func occurrence(after date: CalendarDate) -> CalendarDate? {
     let next: CalendarDate?
+    let start = date.dayNumber
     switch frequency {
     case .daily:
-      next = (1...(7 * interval)).lazy.map { date.adding(days: $0 * self.interval) }.first {
+      next = (1...7).lazy.compactMap { CalendarDate(exactDayNumber: start + $0 * self.interval) }.first {
         self.byDay.isEmpty || self.byDay.contains($0.weekday)
       }
     case .weekly:
       let days = byDay.isEmpty ? [date.weekday] : byDay.sorted()
+      let monday = start + 1 - date.weekday.rawValue
       if let later = days.first(where: { $0 > date.weekday }) {
-        next = date.startOfWeek.adding(days: later.rawValue - 1)
+        next = CalendarDate(exactDayNumber: monday + later.rawValue - 1)
       } else {
-        next = date.startOfWeek.adding(days: 7 * interval + days[0].rawValue - 1)
+        next = CalendarDate(exactDayNumber: monday + 7 * interval + days[0].rawValue - 1)
       }
     case .monthly:
       let wanted = byMonthDay.isEmpty ? [date.day] : byMonthDay
       func days(monthsLater months: Int) -> [CalendarDate] {
         let index = date.year * 12 + (date.month - 1) + months
         let (year, month) = (index / 12, index % 12 + 1)
+        guard year <= 9999 else { return [] }
         let length = CalendarDate.daysIn(month: month, year: year)
         return wanted.compactMap { CalendarDate(year: year, month: month, day: $0 > 0 ? $0 : length + $0 + 1) }.sorted()
       }
@@ -159,7 +163,7 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
           CalendarDate(year: date.year + $0 * self.interval, month: date.month, day: date.day)
         }.first
     }
-    guard let next, until.map({ next <= $0 }) ?? true else { return nil }
+    guard let next, next > date, until.map({ next <= $0 }) ?? true else { return nil }
     return next
   }
 }

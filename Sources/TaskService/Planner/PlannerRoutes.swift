@@ -4,6 +4,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import Logging
 import TasksCalendar
 
 /// The v2 routes. Every route needs a valid bearer token; a list the caller is no member of, and its tasks, answer
@@ -71,8 +72,8 @@ public struct PlannerRoutes: Sendable {
     }
     registerTasks(on: router)
     registerSharing(on: router)
-    router.get("/api/v2/changes") { request, _ in
-      try await authorized(request) { caller in try await changes(request, caller: caller) }
+    router.get("/api/v2/changes") { request, context in
+      try await authorized(request) { caller in try await changes(request, caller: caller, logger: context.logger) }
     }
     TaskRoutes.refuseOtherMethods(on: router, path: .init(lists), allowed: [.get, .post])
     TaskRoutes.refuseOtherMethods(on: router, path: .init(lists + "/:listId"), allowed: [.get, .put, .patch, .delete])
@@ -87,7 +88,7 @@ public struct PlannerRoutes: Sendable {
         guard let listID = Self.id(context, "listId"),
           let tasks = try await store.tasks(caller: caller.key, listID: listID)
         else { return Self.notFound }
-        return Self.json(tasks.map(\.jsonObject))
+        return Self.json(Self.readable(tasks, context.logger).map(\.jsonObject))
       }
     }
     router.get(.init(task)) { request, context in
@@ -95,6 +96,9 @@ public struct PlannerRoutes: Sendable {
         guard let listID = Self.id(context, "listId"), let id = Self.id(context, "taskId"),
           let task = try await store.task(caller: caller.key, listID: listID, id: id)
         else { return Self.notFound }
+        guard !Self.readable([task], context.logger).isEmpty else {
+          return Self.problem(.conflict, "unreadable", PlannerRules.unreadableMessage)
+        }
         return Self.json(task.jsonObject, etag: task.etag)
       }
     }
@@ -224,7 +228,7 @@ public struct PlannerRoutes: Sendable {
     }
   }
 
-  private func changes(_ request: Request, caller: PlannerCaller) async throws -> Response {
+  private func changes(_ request: Request, caller: PlannerCaller, logger: Logger) async throws -> Response {
     var cursor = PlannerFeedCursor(after: nil)
     if let token = request.uri.queryParameters.get("since") {
       guard let read = PlannerFeedCursor(token: String(token)) else {
@@ -254,7 +258,7 @@ public struct PlannerRoutes: Sendable {
         ],
       ]
       object["lists"] = page.lists.map(\.jsonObject)
-      object["tasks"] = page.tasks.map(\.jsonObject)
+      object["tasks"] = Self.readable(page.tasks, logger).map(\.jsonObject)
       return Self.json(object)
     } catch PlannerFeedRefusal.gone {
       return Self.problem(
@@ -280,6 +284,18 @@ public struct PlannerRoutes: Sendable {
       return response
     }
     do { return try await body(caller) } catch let error as TaskRoutes.ResponseError { return error.response }
+  }
+
+  /// The tasks that can be read; each of the others is reported in the log, by its ids and what is wrong, never its
+  /// content (a task that cannot be read never turns a whole read into an error).
+  static func readable(_ tasks: [StoredTask], _ logger: Logger) -> [StoredTask] {
+    tasks.filter { task in
+      guard let problem = task.unreadable else { return true }
+      logger.error(
+        "a stored task cannot be read: it is left out",
+        metadata: ["task": "\(task.id.lowercased)", "list": "\(task.listID.lowercased)", "field": "\(problem.field)"])
+      return false
+    }
   }
 
   static func id<Context: RequestContext>(_ context: Context, _ name: String) -> UUID? {
@@ -323,18 +339,20 @@ public struct PlannerRoutes: Sendable {
     do throws(FieldError) { return try read() } catch { throw TaskRoutes.ResponseError(invalid(error)) }
   }
 
-  /// `{"occurrence": "YYYY-MM-DD", "today": "YYYY-MM-DD"}` (today: the user's day; UTC's when not given).
-  static func completion(_ body: Data) throws -> PlannerTaskWrite {
+  /// `{"occurrence": "YYYY-MM-DD", "today": "YYYY-MM-DD"}` (today: the user's day; UTC's when not given). The user's
+  /// day is at most one day ahead of UTC's anywhere on Earth: a later one (a day more for a clock that is wrong) is
+  /// refused, so that no one moves a series into the far future by naming a day that has not come.
+  static func completion(_ body: Data, now: Date = Date()) throws -> PlannerTaskWrite {
     guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
       throw FieldError("body", "a JSON object with occurrence")
     }
     guard let text = object["occurrence"] as? String, let occurrence = CalendarDate(text) else {
       throw FieldError("occurrence", "the due date being finished, as YYYY-MM-DD")
     }
-    var today = CalendarDate(dayNumber: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
+    var today = CalendarDate(dayNumber: Int((now.timeIntervalSince1970 / 86_400).rounded(.down)))
     if let value = object["today"], !(value is NSNull) {
-      guard let text = value as? String, let date = CalendarDate(text) else {
-        throw FieldError("today", "the user's date, as YYYY-MM-DD")
+      guard let text = value as? String, let date = CalendarDate(text), date <= today.adding(days: 2) else {
+        throw FieldError("today", "the user's date, as YYYY-MM-DD, not after tomorrow")
       }
       today = date
     }

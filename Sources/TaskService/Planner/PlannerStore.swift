@@ -278,6 +278,9 @@ public enum PlannerRules {
   ) -> PlannerOutcome<StoredTask> {
     // An id another list's task has: as if the list were not there (its owner may be someone else).
     if elsewhere { return .notFound }
+    if let current, current.unreadable != nil {
+      guard case .delete = write else { return .conflict(unreadableMessage) }
+    }
     switch write {
     case .create(let changes):
       guard case .set(let title) = changes.title else { return .invalid(FieldError("title", "a task needs a title")) }
@@ -326,6 +329,10 @@ public enum PlannerRules {
       return .deleted
     }
   }
+
+  /// What a read or write of an unreadable task answers.
+  public static let unreadableMessage =
+    "This task was stored in a form this service cannot read: it can only be deleted. The service's log names it."
 
   /// Why `parentID` cannot be the parent of task `id`: it is not a task of this list, it is a subtask itself, the
   /// task is its own parent, or the task has subtasks (one level deep).

@@ -67,6 +67,12 @@ public struct PlannerTask: Equatable, Sendable {
       }
     }
     if status == .completed && completedAt == nil { throw FieldError("completedAt", "a finished task has one") }
+    if let completedAt, !Self.timeRange.contains(completedAt) {
+      throw FieldError("completedAt", "a time from 1970 to 9999")
+    }
+    if let index = reminders.firstIndex(where: { !Self.reminderTimesFit($0) }) {
+      throw FieldError("reminders[\(index)]", "times from 1970 to 9999")
+    }
   }
 
   /// `changes` applied: what they set replaces, what they clear goes back to its default (a title cannot be cleared);
@@ -120,19 +126,32 @@ extension PlannerTask {
     next.lastOccurrenceDone = occurrence
     next.occurrencesDone += 1
     let following = recurrence.rule.occurrence(after: recurrence.from == .due ? occurrence : max(today, occurrence))
-    guard let following, recurrence.rule.count.map({ next.occurrencesDone < $0 }) ?? true else {
+    let days = following.map { TimeInterval($0.dayNumber - due.date.dayNumber) * 86_400 } ?? 0
+    let moved = reminders.map { reminder in
+      var moved = TaskReminder(reminder.when)
+      if case .at(let time) = reminder.when { moved.when = .at(time.addingTimeInterval(days)) }
+      return moved
+    }
+    // The series also ends where a reminder would move past the last time a task can hold.
+    guard let following, recurrence.rule.count.map({ next.occurrencesDone < $0 }) ?? true,
+      moved.allSatisfy({ Self.reminderTimesFit($0) })
+    else {
       next.status = .completed
       next.completedAt = now
       return next
     }
-    let days = following.dayNumber - due.date.dayNumber
     next.due?.date = following
-    next.reminders = reminders.map { reminder in
-      var moved = TaskReminder(reminder.when)
-      if case .at(let time) = reminder.when { moved.when = .at(time.addingTimeInterval(TimeInterval(days) * 86_400)) }
-      return moved
-    }
+    next.reminders = moved
     return next
+  }
+
+  /// The times a task holds lie from 1970 to the end of 9999 (RFC 3339 writes four-digit years).
+  public static let timeRange = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799.999)
+
+  static func reminderTimesFit(_ reminder: TaskReminder) -> Bool {
+    var times = [reminder.acknowledgedAt, reminder.snoozedUntil].compactMap { $0 }
+    if case .at(let time) = reminder.when { times.append(time) }
+    return times.allSatisfy(timeRange.contains)
   }
 }
 
@@ -359,7 +378,7 @@ struct FieldReader {
   /// An RFC 3339 time in UTC (`2026-11-25T09:00:00Z`, fractions allowed), from 1970 to 9999.
   func time(_ value: Any, _ field: String) throws(FieldError) -> Date {
     guard let text = value as? String, text.hasSuffix("Z"), let date = Self.parse(text),
-      date.timeIntervalSince1970 >= 0
+      PlannerTask.timeRange.contains(date)
     else { throw FieldError(field, "a time from 1970 on, as RFC 3339 in UTC (2026-11-25T09:00:00Z)") }
     return date
   }
@@ -380,6 +399,9 @@ public struct StoredTask: Equatable, Sendable {
   public var version: Int64
   /// The member id, in its list, of whoever changed it last (nil: no one still a member of it).
   public var changedBy: UUID?
+  /// Why its stored fields cannot be read (written by a release with a bug, or changed by hand): such a task is
+  /// left out of every read and reported, and can only be deleted; `task` then holds only its title and status.
+  public var unreadable: FieldError?
 
   public init(
     id: UUID, listID: UUID, task: PlannerTask, createdAt: Date, updatedAt: Date, version: Int64,
@@ -392,6 +414,26 @@ public struct StoredTask: Equatable, Sendable {
     self.updatedAt = updatedAt
     self.version = version
     self.changedBy = changedBy
+  }
+
+  /// A stored task from a database's columns; details that do not read make it `unreadable`, never a task made up.
+  public init(
+    id: UUID, listID: UUID, title: String, completed: Bool, completedAt: Date?, parentID: UUID?, details: String,
+    createdAt: Date, updatedAt: Date, version: Int64, changedBy: UUID?
+  ) {
+    var task = PlannerTask(title: title)
+    var unreadable: FieldError?
+    do throws(FieldError) {
+      task = try PlannerTask(
+        title: title, completed: completed, completedAt: completedAt, parentID: parentID, details: details)
+    } catch {
+      task.status = completed ? .completed : .needsAction
+      unreadable = error
+    }
+    self.init(
+      id: id, listID: listID, task: task, createdAt: createdAt, updatedAt: updatedAt, version: version,
+      changedBy: changedBy)
+    self.unreadable = unreadable
   }
 
   /// The `ETag` it is answered with: its version.

@@ -115,14 +115,12 @@ extension SQLiteTaskStore: PlannerStore {
   static let memberID = "SELECT memberID FROM members WHERE listID = ? AND member = ?"
   static let changedBy = "(\(memberID))"
 
-  static func storedTask(_ row: Row) throws -> StoredTask {
+  static func storedTask(_ row: Row) -> StoredTask {
     let parent: String? = row[5]
-    let task = try PlannerTask(
-      title: row[2], completed: row[3], completedAt: row[4], parentID: parent.flatMap { UUID(uuidString: $0) },
-      details: row[6])
     let changedBy: String? = row[10]
     return StoredTask(
-      id: UUID(uuidString: row[0]) ?? UUID(), listID: UUID(uuidString: row[1]) ?? UUID(), task: task,
+      id: UUID(uuidString: row[0]) ?? UUID(), listID: UUID(uuidString: row[1]) ?? UUID(), title: row[2],
+      completed: row[3], completedAt: row[4], parentID: parent.flatMap { UUID(uuidString: $0) }, details: row[6],
       createdAt: row[7] ?? row[8], updatedAt: row[8], version: row[9],
       changedBy: changedBy.flatMap { UUID(uuidString: $0) })
   }

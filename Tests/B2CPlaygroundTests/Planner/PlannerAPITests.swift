@@ -138,7 +138,7 @@ struct PlannerAPITests {
     (try await client(harness, api), try await client(harness, api, "bob@example.com", "Tasks-Demo-2"))
   }
 
-  private func withAPI(
+  static func withAPI(
     _ host: TaskAPIHost, _ body: (PlaygroundHarness, TaskAPIEndpoint) async throws -> Void
   ) async throws {
     let harness = try await PlaygroundHarness.start()
@@ -160,7 +160,7 @@ struct PlannerAPITests {
     "lists: a default list; PUT with the client's id creates once (a replay answers the same list); rename, delete",
     arguments: TaskAPIHost.allCases)
   func lists(host: TaskAPIHost) async throws {
-    try await withAPI(host) { harness, api in
+    try await Self.withAPI(host) { harness, api in
       let ann = try await Self.client(harness, api.base)
       let first = try await ann.array("/lists")
       #expect(first.count == 1 && first[0]["isDefault"] as? Bool == true && first[0]["name"] as? String == "Tasks")
@@ -192,7 +192,7 @@ struct PlannerAPITests {
     "tasks: PUT replays answer the same task; PATCH with an old If-Match answers 412 and the current task",
     arguments: TaskAPIHost.allCases)
   func tasks(host: TaskAPIHost) async throws {
-    try await withAPI(host) { harness, api in
+    try await Self.withAPI(host) { harness, api in
       let ann = try await Self.client(harness, api.base)
       let list = try await ann.newList("Home")
       let id = UUID().uuidString.lowercased()
@@ -228,7 +228,7 @@ struct PlannerAPITests {
 
   @Test("bad input is a 400 naming the field, and stores nothing", arguments: TaskAPIHost.allCases)
   func badInput(host: TaskAPIHost) async throws {
-    try await withAPI(host) { harness, api in
+    try await Self.withAPI(host) { harness, api in
       let ann = try await Self.client(harness, api.base)
       let list = try await ann.newList("Home")
       let parent = try await ann.newTask(list, ["title": "parent"])
@@ -260,7 +260,7 @@ struct PlannerAPITests {
     "finishing: a repeating task moves to its next occurrence once, however often it is sent; others complete",
     arguments: TaskAPIHost.allCases)
   func complete(host: TaskAPIHost) async throws {
-    try await withAPI(host) { harness, api in
+    try await Self.withAPI(host) { harness, api in
       let ann = try await Self.client(harness, api.base)
       let list = try await ann.newList("Home")
       let task = try await ann.newTask(
@@ -285,7 +285,7 @@ struct PlannerAPITests {
   @Test(
     "the sample's /api/tasks is the default list: each side sees what the other added", arguments: TaskAPIHost.allCases)
   func defaultList(host: TaskAPIHost) async throws {
-    try await withAPI(host) { harness, api in
+    try await Self.withAPI(host) { harness, api in
       let ann = try await Self.client(harness, api.base)
       let v1 = TaskClient(api: api.base, token: ann.token)
       #expect(try await v1.add("from v1").status == 204)
@@ -311,7 +311,7 @@ struct PlannerAPITests {
     "the feed: everything, then only what changed (deletions too); unchanged is tiny; a bad token is refused",
     arguments: TaskAPIHost.allCases)
   func feed(host: TaskAPIHost) async throws {
-    try await withAPI(host) { harness, api in
+    try await Self.withAPI(host) { harness, api in
       let ann = try await Self.client(harness, api.base)
       let list = try await ann.newList("Home")
       var kept: [String] = []
@@ -345,7 +345,7 @@ struct PlannerAPITests {
     "the feed in pages: limit tasks a page, lists and deletions on the first; a change during the pages comes next; a member removed between pages gets none",
     arguments: TaskAPIHost.allCases)
   func feedPages(host: TaskAPIHost) async throws {
-    try await withAPI(host) { harness, api in
+    try await Self.withAPI(host) { harness, api in
       let ann = try await Self.client(harness, api.base)
       let home = try await ann.newList("Home")
       let work = try await ann.newList("Work")
@@ -423,7 +423,7 @@ struct PlannerAPITests {
     "sharing: Bob joins Ann's list with her code; both change it and see each other's changes; removed, he gets 404",
     arguments: TaskAPIHost.allCases)
   func sharing(host: TaskAPIHost) async throws {
-    try await withAPI(host) { harness, api in
+    try await Self.withAPI(host) { harness, api in
       let (ann, bob) = try await Self.annAndBob(harness, api.base)
       let list = try await ann.newList("Holiday")
       let private_ = try await ann.newList("Ann's own")
@@ -473,7 +473,7 @@ struct PlannerAPITests {
     "who changed a task last: the writer's member id in its list, by every route; never what a request says; no one once they left",
     arguments: TaskAPIHost.allCases)
   func changedBy(host: TaskAPIHost) async throws {
-    try await withAPI(host) { harness, api in
+    try await Self.withAPI(host) { harness, api in
       let (ann, bob) = try await Self.annAndBob(harness, api.base)
       let list = try await ann.newList("Garden")
       let code = try #require(try await ann.object("POST", "/lists/\(list)/invitations")["code"] as? String)
@@ -520,7 +520,7 @@ struct PlannerAPITests {
     "a move takes the task and its subtasks to another list: gone there in a member's feed, here in the mover's",
     arguments: TaskAPIHost.allCases)
   func move(host: TaskAPIHost) async throws {
-    try await withAPI(host) { harness, api in
+    try await Self.withAPI(host) { harness, api in
       let (ann, bob) = try await Self.annAndBob(harness, api.base)
       let shared = try await ann.newList("Shared")
       let own = try await ann.newList("Ann's own")
@@ -572,7 +572,7 @@ struct PlannerAPITests {
 
   @Test("another account gets 404 on every route of a list it is no member of", arguments: TaskAPIHost.allCases)
   func otherAccount(host: TaskAPIHost) async throws {
-    try await withAPI(host) { harness, api in
+    try await Self.withAPI(host) { harness, api in
       let (ann, bob) = try await Self.annAndBob(harness, api.base)
       let list = try await ann.newList("Ann's")
       let task = try #require(try await ann.newTask(list, ["title": "secret"])["id"] as? String)

@@ -2,6 +2,7 @@
 // malformed inputs.
 
 import Foundation
+import TasksTestSupport
 import Testing
 
 @testable import TasksCore
@@ -127,18 +128,5 @@ struct RedirectInterpreterTests {
       let url = String(decoding: bytes, as: UTF8.self)
       for interpreter in interpreters { _ = interpreter.interpret(url) }
     }
-  }
-}
-
-/// A reproducible random source for fuzz-style tests (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -2,6 +2,7 @@
 // malformed bodies.
 
 import Foundation
+import TasksTestSupport
 import Testing
 
 @testable import TasksCore
