@@ -194,7 +194,7 @@ final class ReminderService {
   private func show(_ alert: ReminderAlert, now: Date) {
     let notification = g_notification_new(alert.title)!
     defer { g_object_unref(notification.gpointer) }
-    g_notification_set_body(notification, alert.body(now: now))
+    NotificationBody.set(alert.body(now: now), on: notification, application: application)
     g_notification_set_priority(notification, G_NOTIFICATION_PRIORITY_HIGH)
     let id = alert.task.id.uuidString.lowercased()
     typealias Action = AppIdentity.Reminders.Action

@@ -11,9 +11,11 @@ import Testing
 final class NotificationServer {
   let process: ChildProcess
 
-  init() async throws {
+  /// A server answering GetCapabilities with `capabilities` (`body-markup`: it reads bodies as markup, as GNOME
+  /// Shell's does).
+  init(capabilities: [String] = ["actions", "body", "persistence"]) async throws {
     let script = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "notification_server.py")
-    process = try ChildProcess(Tools.python, [script.path])
+    process = try ChildProcess(Tools.python, [script.path, "--capabilities", capabilities.joined(separator: ",")])
     let ready = await eventually(timeout: .seconds(60)) { self.records.contains { $0["ready"] as? Bool == true } }
     try #require(ready, "the notification server did not start: \(process.standardError)")
   }

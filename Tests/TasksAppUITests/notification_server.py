@@ -9,6 +9,8 @@ and what it was asked to do. Pressing a button is a method of its own, for the t
   gdbus call --session --dest org.freedesktop.Notifications --object-path /org/freedesktop/Notifications \
     --method org.b2ctasks.TestNotifications.Press ID ACTION_KEY
 emits ActionInvoked(ID, ACTION_KEY) then NotificationClosed(ID, 2), as a server does when a button is clicked.
+With --capabilities a,b,c it answers GetCapabilities with those (body-markup: it reads bodies as markup, as GNOME
+Shell's server does); by default "actions,body,persistence".
 """
 import json
 import sys
@@ -39,6 +41,7 @@ XML = """
 </node>
 """
 PATH = "/org/freedesktop/Notifications"
+CAPABILITIES = ["actions", "body", "persistence"]
 last_id = 0
 connection = None
 
@@ -76,7 +79,8 @@ def on_call(conn, sender, path, interface, method, parameters, invocation):
         invocation.return_value(None)
         emit("NotificationClosed", GLib.Variant("(uu)", (args[0], 3)))
     elif method == "GetCapabilities":
-        invocation.return_value(GLib.Variant("(as)", (["actions", "body", "persistence"],)))
+        say({"call": "GetCapabilities"})
+        invocation.return_value(GLib.Variant("(as)", (CAPABILITIES,)))
     elif method == "GetServerInformation":
         invocation.return_value(GLib.Variant("(ssss)", ("b2c-tasks-tests", "b2ctasks", "1", "1.2")))
     elif method == "Press":
@@ -96,6 +100,9 @@ def on_bus(conn, name):
 
 
 def main():
+    global CAPABILITIES
+    if len(sys.argv) == 3 and sys.argv[1] == "--capabilities":
+        CAPABILITIES = sys.argv[2].split(",")
     loop = GLib.MainLoop()
     Gio.bus_own_name(
         Gio.BusType.SESSION, "org.freedesktop.Notifications", Gio.BusNameOwnerFlags.DO_NOT_QUEUE, on_bus,

@@ -1,0 +1,57 @@
+// The hostile collaborator, on the other member's desktop: Bob owns a list shared with Ann and writes what he likes
+// into it (its name, titles, reminders); what reaches Ann's screen through her reminder service is shown as written,
+// never as markup, whatever her notification server reads.
+
+import Foundation
+import TasksTestSupport
+import Testing
+
+extension AppUI {
+  @Suite("A hostile member of a shared list, on the other member's desktop", .serialized)
+  struct HostileMemberUITests {
+    @Test(
+      "S2: a list's name and a title another member wrote reach the notification as text: escaped for a server that reads body markup (as GNOME Shell's does), as written for one that does not"
+    )
+    func markupInNotifications() async throws {
+      try await ReminderUITests.endRunningService()
+      let playground = try await PlaygroundForUI()
+      let ann = try await TerminalUser(playground, email: "ann@example.com", password: "Tasks-Demo-1")
+      let bob = try await TerminalUser(playground, email: "bob@example.com", password: "Tasks-Demo-2")
+      let listName = #"<a href="https://evil.example/">Home</a> & <b>co</b>"#
+      try await bob.run(["lists", "add", listName])
+      let shared = try await bob.run(["lists", "share", listName])
+      let code = try #require(shared.split(separator: "\n").last.map(String.init))
+      try await ann.run(["lists", "join"], input: code)
+
+      let markupServer = try await NotificationServer(capabilities: [
+        "actions", "body", "body-markup", "body-hyperlinks",
+      ])
+      let title = #"<i>Pay</i> &amp; <u>now</u>"#
+      _ = try await bob.add([
+        title, "--list", listName, "--due", ReminderUITests.yesterday, "--remind", "at the due time",
+      ])
+      let service = try ann.startReminders()
+      defer { service.kill() }
+      let shown = try await markupServer.waitForShown(title)  // a summary is text for every server: as written
+      let body = try #require(shown["body"] as? String)
+      #expect(
+        body.hasSuffix("&lt;a href=&quot;https://evil.example/&quot;&gt;Home&lt;/a&gt; &amp; &lt;b&gt;co&lt;/b&gt;"),
+        "\(body)")
+      #expect(markupServer.records.contains { $0["call"] as? String == "GetCapabilities" })
+
+      // A server that shows bodies as text gets them as written (escaping would show the entities).
+      markupServer.process.terminate()
+      _ = await markupServer.process.waitForExit(timeout: .seconds(30))
+      let textServer = try await NotificationServer()
+      let second = "Second <b>one</b>"
+      _ = try await bob.add([
+        second, "--list", listName, "--due", ReminderUITests.yesterday, "--remind", "at the due time",
+      ])
+      // Ann's service reads the feed at its minute, or at once when an app of the session asks it to.
+      _ = try await ChildProcess.run(
+        URL(filePath: "/usr/bin/gapplication"), ["action", "io.github.b2ctasks.B2CTasks.Reminders", "refresh"])
+      let plain = try await textServer.waitForShown(second, timeout: .seconds(150))
+      #expect((plain["body"] as? String)?.hasSuffix(" · " + listName) == true, "\(plain)")
+    }
+  }
+}
