@@ -111,11 +111,15 @@ public struct BearerValidator: Sendable {
     for issuer in issuers {
       do {
         let claims = try await issuer.verify(token, naming: named)
-        // Owners are per `iss`: were a trusted document of another origin to declare this one's `iss` too, whoever
-        // holds its keys would own this issuer's users' tasks. Neither is taken until the operator removes one. (One
-        // provider's documents may share it: a B2C tenant's policies all declare the tenant's issuer.)
-        for other in issuers where other !== issuer && other.origin != issuer.origin {
-          if (try? await other.name()) == claims.iss {
+        // Owners are per `iss`: were another trusted document to declare this one's `iss` too, whoever holds its keys
+        // would own this issuer's users' tasks. One of another origin is never taken, nor is either until the
+        // operator removes one. One provider's documents may share it (a B2C tenant's policies all declare the
+        // tenant's issuer), as long as they publish the same keys: the key that signed the token must be published
+        // by every document declaring its `iss` (one that lacks it is read again, at most once a minute).
+        let key = await issuer.published(kid: IssuerKeys.keyID(token))
+        for other in issuers where other !== issuer {
+          guard (try? await other.name()) == claims.iss else { continue }
+          guard other.origin == issuer.origin, let key, await other.publishes(key) else {
             throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "two trusted issuers name this iss")
           }
         }
@@ -131,7 +135,8 @@ public struct BearerValidator: Sendable {
   public struct Declarations: Sendable {
     /// The documents that declare an issuer their address does not name.
     public var misnamed: [IssuerKeys.NotItsIssuer] = []
-    /// The `iss` values declared by documents of more than one origin, with the metadata URLs declaring each.
+    /// The `iss` values declared by documents of more than one origin, or by documents that publish different keys,
+    /// with the metadata URLs declaring each.
     public var shared: [String: [URL]] = [:]
   }
 
@@ -153,7 +158,13 @@ public struct BearerValidator: Sendable {
         }
       }
     }
-    result.shared = declared.filter { Set($0.value.map(\.origin)).count > 1 }.mapValues { $0.map(\.metadataURL) }
+    for (name, documents) in declared where documents.count > 1 {
+      var keySets: [Set<String>] = []
+      for document in documents { keySets.append(await document.publishedKeys()) }
+      if Set(documents.map(\.origin)).count > 1 || Set(keySets).count > 1 {
+        result.shared[name] = documents.map(\.metadataURL)
+      }
+    }
     return result
   }
 }
@@ -216,6 +227,8 @@ public actor IssuerKeys {
   /// onto the actor.
   private nonisolated let current = Mutex<(kids: Set<String>, readAt: Date)>(([], .distantPast))
   private var collection: JWTKeyCollection?
+  /// The keys of the set in use, each as its id and RSA modulus and exponent (`kid n e`): what twins compare.
+  private var keys: Set<String> = []
   private var issuer: String?
   private var lastFetch = Date.distantPast
   /// When the key set in use was read.
@@ -253,6 +266,28 @@ public actor IssuerKeys {
     guard let url = URLComponents(string: text), let host = url.host?.lowercased(), !host.isEmpty else { return false }
     if url.scheme == "https" { return true }
     return url.scheme == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
+  }
+
+  /// The keys the issuer publishes (`kid n e`; empty when it cannot be read).
+  func publishedKeys() async -> Set<String> {
+    if collection == nil { try? await fetch() }
+    return keys
+  }
+
+  /// The published key `kid` names (the only key when none is named), as `publishedKeys` writes it.
+  func published(kid: String?) -> String? {
+    guard let kid else { return keys.count == 1 ? keys.first : nil }
+    return keys.first { $0.hasPrefix(kid + " ") }
+  }
+
+  /// Whether the issuer publishes `key`; when it does not, its keys are read again (at most once a minute) and
+  /// asked once more.
+  func publishes(_ key: String) async -> Bool {
+    if collection == nil { try? await fetch() }
+    if keys.contains(key) { return true }
+    guard Date().timeIntervalSince(lastFetch) > 60 else { return false }
+    try? await fetch()
+    return keys.contains(key)
   }
 
   /// The issuer's name (`iss`), from its metadata document (read now if it has not been).
@@ -309,9 +344,11 @@ public actor IssuerKeys {
     defer { reading = nil }
     lastFetch = Date()
     do {
-      let (issuer, collection, kids) = try await Self.read(metadataURL: metadataURL)
+      let (issuer, collection, keys) = try await Self.read(metadataURL: metadataURL)
       self.collection = collection
       self.issuer = issuer
+      self.keys = keys
+      let kids = Set(keys.map { String($0.prefix { $0 != " " }) }.filter { !$0.isEmpty })
       let now = Date()
       lastRead = now
       current.withLock { $0 = (kids, now) }
@@ -373,6 +410,7 @@ public actor IssuerKeys {
   }
 
   /// The issuer's name and RS256 keys, from its metadata document and key set.
+  /// The key set's keys are answered as `kid n e`.
   private static func read(metadataURL: URL) async throws -> (String, JWTKeyCollection, Set<String>) {
     let metadata = try await KeyFetcher.shared.get(metadataURL)
     guard let document = try JSONSerialization.jsonObject(with: metadata) as? [String: Any],
@@ -393,7 +431,10 @@ public actor IssuerKeys {
     let collection = JWTKeyCollection()
     let json = try JSONSerialization.data(withJSONObject: ["keys": pinned])
     try await collection.add(jwksJSON: String(decoding: json, as: UTF8.self))
-    return (issuer, collection, Set(pinned.compactMap { $0["kid"] as? String }))
+    return (
+      issuer, collection,
+      Set(pinned.map { "\($0["kid"] as? String ?? "") \($0["n"] as? String ?? "") \($0["e"] as? String ?? "")" })
+    )
   }
 
   /// The `iss` a JWT's payload names, unverified (only to choose whose keys verify it).

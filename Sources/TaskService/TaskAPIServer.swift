@@ -64,15 +64,16 @@ public struct TaskAPIServer: Sendable {
   }
 
   /// Trusted metadata documents of two origins declare the same `iss` (OpenID Discovery §4.3 asks that a document's
-  /// issuer be its own): the service does not start, as whoever holds either's keys would own the other's users.
-  /// (One provider's documents may: a B2C tenant's policies all declare the tenant's issuer.)
+  /// issuer be its own), or documents of one origin declare it with different keys: the service does not start, as
+  /// whoever holds either's keys would own the other's users. (One provider's documents may share an issuer with
+  /// the same keys: a B2C tenant's policies all declare the tenant's issuer.)
   public struct SharedIssuer: Error, CustomStringConvertible {
     public let issuer: String
     public let metadata: [URL]
     public var description: String {
       "the issuer \(issuer) is declared by \(metadata.count) trusted metadata documents ("
         + metadata.map(\.absoluteString).sorted().joined(separator: ", ")
-        + "): trust one of them, as owners are kept per issuer"
+        + ") of different origins or with different keys: trust one of them, as owners are kept per issuer"
     }
   }
 

@@ -83,7 +83,8 @@ struct IssuerKeysTests {
     defer { issuer.kill() }
     let keys = IssuerKeys(metadataURL: try #require(URL(string: "\(origin)/redirect")))
     await #expect(throws: (any Error).self) { _ = try await keys.name() }
-    #expect(issuer.standardOutput.contains("/redirect\n"))
+    // (The server's output reaches the test through a pipe: waited for.)
+    #expect(await eventually { issuer.standardOutput.contains("/redirect\n") })
     #expect(!issuer.standardOutput.contains("/metadata\n"), "the redirect was followed")
     // The same document, asked for directly, is read (the server works).
     #expect(try await IssuerKeys(metadataURL: try #require(URL(string: "\(origin)/metadata"))).name() == origin)
@@ -95,7 +96,8 @@ struct IssuerKeysTests {
     defer { issuer.kill() }
     let keys = IssuerKeys(metadataURL: try #require(URL(string: "\(origin)/plain-keys")))
     await #expect(throws: (any Error).self) { _ = try await keys.name() }
-    #expect(issuer.standardOutput.contains("/plain-keys\n"))
+    // (The server's output reaches the test through a pipe: waited for.)
+    #expect(await eventually { issuer.standardOutput.contains("/plain-keys\n") })
     #expect(!issuer.standardOutput.contains("/keys\n"), "the keys were fetched over plain http")
     // The keys' address answers (a fetch would have reached it): asked for directly, it gives the key set.
     let document = try await ChildProcess.run(

@@ -144,6 +144,56 @@ struct IssuerOwnerTests {
     }
   }
 
+  @Test(
+    "Issue 64, S6: two documents of one origin declaring one issuer with different keys: the service does not start, naming both; with the same keys it starts"
+  )
+  func twinIssuersOnOneOrigin() async throws {
+    let a = try await PlaygroundHarness.start()
+    let b = try await PlaygroundHarness.start()
+    let folder = try TestDesktop.temporaryFolder("twin-issuers")
+    try await withTeardown({
+      await a.stop()
+      await b.stop()
+      try? FileManager.default.removeItem(at: folder)
+    }) {
+      func keys(_ harness: PlaygroundHarness) -> String {
+        harness.base.appending(path: "\(PlaygroundHarness.tenant)/\(PlaygroundHarness.signIn)/discovery/v2.0/keys")
+          .absoluteString
+      }
+      // One origin, two documents (/a/… and /b/…), both declaring the origin's /tenant/v2.0/ issuer; each with the
+      // keys named by its argument.
+      let documents = """
+        def answer(origin, path):
+            keys = {"/a/.well-known/openid-configuration": sys.argv[1], "/b/.well-known/openid-configuration": sys.argv[2]}
+            if path not in keys:
+                return None
+            return {"issuer": origin + "/tenant/v2.0/", "jwks_uri": keys[path]}
+        """
+      for (secondKeys, starts) in [(keys(b), false), (keys(a), true)] {
+        let server = try await ScriptServer.json(documents, [keys(a), secondKeys])
+        defer { server.stop() }
+        let first = server.origin + "/a/.well-known/openid-configuration"
+        let second = server.origin + "/b/.well-known/openid-configuration"
+        let arguments = [
+          "--port", "0", "--database", folder.appending(path: "twins.sqlite").path, "--issuer-metadata", first,
+          "--issuer-metadata", second, "--audience", PlaygroundHarness.clientID,
+        ]
+        if starts {
+          let api = try await TaskAPIProcess.start(
+            database: folder.appending(path: "tasks.sqlite").path, issuerMetadata: try #require(URL(string: first)),
+            arguments: ["--issuer-metadata", second])
+          await api.stop()
+        } else {
+          let refused = try await ChildProcess.run(TaskAPIProcess.program, arguments, timeout: .seconds(60))
+          #expect(refused.status != 0 && refused.status != nil, "\(refused.output)")
+          #expect(
+            refused.error.contains(first) && refused.error.contains(second)
+              && refused.error.contains("with different keys"), "\(refused.error)")
+        }
+      }
+    }
+  }
+
   /// A hostile issuer's metadata: its `issuer` is whatever the file `issuer` (argument 1) holds, its keys the URL in
   /// argument 2; 503 while that file does not exist.
   private static let hostileMetadata = """

@@ -24,16 +24,21 @@ public struct ScriptServer: Sendable {
     return ScriptServer(process: process, origin: "http://127.0.0.1:\(found)")
   }
 
-  /// Starts a server answering every GET with the JSON object `answer(origin)` returns, a function the Python
-  /// `source` defines (it may read `sys.argv`, whose items 1… are `arguments`); 503 when it returns None.
+  /// Starts a server answering every GET with the JSON object `answer(origin)` (or `answer(origin, path)`, when it
+  /// takes two) returns, a function the Python `source` defines (it may read `sys.argv`, whose items 1… are
+  /// `arguments`); 503 when it returns None.
   public static func json(_ source: String, _ arguments: [String] = []) async throws -> ScriptServer {
     let script = """
-      import http.server, json, os, sys
+      import http.server, inspect, json, os, sys
       \(source)
       class Handler(http.server.BaseHTTPRequestHandler):
           def log_message(self, *args): pass
           def do_GET(self):
-              document = answer("http://127.0.0.1:%d" % self.server.server_address[1])
+              origin = "http://127.0.0.1:%d" % self.server.server_address[1]
+              if len(inspect.signature(answer).parameters) == 2:
+                  document = answer(origin, self.path)
+              else:
+                  document = answer(origin)
               if document is None:
                   self.send_response(503); self.end_headers(); return
               body = json.dumps(document).encode()
