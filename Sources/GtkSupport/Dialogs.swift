@@ -19,11 +19,13 @@ public struct MessageDialog: WidgetView {
   @MainActor
   public var asWindow: Window { Window(widget) }
 
-  /// Adds a button answering `id`, labelled `label` (with an underlined mnemonic); `suggested`, in the accent colour.
+  /// Adds a button answering `id`, labelled `label` (with an underlined mnemonic); `suggested`, in the accent colour;
+  /// `destructive`, in the colour of what cannot be undone.
   @MainActor
-  public func addResponse(_ id: String, label: String, suggested: Bool = false) {
+  public func addResponse(_ id: String, label: String, suggested: Bool = false, destructive: Bool = false) {
     adw_message_dialog_add_response(dialog, id, label)
     if suggested { adw_message_dialog_set_response_appearance(dialog, id, ADW_RESPONSE_SUGGESTED) }
+    if destructive { adw_message_dialog_set_response_appearance(dialog, id, ADW_RESPONSE_DESTRUCTIVE) }
   }
 
   /// The response Enter gives (nil: none).

@@ -101,13 +101,13 @@ public final class AccountSession {
   // MARK: Signing in
 
   /// A sign-in finished as `account` (in a window or the browser): when it is another account than the one before,
-  /// the previous one's files go, as at sign-out (what waits in its outbox stays for its next sign-in), and the
-  /// planner empties. (The window then reads the new account's lists.)
+  /// the previous one's copies go (`AccountFiles.forgetCopies`: what waits in its outbox stays for its next sign-in),
+  /// and the planner empties. (The window then reads the new account's lists.)
   public func signedIn(_ account: Account) async {
     if let previous = currentFiles, previous.objectID != account.objectID {
       currentFiles = nil
       await planner.forget()
-      await previous.forget()
+      await previous.forgetCopies()
     }
     _ = files(for: account)
     publish(.signedIn(account))
@@ -136,15 +136,23 @@ public final class AccountSession {
 
   // MARK: Signing out
 
+  /// Before a sign-out: carries out the deletions whose Undo still shows and sends what waits; answers how many
+  /// edits still wait (the service could not be reached), which the sign-out would discard (the window asks first).
+  public func waitingAfterSending() async -> Int {
+    await planner.finishPendingWork()
+    guard let account = await session.account else { return 0 }
+    await planner.sendWaiting()
+    return await files(for: account).waitingChanges()
+  }
+
   /// Signs out every app of the keychain group and forgets what this computer kept of the account (see the type's
-  /// summary). Answers the provider's end-session address (for a sign-in made in the browser, where its cookie is),
-  /// or nil.
+  /// summary), what could not be sent included. Answers the provider's end-session address (for a sign-in made in
+  /// the browser, where its cookie is), or nil.
   public func signOut() async throws(SessionError) -> Session.Logout? {
     await planner.finishPendingWork()  // the deletion goes out while the session can still send it
     let account = await session.account
     if account != nil {
-      // What waits goes out while it still can; what cannot be sent stays for this user's next sign-in.
-      await planner.sendWaiting()
+      await planner.sendWaiting()  // what waits goes out while it still can
     }
     let logout = try await session.signOut()
     await forget(account.map { files(for: $0) } ?? currentFiles)
@@ -154,7 +162,7 @@ public final class AccountSession {
   }
 
   /// Another app of the keychain group signed out: this app forgets what its own sign-out forgets (the next sign-in
-  /// asks for the password again); what waits in the outbox stays for this user's next sign-in.
+  /// asks for the password again), every file of the account included.
   public func signedOutElsewhere() async {
     await forget(currentFiles)
     publish(.signedOut(elsewhere: true))
@@ -172,7 +180,7 @@ public final class AccountSession {
   private func forget(_ files: AccountFiles?) async {
     await planner.forget()
     currentFiles = nil
-    await files?.forget()
+    files?.forget()
     webSession.remove()
   }
 }

@@ -145,10 +145,13 @@ final class AccountController {
   }
 
   /// Sign Out: the account's one sign-out (every app of the keychain group; the window shows the welcome page when it
-  /// is done); a sign-in made in the browser is ended there too.
+  /// is done); a sign-in made in the browser is ended there too. What waits is sent first; what cannot be sent (the
+  /// service cannot be reached) would be discarded with the account's files, so the user is asked first.
   @discardableResult
   func signOut() -> Task<Void, Never> {
     Task {
+      let waiting = await account.waitingAfterSending()
+      if waiting > 0, await !confirmDiscarding(waiting) { return }
       do throws(SessionError) {
         let logout = try await account.signOut()
         if let logout, logout.inBrowser, let reason = Browser.open(logout.url, parent: ui.parentWindow) {
@@ -157,6 +160,30 @@ final class AccountController {
       } catch {
         ui.showToast(error.message)
       }
+    }
+  }
+
+  /// Asks whether to sign out although `count` changes could not be sent (a sign-out removes them from this
+  /// computer); answers whether to.
+  private func confirmDiscarding(_ count: Int) async -> Bool {
+    await withCheckedContinuation { continuation in
+      let dialog = MessageDialog.new(
+        parent: Window(ui.parentWindow), heading: tr("Sign out and discard your changes?"),
+        body: String(
+          template: trn(
+            "%d change has not reached the task service yet, which cannot be reached now. Signing out removes it from this computer.",
+            "%d changes have not reached the task service yet, which cannot be reached now. Signing out removes them from this computer.",
+            count), count))
+      dialog.addResponse("cancel", label: tr("_Cancel"))
+      dialog.addResponse("discard", label: tr("_Discard and Sign Out"), destructive: true)
+      dialog.defaultResponse = "cancel"
+      var answered = false
+      dialog.onResponse { response in
+        guard !answered else { return }
+        answered = true
+        continuation.resume(returning: response == "discard")
+      }
+      dialog.asWindow.present()
     }
   }
 

@@ -90,9 +90,7 @@ struct PlannerListDialogs {
       parent: window, heading: String(template: tr("Leave “%@”?"), list.name),
       body: tr("Its tasks will no longer show here. The owner can share it with you again."))
     dialog.addResponse("cancel", label: tr("_Cancel"))
-    dialog.addResponse("leave", label: tr("_Leave"))
-    adw_message_dialog_set_response_appearance(
-      dialog.widget.cast(to: adw_message_dialog_get_type()), "leave", ADW_RESPONSE_DESTRUCTIVE)
+    dialog.addResponse("leave", label: tr("_Leave"), destructive: true)
     dialog.defaultResponse = "cancel"
     dialog.onResponse { response in
       guard response == "leave" else { return }

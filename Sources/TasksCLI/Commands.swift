@@ -158,16 +158,29 @@ struct SignOut: AsyncParsableCommand {
     abstract: "Sign out of every B2C Tasks app of this keychain group, and of B2C in the browser.")
   @OptionGroup var options: CommonOptions
   @Flag(help: "Do not open the browser to end B2C's own session.") var noBrowser = false
+  @Flag(help: "Sign out even when changes made offline have not reached the task service (they are discarded).")
+  var discardWaiting = false
 
   func run() async throws {
     let context = try await Context(options)
     try await context.run {
       let account = try await context.session.restore()
+      let files = account.map { AccountFiles(account: $0, in: context.session.key) }
+      // The window and the reminder service send what waits; a sign-out removes it, so it is refused unless asked.
+      if let files, !discardWaiting, case let waiting = await files.waitingChanges(), waiting > 0 {
+        throw CLIFailure(
+          status: 1, code: "changes-waiting",
+          message: String(
+            template: trn(
+              "%d change made while offline has not reached the task service yet. Open B2C Tasks while online to send it, or sign out with --discard-waiting to discard it.",
+              "%d changes made while offline have not reached the task service yet. Open B2C Tasks while online to send them, or sign out with --discard-waiting to discard them.",
+              waiting), waiting))
+      }
       let logout = try await context.session.signOut()
-      // What the window's sign-out forgets, by the same rule: the copies of the account's tasks, its outboxes once
-      // empty, and the sign-in view's "Keep me signed in" cookies (without them its next Sign In asks for the
-      // password, as after the app's own Sign Out).
-      await account.map { AccountFiles(account: $0, in: context.session.key) }?.forget()
+      // What the window's sign-out forgets, by the same rule: every file of the account, and the sign-in view's
+      // "Keep me signed in" cookies (without them its next Sign In asks for the password, as after the app's own
+      // Sign Out).
+      files?.forget()
       WebSessionFolders().remove()
       context.tellReminderService()  // it withdraws the account's notifications
       if !noBrowser, let logout { try? Browser.open(logout.url) }  // no token in it: argv and history are public

@@ -129,6 +129,11 @@ final class ReminderService {
       return true  // offline, or the service failed: the next read tries again; the timer still fires what is known
     }
     guard self.account?.objectID == account.objectID else { return true }  // signed out meanwhile
+    // Signed out in another program while the feed was read: its files are gone, and nothing is written again.
+    guard (try? await session.restore())?.objectID == account.objectID else {
+      readAgain = true
+      return true
+    }
     token = changes.next
     for id in agenda.apply(changes, whole: since == nil) { withdraw(id) }
     keep(
@@ -150,11 +155,15 @@ final class ReminderService {
   }
 
   /// Another account, or none: the last one's notifications are withdrawn and nothing of it is kept in memory, nor
-  /// its tasks on disk. Its ledger stays (task ids and moments, nothing of their content): signed in again, what
-  /// fired does not fire twice, and what came due meanwhile fires once, as missed.
+  /// its tasks on disk. Signed out (none): none of its files stays, its ledger and outbox included, as with every
+  /// door's sign-out (`AccountFiles.forget`: whichever door removed them first, this one removes what a read under
+  /// way wrote after). Signed in as someone else: its ledger and what waits in its outbox stay for its next sign-in.
   private func switchAccount(to account: Account?) {
     for id in agenda.clear() { withdraw(id) }
     kept.map { try? FileManager.default.removeItem(at: $0) }
+    if account == nil, let previous = self.account {
+      AccountFiles(account: previous, in: session.key, environment: environment).forget()
+    }
     kept = nil
     token = nil
     self.account = account

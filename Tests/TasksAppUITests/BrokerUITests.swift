@@ -322,7 +322,7 @@ extension AppUI {
       for folder in kept {
         #expect(files(in: folder).isEmpty, "\(folder.path) still holds \(files(in: folder))")
       }
-      // The window's rule (AccountFiles.forget): nothing of the account in its data folder but the reminder ledger.
+      // The window's rule (AccountFiles.forget): nothing of the account in its data folder.
       let left = AccountFolder.leftOver(dataHome: app.home.appending(path: "data"))
       #expect(left.isEmpty, "\(left)")
       let listed = try await ChildProcess.run(

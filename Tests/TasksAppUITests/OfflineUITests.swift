@@ -44,6 +44,39 @@ extension AppUI {
       await app.stop()
     }
 
+    @Test(
+      "Sign Out while a change waits (service down): the window asks; Cancel keeps the change and the sign-in, Discard and Sign Out leaves nothing of the account on disk"
+    )
+    func signOutAsksBeforeDiscarding() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "label", name: "No Tasks")
+      await playground.stop()
+      try await app.key("F5", window: window)
+      try await app.waitFor(role: "push button", name: "Retry")
+      try await app.addTask("written offline", window: window)
+      try await app.waitFor(role: "check box", name: "written offline — change waiting to be sent")
+      try await app.focus(window: window)
+      let question = "Sign out and discard your changes?"
+      try await app.chooseFromMenu("Sign Out", window: window)
+      try await app.waitFor(role: "label", name: question)
+      try await app.checkScreen("sign-out-discard")
+      try await app.press(button: "_Cancel Cancel")
+      try await app.waitUntilGone(role: "label", name: question)
+      try await app.waitFor(role: "check box", name: "written offline — change waiting to be sent")
+      try await app.focus(window: window)
+      try await app.chooseFromMenu("Sign Out", window: window)
+      try await app.waitFor(role: "label", name: question)
+      try await app.press(button: "_Discard and Sign Out Discard and Sign Out")
+      try await app.waitFor(role: "push button", name: "Sign In")
+      let dataHome = app.home.appending(path: "data")
+      #expect(
+        await eventually { AccountFolder.leftOver(dataHome: dataHome).isEmpty },
+        "\(AccountFolder.leftOver(dataHome: dataHome))")
+      await app.stop()
+    }
+
     @Test("service down: tick, rename in the details window, delete; kill -9; service back: each sent once")
     func changesWaitOffline() async throws {
       let playground = try await PlaygroundForUI()

@@ -120,7 +120,7 @@ extension AppUI {
     }
 
     @Test(
-      "b2c-tasks --background shows a reminder set with the CLI on time with no window, a missed one once; Mark as Done and Snooze reach the service, a snooze fires again at its end; one finished elsewhere is withdrawn; a sign-out withdraws, and signed in again nothing fires twice"
+      "b2c-tasks --background shows a reminder set with the CLI on time with no window, a missed one once; Mark as Done and Snooze reach the service, a snooze fires again at its end; one finished elsewhere is withdrawn; a sign-out withdraws and leaves nothing on disk; signed in again, what came due fires and what was never dismissed shows once more"
     )
     func remindersWithoutWindow() async throws {
       try await Self.endRunningService()
@@ -228,15 +228,21 @@ extension AppUI {
         "\(server.records) \(String(describing: plantsNow))")
       #expect(server.shown("Call the dentist").count == 1)
 
-      // Signed out: its notifications are withdrawn. Signed in again: what fired does not fire twice, but what came
-      // due meanwhile fires.
-      try await ann.run(["sign-out"])  // which tells the service
+      // Signed out: its notifications are withdrawn, and nothing of the account stays on disk, the ledger of what
+      // fired included. Signed in again: what came due meanwhile fires, and what fired and was never dismissed
+      // shows once more, as missed (the computer kept nothing of the account to know it had).
+      try await ann.run(["sign-out", "--no-browser"])  // which tells the service
       let letterID = try #require(letter["id"] as? Int)
       #expect(await eventually { server.closed(letterID) }, "\(server.records)")
+      let dataHome = ann.home.appending(path: "data")
+      #expect(
+        await eventually { AccountFolder.leftOver(dataHome: dataHome).isEmpty },
+        "\(AccountFolder.leftOver(dataHome: dataHome))")
       try await ann.signIn(email: "ann@example.com", password: "Tasks-Demo-1")
       _ = try await ann.add(["Return the books", "--due", Self.yesterday, "--remind", "at the due time"])
       try await server.waitForShown("Return the books")
-      #expect(server.shown("Post the letter").count == 1 && server.shown("Water the plants").count == 2)
+      let letterAgain = try await server.waitForShown("Post the letter", count: 2)
+      #expect((letterAgain["body"] as? String)?.contains("Missed: ") == true, "\(letterAgain)")
     }
 
     @Test(

@@ -11,7 +11,7 @@ import Testing
 @MainActor
 struct AccountSessionTests {
   @Test(
-    "sign-out removes the session, the web session, the planner's copy (the offline copy), the reminder service's agenda and each outbox's file once all is sent: nothing of the account stays in the data folder but the reminder ledger"
+    "sign-out removes the session, the web session, the planner's copy (the offline copy), the reminder service's agenda and ledger and each outbox's file once all is sent: nothing of the account stays in the data folder"
   )
   func signOutForgetsEverything() async throws {
     try await SessionHarness.with { harness throws in
@@ -47,30 +47,35 @@ struct AccountSessionTests {
         }
         let dataHome = URL(filePath: account.environment["XDG_DATA_HOME"]!)
         #expect(AccountFolder.leftOver(dataHome: dataHome).isEmpty, "\(AccountFolder.leftOver(dataHome: dataHome))")
-        #expect(FileManager.default.fileExists(atPath: files.reminderLedger.path), "the ledger stays")
       }
     }
   }
 
-  @Test("sign-out while the service cannot be reached keeps what waits in the outbox for the next sign-in")
-  func signOutOfflineKeepsOutbox() async throws {
+  @Test(
+    "sign-out while the service cannot be reached: the account says how many changes wait (the window asks before discarding them), and a sign-out then leaves nothing"
+  )
+  func signOutOfflineDiscardsWhenAsked() async throws {
     try await SessionHarness.with { harness throws in
       let account = try AccountHarness(harness)
       _ = try await account.signIn()
       await harness.running.stop()
       try await account.add("typed offline")
-      let outbox = try await account.files().plannerOutbox
+      #expect(await account.account.waitingAfterSending() == 1, "what the window's question counts")
       _ = try await account.account.signOut()
-      #expect(await PlannerOutbox(file: outbox).pending.count == 1, "kept for the next sign-in")
+      let dataHome = URL(filePath: account.environment["XDG_DATA_HOME"]!)
+      #expect(AccountFolder.leftOver(dataHome: dataHome).isEmpty, "\(AccountFolder.leftOver(dataHome: dataHome))")
       let again = try await harness.startAgain()
       try await withTeardown({ await again.stop() }) { () throws in
         _ = try await account.signIn()
-        #expect(await eventually { (try? await account.serverTexts()) == ["typed offline"] })
+        #expect(await account.account.waitingAfterSending() == 0)
+        #expect(try await account.serverTexts() == [], "discarded, as the user chose")
       }
     }
   }
 
-  @Test("signed out in another app: the lists empty, the planner's copy goes, and the window is told it was elsewhere")
+  @Test(
+    "signed out in another app: the lists empty, every file of the account goes, and the window is told it was elsewhere"
+  )
   func signedOutElsewhere() async throws {
     try await SessionHarness.with { harness throws in
       let account = try AccountHarness(harness, refreshMargin: 1_000_000)
@@ -83,6 +88,8 @@ struct AccountSessionTests {
       #expect(account.events.last == .signedOut(elsewhere: true))
       #expect(account.view.titles.isEmpty)
       #expect(!FileManager.default.fileExists(atPath: files.replica.path))
+      let dataHome = URL(filePath: account.environment["XDG_DATA_HOME"]!)
+      #expect(AccountFolder.leftOver(dataHome: dataHome).isEmpty, "\(AccountFolder.leftOver(dataHome: dataHome))")
     }
   }
 

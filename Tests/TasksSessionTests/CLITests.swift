@@ -200,7 +200,7 @@ struct CLITests {
   }
 
   @Test(
-    "sign-out in the terminal forgets what the window and the reminder service kept of the account, by the window's rule: its data folder holds nothing but the reminder ledger"
+    "sign-out in the terminal forgets what the window and the reminder service kept of the account, by the window's rule: its data folder holds nothing, the reminder ledger included; changes that wait are discarded only when asked"
   )
   func signOutForgetsTheAccountsFiles() async throws {
     try await SessionHarness.with(keyring: true) { harness in
@@ -223,13 +223,19 @@ struct CLITests {
       ] {
         try AtomicFile.write(Data(contents.utf8), to: file)
       }
-      let signOut = try await cli.run(["sign-out", "--no-browser"], environment: environment)
+      // A change the window made offline waits: the sign-out is refused, in words, unless told to discard it.
+      let outbox = PlannerOutbox(file: files.plannerOutbox)
+      let item = PlannerItem(id: UUID(), listID: UUID(), title: "typed offline", createdAt: Date())
+      try await outbox.record(.createTask(item))
+      let refused = try await cli.run(["sign-out", "--no-browser"], environment: environment)
+      #expect(refused.status == 1 && refused.error.contains("1 change made while offline"), "\(refused.error)")
+      #expect(try await harness.session().restore() != nil, "still signed in")
+      let signOut = try await cli.run(["sign-out", "--no-browser", "--discard-waiting"], environment: environment)
       #expect(signOut.status == 0, "\(signOut.error)")
       let left = AccountFolder.leftOver(dataHome: home.appending(path: "data"))
       #expect(left.isEmpty, "\(left)")
       #expect(
         !FileManager.default.fileExists(atPath: files.legacyOfflineCopy.path), "an earlier version's offline copy")
-      #expect(FileManager.default.fileExists(atPath: files.reminderLedger.path), "the ledger stays")
     }
   }
 

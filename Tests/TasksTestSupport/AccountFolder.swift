@@ -4,8 +4,8 @@
 import Foundation
 
 public enum AccountFolder {
-  /// The files under `dataHome`'s `io.github.b2ctasks.B2CTasks` folder (paths relative to it), but the reminder
-  /// ledgers (`reminders/*.fired`: task ids and moments, which a sign-out keeps so that nothing fires twice).
+  /// The files under `dataHome`'s `io.github.b2ctasks.B2CTasks` folder (paths relative to it), the reminder ledgers
+  /// included: a sign-out leaves none.
   public static func leftOver(dataHome: URL) -> [String] {
     let folder = dataHome.appending(path: "io.github.b2ctasks.B2CTasks")
     guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
@@ -14,7 +14,6 @@ public enum AccountFolder {
     return walker.compactMap { $0 as? URL }
       .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
       .map { String($0.standardizedFileURL.path.dropFirst(base.count)) }
-      .filter { !($0.hasPrefix("reminders/") && $0.hasSuffix(".fired")) }
       .sorted()
   }
 }

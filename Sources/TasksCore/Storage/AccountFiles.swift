@@ -10,6 +10,7 @@ import FoundationEssentials
 ///   its buttons' edits (`reminderOutbox`: two processes never write one file);
 /// - what the versions before the planner kept: the sample's list outbox (`legacyOutbox`, carried over to the service
 ///   at the planner's first read, then removed) and its offline copy (`legacyOfflineCopy`, removed).
+/// A sign-out removes them all (`forget`).
 public struct AccountFiles: Sendable {
   /// Whose files they are.
   public let account: Account
@@ -49,16 +50,37 @@ public struct AccountFiles: Sendable {
     legacyOfflineCopy = file(XDGDirectory.cache.appFolder(environment: environment).appending(path: "tasks"))
   }
 
-  /// What a sign-out forgets (the window's, the broker's and the CLI's alike, once what waits was sent or not):
-  /// the copies of the account's lists and tasks (the feed's, an earlier version's offline copy, the reminder agenda), and
-  /// each outbox once nothing waits in it (what could not be sent stays for this user's next sign-in). The
-  /// reminder ledger stays: task ids and moments, nothing of the tasks, so that signed in again no reminder fires
-  /// twice.
-  public func forget() async {
-    for copy in [replica, reminderAgenda, legacyOfflineCopy] { try? FileManager.default.removeItem(at: copy) }
+  /// Every file of the account.
+  public var all: [URL] {
+    [replica, plannerOutbox, reminderAgenda, reminderLedger, reminderOutbox, legacyOutbox, legacyOfflineCopy]
+  }
+
+  /// How many edits wait in the account's outboxes (the window's and the CLI's, the reminder service's buttons', and
+  /// an earlier version's): what a sign-out would discard if they cannot be sent first.
+  public func waitingChanges() async -> Int {
+    var count = await PlannerOutbox(file: plannerOutbox).pending.count
+    count += await PlannerOutbox(file: reminderOutbox).pending.count
     if FileManager.default.fileExists(atPath: legacyOutbox.path) {
-      await Outbox(file: legacyOutbox).removeFileIfEmpty()
+      let legacy = Outbox(file: legacyOutbox)
+      count += await legacy.pending.count + legacy.pendingChanges.count
     }
+    return count
+  }
+
+  /// What a sign-out forgets, through every door (the window, the CLI, the broker, another app's sign-out): every
+  /// file of the account, the reminder service's agenda, ledger and outbox included, so that nothing of the account
+  /// (nor of the people who share lists with it) stays on this computer. Each door first sends what waits, and the
+  /// window and the CLI ask before discarding what cannot be sent (`waitingChanges`). Signed in again, a reminder
+  /// that had fired and was never dismissed shows once more, as missed.
+  public func forget() {
+    for file in all { try? FileManager.default.removeItem(at: file) }
+  }
+
+  /// What signing in as someone else forgets of the account before (not signed out: its session went, or another
+  /// app signed in as someone else): the copies of its lists and tasks, the feed's and the reminder agenda; what
+  /// waits in its outboxes, and its ledger, stay for its next sign-in.
+  public func forgetCopies() async {
+    for copy in [replica, reminderAgenda, legacyOfflineCopy] { try? FileManager.default.removeItem(at: copy) }
     await PlannerOutbox(file: plannerOutbox).removeFileIfEmpty()
     await PlannerOutbox(file: reminderOutbox).removeFileIfEmpty()
   }
