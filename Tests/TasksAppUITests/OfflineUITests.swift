@@ -10,10 +10,9 @@ import Testing
 extension AppUI {
   @Suite("Offline banner")
   struct OfflineUITests {
-    @Test("service down, add, service back, click Retry: the toast goes by itself and focus stays in the list")
-    func retryKeepsFocus() async throws {
-      let playground = try await PlaygroundForUI()
-      let app = try AppDriver(settings: playground.settings)
+    /// Signs in, stops the service, sees the banner and adds "written offline", which waits to be sent; answers the
+    /// window.
+    static func addedOffline(_ playground: PlaygroundForUI, _ app: AppDriver) async throws -> String {
       let window = try await app.signInByTyping()
       try await app.waitFor(role: "label", name: "No Tasks")
       await playground.stop()
@@ -21,6 +20,14 @@ extension AppUI {
       try await app.waitFor(role: "push button", name: "Retry")
       try await app.addTask("written offline", window: window)
       try await app.waitFor(role: "check box", name: "written offline — change waiting to be sent")
+      return window
+    }
+
+    @Test("service down, add, service back, click Retry: the toast goes by itself and focus stays in the list")
+    func retryKeepsFocus() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await Self.addedOffline(playground, app)
       // The add-task window has closed: a window manager gives the main window the keyboard again; Xvfb has none.
       // Without this, when the automatic retry came before the click (so there was no click), no window of the app
       // had the keyboard and nothing was focused: the one failure in a fresh run (a test bug, reproduced by leaving
@@ -50,13 +57,7 @@ extension AppUI {
     func signOutAsksBeforeDiscarding() async throws {
       let playground = try await PlaygroundForUI()
       let app = try AppDriver(settings: playground.settings)
-      let window = try await app.signInByTyping()
-      try await app.waitFor(role: "label", name: "No Tasks")
-      await playground.stop()
-      try await app.key("F5", window: window)
-      try await app.waitFor(role: "push button", name: "Retry")
-      try await app.addTask("written offline", window: window)
-      try await app.waitFor(role: "check box", name: "written offline — change waiting to be sent")
+      let window = try await Self.addedOffline(playground, app)
       try await app.focus(window: window)
       let question = "Sign out and discard your changes?"
       try await app.chooseFromMenu("Sign Out", window: window)
