@@ -94,3 +94,31 @@ awk 'NR == FNR { start[$1] = $2; next } $2 != "" && $2 + 0 > last[$1] + 0 { last
   while read -r tid count; do
     echo "  thread $(cat "/proc/$service/task/$tid/comm" 2>/dev/null || echo "$tid (ended)"): $count wake-ups while idle"
   done
+
+# Whatever the lists hold: 300 of Ann's tasks (as another member of a shared list could write them) get 60 000
+# characters of notes, a 4 000-character title and a reminder ten days away; the service reads them from nothing
+# (its agenda removed, as after a sign-in) and keeps only what its notifications show (issue 64, S3).
+kill $service 2>/dev/null || true
+wait $service 2>/dev/null || true
+rm -f "$work/data/io.github.b2ctasks.B2CTasks/reminders/"*.json
+sqlite3 "$database" "UPDATE tasks SET
+    text = substr(replace(hex(zeroblob(2000)), '00', 'tt'), 1, 4000) || ' ' || text,
+    details = json_set(details, '\$.notes', replace(hex(zeroblob(30000)), '00', 'nn'),
+      '\$.reminders', json('[{\"at\":\"' || strftime('%Y-%m-%dT09:00:00.000Z', 'now', '+10 days')
+        || '\",\"acknowledgedAt\":null,\"snoozedUntil\":null}]'))
+  WHERE owner = '$owner' AND rowid IN (SELECT rowid FROM tasks WHERE owner = '$owner' ORDER BY rowid LIMIT 300)"
+"$prefix/bin/b2c-tasks" --background >"$work/service.out" 2>&1 &
+service=$!
+# Read once its agenda is on disk and it has been quiet for two seconds.
+last=-1 tries=0
+while { [ "$(wakeups $service)" != "$last" ] || ! ls "$work/data/io.github.b2ctasks.B2CTasks/reminders/"*.json \
+  >/dev/null 2>&1; } && [ $tries -lt 60 ]; do
+  last=$(wakeups $service) tries=$((tries + 1))
+  sleep 2
+done
+[ $tries -lt 60 ] || echo "  (the service did not keep its agenda and stay quiet within 120 s)"
+agenda=$(cat "$work/data/io.github.b2ctasks.B2CTasks/reminders/"*.json 2>/dev/null | wc -c)
+awk -v agenda="$agenda" '/^(VmRSS|VmHWM|RssAnon|RssFile)/ { kib[$1] = $2 }
+  END { printf "with 300 tasks of 60 000 characters of notes and a reminder each: %d KiB resident (peak %d), %.2f× the 25 MB target; its agenda on disk %d KiB\n",
+    kib["VmRSS:"], kib["VmHWM:"], kib["VmRSS:"] / 25600, agenda / 1024
+    printf "  (anonymous %d KiB, files %d KiB)\n", kib["RssAnon:"], kib["RssFile:"] }' "/proc/$service/status"

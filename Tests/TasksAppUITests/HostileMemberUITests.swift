@@ -53,5 +53,40 @@ extension AppUI {
       let plain = try await textServer.waitForShown(second, timeout: .seconds(150))
       #expect((plain["body"] as? String)?.hasSuffix(" · " + listName) == true, "\(plain)")
     }
+
+    @Test(
+      "S3: a member's burst of reminders with 60 000 characters of notes each: three notifications on Ann's screen and one grouped that counts the rest; her agenda on disk keeps no notes"
+    )
+    func reminderFlood() async throws {
+      try await ReminderUITests.endRunningService()
+      let playground = try await PlaygroundForUI()
+      let ann = try await TerminalUser(playground, email: "ann@example.com", password: "Tasks-Demo-1")
+      let bob = try await TerminalUser(playground, email: "bob@example.com", password: "Tasks-Demo-2")
+      try await bob.run(["lists", "add", "Flood"])
+      let shared = try await bob.run(["lists", "share", "Flood"])
+      try await ann.run(["lists", "join"], input: try #require(shared.split(separator: "\n").last.map(String.init)))
+      let notes = String(repeating: "n", count: 60_000)
+      for index in 0..<8 {
+        try await bob.run([
+          "add", "Flood \(index)", "--list", "Flood", "--note", notes, "--due", ReminderUITests.yesterday, "--remind",
+          "at the due time",
+        ])
+      }
+      let server = try await NotificationServer()
+      let service = try ann.startReminders()
+      defer { service.kill() }
+      let group = try await server.waitForShown("5 more reminders")
+      let single = server.records.filter {
+        $0["call"] as? String == "Notify" && ($0["summary"] as? String)?.hasPrefix("Flood ") == true
+      }
+      #expect(single.count == 3, "\(single.map { $0["summary"] ?? "" })")
+      #expect((group["body"] as? String)?.components(separatedBy: " · ").count == 3, "\(group)")
+      let folder = ann.home.appending(path: "data/io.github.b2ctasks.B2CTasks/reminders")
+      let agendas = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        .filter { $0.pathExtension == "json" }
+      let agenda = try Data(contentsOf: try #require(agendas.first))
+      #expect(
+        agenda.count < 20_000 && !String(decoding: agenda, as: UTF8.self).contains("nnnnnnnnnn"), "\(agenda.count)")
+    }
   }
 }

@@ -98,10 +98,11 @@ public actor PlannerReplica {
   /// only says so when it has more tasks than a page holds), more tasks than asked for (the service's most when
   /// `limit` is nil), a next page that does not move on, or more than `maxTasks` tasks in all.
   /// `keep` leaves out the tasks a reader has no use for as each page comes (the reminder service keeps those with
-  /// reminders).
+  /// reminders), and `shape` keeps of each only what the reader uses (the reminder service: no notes).
   public static func read(
     _ client: TaskAPIClient, since token: String?, limit: Int?, maxTasks: Int = 1_000_000,
-    keeping keep: @Sendable (PlannerItem) -> Bool = { _ in true }
+    keeping keep: @Sendable (PlannerItem) -> Bool = { _ in true },
+    shaping shape: @Sendable (PlannerItem) -> PlannerItem = { $0 }
   ) async throws(TaskAPIError) -> PlannerChanges {
     let most = limit ?? 5_000
     func check(_ page: PlannerChanges) throws(TaskAPIError) {
@@ -113,7 +114,7 @@ public actor PlannerReplica {
     var changes = try await client.changes(since: token, limit: limit)
     try check(changes)
     var read = changes.tasks.count
-    changes.tasks = changes.tasks.filter(keep)
+    changes.tasks = changes.tasks.filter(keep).map(shape)
     while changes.more {
       guard read < maxTasks else { throw .badResponse("the change feed's pages did not end") }
       let page = try await client.changes(since: changes.next, limit: limit)
@@ -121,7 +122,7 @@ public actor PlannerReplica {
       guard page.next != changes.next else { throw .badResponse("the change feed's next page did not move on") }
       read += page.tasks.count
       changes.lists += page.lists
-      changes.tasks += page.tasks.filter(keep)
+      changes.tasks += page.tasks.filter(keep).map(shape)
       changes.deletedLists += page.deletedLists
       changes.deletedTasks += page.deletedTasks
       changes.next = page.next

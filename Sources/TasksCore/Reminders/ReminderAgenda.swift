@@ -58,8 +58,10 @@ public struct ReminderAlert: Equatable, Sendable {
 
 /// The account's reminders to come, and those that fired and still show: nothing else of the account's lists.
 ///
-/// Each task with a reminder still to fire, or one that fired and shows, is kept whole (Snooze writes its reminders
-/// back); lists are kept by name only. `fired` holds, per task, the moment its last notification was for, so that a
+/// Each task with a reminder still to fire, or one that fired and shows, is kept with only what a notification
+/// shows and its buttons need (`kept`: its title cut, no notes or categories; Snooze sends only its reminders
+/// back); lists are kept by name only. So whatever the lists hold (another member's 60 000 characters of notes on
+/// each of 300 tasks), the agenda in memory and on disk stays small. `fired` holds, per task, the moment its last notification was for, so that a
 /// reminder fires once however often it is read again (`Ledger` keeps it across starts).
 public struct ReminderAgenda: Equatable, Sendable {
   /// Tasks with a reminder to fire or showing.
@@ -86,7 +88,7 @@ public struct ReminderAgenda: Equatable, Sendable {
     for id in changes.deletedTasks { tasks[id] = nil }
     for list in changes.lists { listNames[list.id] = list.name }
     for task in changes.tasks {
-      tasks[task.id] = task.reminderTimes.isEmpty ? nil : task
+      tasks[task.id] = task.reminderTimes.isEmpty ? nil : Self.kept(task)
     }
     var withdrawn: [UUID] = []
     for (id, at) in fired where !(tasks[id]?.reminderTimes.contains { Self.same($0.at, at) } ?? false) {
@@ -117,6 +119,18 @@ public struct ReminderAgenda: Equatable, Sendable {
     tasks.values.compactMap { task in
       task.reminderTimes.first { at in fired[task.id].map { !Self.same(at.at, $0) && at.at > $0 } ?? true }?.at
     }.min()
+  }
+
+  /// The longest title a notification shows, in characters (a notification's title is one line).
+  public static let titleLimit = 200
+
+  /// What the agenda keeps of `task`: its title cut to `titleLimit` characters, without notes or categories.
+  public static func kept(_ task: PlannerItem) -> PlannerItem {
+    var kept = task
+    if kept.title.count > titleLimit { kept.title = String(kept.title.prefix(titleLimit - 1)) + "…" }
+    kept.notes = ""
+    kept.categories = []
+    return kept
   }
 
   /// Whether two moments are one reminder's: the ledger keeps seconds since 1970 as text, and a moment read back
@@ -180,7 +194,8 @@ public struct ReminderAgenda: Equatable, Sendable {
     self.init(fired: fired)
     listNames = Dictionary(kept.lists.map { ($0.id, $0.name) }, uniquingKeysWith: { _, last in last })
     tasks = Dictionary(
-      kept.tasks.filter { !$0.reminderTimes.isEmpty }.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+      kept.tasks.filter { !$0.reminderTimes.isEmpty }.map { ($0.id, Self.kept($0)) },
+      uniquingKeysWith: { _, last in last })
     token = kept.next
   }
 
@@ -229,4 +244,41 @@ public struct ReminderLedger: Sendable {
     }
     try AtomicFile.write(Data(lines.joined().utf8), to: file)
   }
+}
+
+/// How many reminder notifications a minute reach the screen: at most `limit` in any minute, each with its buttons;
+/// the rest are held and said together by one grouped notification ("5 more reminders"), which counts them until a
+/// minute passes with none held. Every member of a shared list gets its tasks' reminders, as they get its due dates,
+/// so this is what keeps another member (or anyone's burst of reminders at 09:00) from flooding the screen.
+public struct ReminderPacing: Sendable {
+  /// Notifications of their own in any minute.
+  public static let limit = 3
+  public static let window: TimeInterval = 60
+
+  /// When the notifications of the last minute were shown.
+  private var shownAt: [Date] = []
+  /// The reminders held since the grouped notification was last started afresh.
+  public private(set) var held: [ReminderAlert] = []
+  private var lastHeld: Date?
+
+  public init() {}
+
+  /// Splits `alerts` (due now) into those shown on their own and those held; `held` then holds every reminder the
+  /// grouped notification counts.
+  public mutating func admit(_ alerts: [ReminderAlert], now: Date) -> (shown: [ReminderAlert], held: [ReminderAlert]) {
+    shownAt.removeAll { now.timeIntervalSince($0) >= Self.window }
+    if let lastHeld, now.timeIntervalSince(lastHeld) >= Self.window { held = [] }
+    let room = max(0, Self.limit - shownAt.count)
+    let shown = Array(alerts.prefix(room))
+    let heldNow = Array(alerts.dropFirst(room))
+    shownAt += shown.map { _ in now }
+    if !heldNow.isEmpty {
+      held += heldNow
+      lastHeld = now
+    }
+    return (shown, heldNow)
+  }
+
+  /// The grouped notification's id: one, replaced as it counts more.
+  public static let groupID = "reminders-more"
 }

@@ -24,6 +24,18 @@ extension ReminderAlert {
   }
 }
 
+extension ReminderPacing {
+  /// The grouped notification's title: how many reminders it stands for.
+  public var groupTitle: String {
+    String(template: trn("%d more reminder", "%d more reminders", held.count), held.count)
+  }
+
+  /// Its body: the titles of the latest three it holds, the newest first.
+  public var groupBody: String {
+    held.suffix(3).reversed().map(\.title).joined(separator: " · ")
+  }
+}
+
 /// The reminder notification's words.
 public enum ReminderPhrases {
   /// "Due %@": the task's due day and time ("Due Tomorrow 09:00").

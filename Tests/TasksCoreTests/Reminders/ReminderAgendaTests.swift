@@ -155,6 +155,51 @@ struct ReminderAgendaTests {
     #expect(agenda.apply(gone, whole: false) == [a.id] && agenda.tasks.isEmpty)
   }
 
+  @Test(
+    "S3: the agenda keeps only what a notification shows: 300 tasks with 60 000 characters of notes and 4 000-character titles make a small agenda, in memory and on disk"
+  )
+  func keepsOnlyWhatItShows() throws {
+    let notes = String(repeating: "n", count: 60_000)
+    let tasks = (0..<300).map { index in
+      var item = task(String(repeating: "t", count: 4_000) + "\(index)", [TaskReminder(.at(start))])
+      item.notes = notes
+      item.categories = [String(repeating: "c", count: 100)]
+      return item
+    }
+    var agenda = ReminderAgenda()
+    _ = agenda.apply(changes(tasks, lists: [list]), whole: true)
+    #expect(agenda.tasks.count == 300)
+    #expect(agenda.tasks.values.allSatisfy { $0.notes.isEmpty && $0.categories.isEmpty && $0.title.count == 200 })
+    let document = agenda.document(token: "t")
+    #expect(document.count < 300 * 1_000, "\(document.count) bytes on disk")
+    let read = try #require(ReminderAgenda(document: document, fired: [:]))
+    #expect(read.tasks == agenda.tasks)
+    // Snooze sends back only the reminders: the notes it never had are not a change.
+    let kept = try #require(agenda.task(tasks[0].id))
+    let snoozed = ReminderAgenda.snoozed(kept, now: start, until: start.addingTimeInterval(600))
+    #expect(snoozed.notes == kept.notes && snoozed.title == kept.title && snoozed.reminders != kept.reminders)
+  }
+
+  @Test(
+    "S3: at most 3 notifications a minute on their own; the rest held and counted by one grouped notification, which starts afresh after a quiet minute"
+  )
+  func pacing() {
+    let alerts = (0..<10).map { ReminderAlert(task: task("r\($0)", []), listName: "Home", at: start) }
+    var pacing = ReminderPacing()
+    let first = pacing.admit(alerts, now: start)
+    #expect(first.shown.map(\.task.title) == ["r0", "r1", "r2"] && first.held.count == 7)
+    #expect(pacing.groupTitle == "7 more reminders" && pacing.groupBody == "r9 · r8 · r7")
+    // Within the minute: no room; the group counts on.
+    let second = pacing.admit([alerts[0]], now: start.addingTimeInterval(30))
+    #expect(second.shown.isEmpty && pacing.held.count == 8)
+    // A minute after the first three: room for three again.
+    let third = pacing.admit(Array(alerts.prefix(4)), now: start.addingTimeInterval(61))
+    #expect(third.shown.count == 3 && third.held.count == 1 && pacing.held.count == 9)
+    // A minute with nothing held: the group starts afresh.
+    let later = pacing.admit(Array(alerts.prefix(5)), now: start.addingTimeInterval(200))
+    #expect(later.shown.count == 3 && pacing.held.count == 2)
+  }
+
   @Test("the agenda kept on disk reads back with its token, for a start that cannot reach the service")
   func document() {
     let a = task("a", [TaskReminder(.at(start))], due: TaskDue(date: CalendarDate(year: 2027, month: 1, day: 15)!))
