@@ -11,10 +11,14 @@ import TasksCore
 /// no plaintext fallback: without a usable keyring every call throws.
 public struct KeyringSessionStore: SessionStore {
   private let secrets: SecretStore
+  /// Whether reading the session may raise the keyring's unlock prompt (a window's or the terminal's); a process
+  /// with no window passes false, and a locked keyring is then `KeyringError.locked` at once.
+  private let prompting: Bool
 
   /// Creates a store over the session keyring.
-  public init(secrets: SecretStore = SecretStore()) {
+  public init(secrets: SecretStore = SecretStore(), prompting: Bool = true) {
     self.secrets = secrets
+    self.prompting = prompting
   }
 
   /// Attributes that find the session of `key`, whoever is signed in.
@@ -36,7 +40,7 @@ public struct KeyringSessionStore: SessionStore {
 
   /// The session stored for `key`'s group, client, authority, tenant and policy, whoever signed in.
   public func load(_ key: SessionKey) async throws(KeyringError) -> TokenSet? {
-    guard let secret = try await secrets.lookup(Self.attributes(key)) else { return nil }
+    guard let secret = try await secrets.lookup(Self.attributes(key), unlocking: prompting) else { return nil }
     return TokenSet.decoded(secret)
   }
 

@@ -37,9 +37,12 @@ public final class SecretStore: Sendable {
     }
   }
 
-  /// The secret of the first item matching `attributes`, or nil when none matches.
-  public func lookup(_ attributes: [String: String]) async throws(KeyringError) -> String? {
-    try await run { () throws(KeyringError) in
+  /// The secret of the first item matching `attributes`, or nil when none matches. With `unlocking` false (a
+  /// process with no window, which must never raise the keyring's unlock prompt), an item whose keyring is locked
+  /// throws `.locked` at once.
+  public func lookup(_ attributes: [String: String], unlocking: Bool = true) async throws(KeyringError) -> String? {
+    if !unlocking { return try await lookupWithoutUnlocking(attributes) }
+    return try await run { () throws(KeyringError) in
       var error: UnsafeMutablePointer<GError>?
       let table = hashTable(attributes)
       defer { g_hash_table_unref(table) }
@@ -53,6 +56,30 @@ public final class SecretStore: Sendable {
       }
       defer { secret_password_free(secret) }  // wipes the copy before freeing it
       return String(cString: secret)
+    }
+  }
+
+  /// `lookup` that never unlocks: a search that loads secrets only of unlocked items.
+  private func lookupWithoutUnlocking(_ attributes: [String: String]) async throws(KeyringError) -> String? {
+    try await run { () throws(KeyringError) in
+      var error: UnsafeMutablePointer<GError>?
+      let table = hashTable(attributes)
+      defer { g_hash_table_unref(table) }
+      let items = secret_password_searchv_sync(b2c_session_schema(), table, SECRET_SEARCH_NONE, nil, &error)
+      if let error { throw KeyringError(consuming: error) }
+      defer { g_list_free_full(items, g_object_unref) }
+      // With the Secret Service, what a search finds is a SecretItem.
+      guard let data = items?.pointee.data,
+        g_type_check_instance_is_a(data.assumingMemoryBound(to: GTypeInstance.self), secret_item_get_type()) != 0
+      else { return nil }
+      let item = data.assumingMemoryBound(to: SecretItem.self)
+      if secret_item_get_locked(item) != 0 { throw KeyringError(.locked) }
+      secret_item_load_secret_sync(item, nil, &error)
+      if let error { throw KeyringError(consuming: error) }
+      guard let value = secret_item_get_secret(item) else { throw KeyringError(.locked) }
+      defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+      guard let text = secret_value_get_text(value) else { return nil }
+      return String(cString: text)
     }
   }
 

@@ -42,6 +42,8 @@ final class ReminderService {
   /// Buttons pressed before the account and its agenda were known (D-Bus started the service for the press, which
   /// arrives before the session is read from the keyring): run once they are, so that no press is lost.
   private var waitingPresses: [@MainActor () -> Void]? = []
+  /// While the keyring is locked: the Secret Service's signals, to read on when it is unlocked.
+  private var unlockWatch: KeyringUnlockWatch?
 
   init(session: Session, environment: [String: String] = ProcessInfo.processInfo.environment) {
     self.session = session
@@ -109,9 +111,15 @@ final class ReminderService {
   /// Answers whether the account is known (the keyring answered), and with it the agenda: what was kept on disk,
   /// and the feed's changes when the service could be reached.
   private func readOnce() async -> Bool {
-    // The keyring unavailable (locked, its service restarting) is no sign-out: nothing is forgotten.
+    // The keyring unavailable (locked, its service restarting) is no sign-out: nothing is forgotten. Locked, the
+    // service never asks to unlock it (a prompt from a process with no window, every minute): it waits for the
+    // Secret Service to say a collection changed, then reads on.
     let signedIn: Account?
-    do throws(SessionError) { signedIn = try await session.restore() } catch { return false }
+    do throws(SessionError) { signedIn = try await session.restore() } catch {
+      if case .keyring(let problem) = error, problem.code == .locked { waitForUnlock() }
+      return false
+    }
+    unlockWatch = nil
     if signedIn?.objectID != account?.objectID { switchAccount(to: signedIn) }
     guard let account = signedIn, let outbox else { return true }
     let client = TaskAPIClient(session: session, account: account.objectID)
@@ -149,6 +157,17 @@ final class ReminderService {
     // goes back to the system, so that the service stays small whatever the lists hold.
     if !changes.tasks.isEmpty || since == nil { malloc_trim(0) }
     return true
+  }
+
+  /// Found the keyring locked: says so on standard error (each time), and reads again when the Secret Service says
+  /// a collection changed (the minute's read goes on too, without a prompt either).
+  private func waitForUnlock() {
+    let line = "b2c-tasks-reminders: the keyring is locked: reminders wait until it is unlocked\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+    guard unlockWatch == nil else { return }
+    unlockWatch = KeyringUnlockWatch(connection: g_application_get_dbus_connection(application)) { [unowned self] in
+      self.read()
+    }
   }
 
   /// Runs `press` now when the agenda is known, or after the first read that knows it.

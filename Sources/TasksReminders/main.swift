@@ -26,5 +26,6 @@ do {
   exit(6)
 }
 let service = ReminderService(
-  session: Session(settings: settings, store: KeyringSessionStore(), http: .soup()))
+  // A process with no window: it never raises the keyring's unlock prompt (it waits for the keyring to be unlocked).
+  session: Session(settings: settings, store: KeyringSessionStore(prompting: false), http: .soup()))
 exit(service.run())

@@ -94,13 +94,18 @@ final class PrivateKeyring: Sendable {
     }
   }
 
+  /// Whether an unlock prompt is on screen now.
+  func promptShown() async throws -> Bool {
+    let search = try await ChildProcess.run(
+      URL(filePath: "/usr/bin/xdotool"), ["search", "--onlyvisible", "--class", "gcr-prompter"],
+      environment: environment, timeout: .seconds(20))
+    return !search.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+  }
+
   /// Waits until no unlock prompt is on screen.
   func waitUntilNoPrompt() async throws {
     let gone = await eventually(timeout: .seconds(30)) {
-      let search = try? await ChildProcess.run(
-        URL(filePath: "/usr/bin/xdotool"), ["search", "--onlyvisible", "--class", "gcr-prompter"],
-        environment: environment, timeout: .seconds(20))
-      return (search?.output ?? "x").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+      (try? await self.promptShown()) == false
     }
     try #require(gone, "the unlock prompt stayed on screen")
   }
@@ -144,6 +149,67 @@ struct KeyringLockTests {
       try await keyring.answerPrompt(unlocking: true)
       #expect(await unlocked.waitForExit(timeout: .seconds(30)) == 0, "\(unlocked.standardError)")
       #expect(unlocked.standardOutput.contains("kept behind the lock"), "the session was there all along")
+    }
+  }
+
+  @Test(
+    "S5: the reminder service with the keyring locked raises no unlock prompt, however often it is asked to read; unlocked by the user (in the terminal's prompt), it reads on and fires the reminder"
+  )
+  func reminderServiceNeverPrompts() async throws {
+    try await SessionHarness.with(keyring: true) { harness in
+      let keyring = try await PrivateKeyring()
+      defer { keyring.stop() }
+      let cli = try CLIRunner(harness)
+      let signIn = try await cli.run(["sign-in", "--timeout", "60"], environment: keyring.environment)
+      try #require(signIn.status == 0, "\(signIn.output) \(signIn.error)")
+      let format = DateFormatter()
+      format.locale = Locale(identifier: "en_US_POSIX")
+      format.dateFormat = "d MMMM yyyy"
+      let yesterday = format.string(from: Date().addingTimeInterval(-86_400))
+      let added = try await cli.run(
+        ["add", "Call the plumber", "--due", yesterday, "--remind", "at the due time", "--json"],
+        environment: keyring.environment)
+      try #require(added.status == 0, "\(added.error)")
+      let id = try #require(
+        (try JSONSerialization.jsonObject(with: Data(added.output.utf8)) as? [String: Any])?["id"] as? String)
+      try await keyring.lock()
+
+      // The service on this desktop, with the terminal's settings as its configuration.
+      let config = keyring.home.appending(path: "config")
+      let settings = config.appending(path: "io.github.b2ctasks.B2CTasks/settings.plist")
+      try FileManager.default.createDirectory(
+        at: settings.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try FileManager.default.copyItem(at: cli.settingsFile, to: settings)
+      var environment = keyring.environment
+      environment["XDG_CONFIG_HOME"] = config.path
+      let service = try ChildProcess(
+        TestDesktop.binaryFolder.appending(path: "b2c-tasks-reminders"), [], environment: environment)
+      defer { service.kill() }
+      func saidLocked() -> Int { service.standardError.components(separatedBy: "the keyring is locked").count - 1 }
+      // Each read finds it locked and says so at once: a read that raised the prompt would wait on it instead.
+      #expect(await eventually(timeout: .seconds(60)) { saidLocked() >= 1 }, "\(service.standardError)")
+      #expect(try await !keyring.promptShown(), "the service raised the unlock prompt")
+      for round in 1...2 {
+        _ = try await ChildProcess.run(
+          URL(filePath: "/usr/bin/gapplication"), ["action", "io.github.b2ctasks.B2CTasks.Reminders", "refresh"],
+          environment: environment, timeout: .seconds(20))
+        #expect(await eventually(timeout: .seconds(60)) { saidLocked() >= round + 1 }, "\(service.standardError)")
+        #expect(try await !keyring.promptShown(), "the service raised the unlock prompt")
+      }
+
+      // The user unlocks it, in the prompt another program raises (the terminal's): the service reads on, and the
+      // reminder fires (its ledger names the task).
+      let unlocking = try cli.start(["list"], environment: keyring.environment)
+      try await keyring.answerPrompt(unlocking: true)
+      #expect(await unlocking.waitForExit(timeout: .seconds(30)) == 0, "\(unlocking.standardError)")
+      let reminders = keyring.home.appending(path: "data/io.github.b2ctasks.B2CTasks/reminders")
+      let fired = await eventually(timeout: .seconds(60)) {
+        let files = (try? FileManager.default.contentsOfDirectory(at: reminders, includingPropertiesForKeys: nil)) ?? []
+        return files.contains {
+          $0.pathExtension == "fired" && ((try? String(contentsOf: $0, encoding: .utf8)) ?? "").contains(id)
+        }
+      }
+      #expect(fired, "\(service.standardError)")
     }
   }
 }
