@@ -125,14 +125,21 @@ final class PrivateKeyring: Sendable {
 
 @Suite("Keyring locked while signed in", .serialized, .enabled(if: TestDesktop.canRunApp || TestDesktop.isRequired))
 struct KeyringLockTests {
-  @Test("locked: Cancel on the unlock prompt says the keyring is locked and signs no one out; the password goes on")
-  func lockedThenUnlocked() async throws {
+  /// Ann signed in with the CLI on a private keyring (on the run's playground), for `body`.
+  static func signedIn(_ body: (PrivateKeyring, CLIRunner) async throws -> Void) async throws {
     try await SessionHarness.with(keyring: true) { harness in
       let keyring = try await PrivateKeyring()
       defer { keyring.stop() }
       let cli = try CLIRunner(harness)
       let signIn = try await cli.run(["sign-in", "--timeout", "60"], environment: keyring.environment)
       try #require(signIn.status == 0, "\(signIn.output) \(signIn.error)")
+      try await body(keyring, cli)
+    }
+  }
+
+  @Test("locked: Cancel on the unlock prompt says the keyring is locked and signs no one out; the password goes on")
+  func lockedThenUnlocked() async throws {
+    try await Self.signedIn { keyring, cli in
       #expect(
         try await cli.run(["add", "kept", "behind", "the", "lock"], environment: keyring.environment).status == 0)
 
@@ -156,12 +163,7 @@ struct KeyringLockTests {
     "S5: the reminder service with the keyring locked raises no unlock prompt, however often it is asked to read; unlocked by the user (in the terminal's prompt), it reads on and fires the reminder"
   )
   func reminderServiceNeverPrompts() async throws {
-    try await SessionHarness.with(keyring: true) { harness in
-      let keyring = try await PrivateKeyring()
-      defer { keyring.stop() }
-      let cli = try CLIRunner(harness)
-      let signIn = try await cli.run(["sign-in", "--timeout", "60"], environment: keyring.environment)
-      try #require(signIn.status == 0, "\(signIn.output) \(signIn.error)")
+    try await Self.signedIn { keyring, cli in
       let format = DateFormatter()
       format.locale = Locale(identifier: "en_US_POSIX")
       format.dateFormat = "d MMMM yyyy"
