@@ -530,6 +530,12 @@ extension PostgresTaskStore: PlannerStore {
       try await self.client.withTransaction(logger: self.logger) { connection in
         guard try await self.memberList(connection, caller: caller, id: listID, lock: true)?.list.role == .owner
         else { return false }
+        let open = try await self.count(
+          connection,
+          """
+          SELECT count(*) FROM invitations WHERE list_id = \(listID) AND used_by IS NULL AND expires_at > \(Date())
+          """)
+        if open >= PlannerRules.maxOpenInvitations { throw PlannerRules.CapReached.invitations }
         try await connection.query(
           "INSERT INTO invitations (code_hash, list_id, expires_at) VALUES (\(codeHash), \(listID), \(expiresAt))",
           logger: self.logger)
@@ -559,6 +565,8 @@ extension PostgresTaskStore: PlannerStore {
           """)
         guard claimed > 0 else { return nil }
         if let (list, _) = try await self.memberList(connection, caller: caller.key, id: listID) { return list }
+        let members = try await self.count(connection, "SELECT count(*) FROM members WHERE list_id = \(listID)")
+        if members >= PlannerRules.maxMembers { throw PlannerRules.CapReached.members }  // (rolled back)
         let seq = try await self.tick(connection)
         try await connection.query(
           """

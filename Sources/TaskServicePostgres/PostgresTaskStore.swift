@@ -298,6 +298,22 @@ public final class PostgresTaskStore: TaskStore {
     } catch let error as PSQLError where Self.isOutage(error) {
       logger.warning("PostgreSQL cannot be reached", metadata: ["code": "\(error.code)"])
       throw TaskStoreUnavailable()
+    } catch let error as PostgresTransactionError {
+      // A transaction's own reason to end (a cap reached) is the error, once it was rolled back; an outage while
+      // beginning, committing or rolling back is one as above.
+      if let reason = error.closureError, error.rollbackError == nil,
+        !((reason as? PSQLError).map(Self.isOutage) ?? false)
+      {
+        throw reason
+      }
+      for case let failure as PSQLError in [
+        error.beginError, error.closureError, error.commitError, error.rollbackError,
+      ]
+      where Self.isOutage(failure) {
+        logger.warning("PostgreSQL cannot be reached", metadata: ["code": "\(failure.code)"])
+        throw TaskStoreUnavailable()
+      }
+      throw error
     }
   }
 

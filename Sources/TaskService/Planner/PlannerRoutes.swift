@@ -283,7 +283,11 @@ public struct PlannerRoutes: Sendable {
       response.headers[.wwwAuthenticate] = "Bearer"
       return response
     }
-    do { return try await body(caller) } catch let error as TaskRoutes.ResponseError { return error.response }
+    do { return try await body(caller) } catch let error as TaskRoutes.ResponseError {
+      return error.response
+    } catch let cap as PlannerRules.CapReached {
+      return Self.problem(.conflict, "limit_reached", cap.message)
+    }
   }
 
   /// The tasks that can be read; each of the others is reported in the log, by its ids and what is wrong, never its

@@ -268,6 +268,19 @@ public enum PlannerRules {
   /// service keep).
   public static let maxLists = 500
   public static let maxTasksPerList = 50_000
+  /// The most invitations a list may have open (not used, not expired), and members (its owner included): one
+  /// account cannot make the service keep unbounded rows for a list.
+  public static let maxOpenInvitations = 20
+  public static let maxMembers = 100
+
+  /// What a store throws when a cap is reached (answered 409 with the message).
+  public struct CapReached: Error, Equatable, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public static let invitations = CapReached(
+      "A list can have at most \(maxOpenInvitations) invitations open; each can be used once, for 7 days.")
+    public static let members = CapReached("A list can have at most \(maxMembers) members.")
+  }
 
   /// What a task write makes of `current` (the stored task with this id in this list, if any; `elsewhere`: the id
   /// is taken by a task of another list). `parent` is the stored task a change names as parent, if it exists in

@@ -433,6 +433,10 @@ extension SQLiteTaskStore: PlannerStore {
   public func invite(caller: String, listID: UUID, codeHash: Data, expiresAt: Date) async throws -> Bool {
     try await database.write { db in
       guard try Self.memberList(db, caller: caller, id: listID)?.role == .owner else { return false }
+      let open = try Int.fetchOne(
+        db, sql: "SELECT count(*) FROM invitations WHERE listID = ? AND usedBy IS NULL AND expiresAt > ?",
+        arguments: [listID.lowercased, Date()])
+      if (open ?? 0) >= PlannerRules.maxOpenInvitations { throw PlannerRules.CapReached.invitations }
       try db.execute(
         sql: "INSERT INTO invitations (codeHash, listID, expiresAt) VALUES (?, ?, ?)",
         arguments: [codeHash, listID.lowercased, expiresAt])
@@ -449,6 +453,8 @@ extension SQLiteTaskStore: PlannerStore {
       else { return nil }
       try db.execute(sql: "UPDATE invitations SET usedBy = ? WHERE codeHash = ?", arguments: [caller.key, codeHash])
       if let list = try Self.memberList(db, caller: caller.key, id: id) { return list }
+      let members = try Int.fetchOne(db, sql: "SELECT count(*) FROM members WHERE listID = ?", arguments: [listID])
+      if (members ?? 0) >= PlannerRules.maxMembers { throw PlannerRules.CapReached.members }  // (rolled back)
       let seq = try Self.tick(db)
       try db.execute(
         sql: """

@@ -1,5 +1,5 @@
-// The planner stores below the routes: pruning the change feed's deletions makes older tokens 410 (gone), on SQLite
-// and on PostgreSQL.
+// The planner stores below the routes: pruning the change feed's deletions makes older tokens 410 (gone), and one
+// account cannot make a list keep unbounded invitations or members, on SQLite and on PostgreSQL.
 
 import Foundation
 import Logging
@@ -63,6 +63,38 @@ struct PlannerStoreTests {
         try await store.changes(caller: ann, from: .init(after: after), limit: 100).tasks.isEmpty,
         "a token after them still answers")
       #expect(try await store.changes(caller: ann, from: .init(after: nil), limit: 100).lists.count == 2)
+    }
+  }
+
+  @Test(
+    "S7: a list has at most 20 invitations open and 100 members; one more is refused with words, and a refused join uses no code",
+    arguments: [TaskAPIHost.service, .postgres])
+  func caps(host: TaskAPIHost) async throws {
+    try await withStore(host) { store in
+      let ann = PlannerCaller(key: "local ann", displayName: "Ann")
+      let list = UUID()
+      _ = try await store.writeList(caller: ann, id: list, .create(name: "Crowded", sortKey: ""), now: Date())
+      let week = Date().addingTimeInterval(PlannerRoutes.invitationLifetime)
+      func code(_ text: String) -> Data { Data(text.utf8) }
+      // 99 members join, each with a code of their own (used codes are not open).
+      for index in 1..<PlannerRules.maxMembers {
+        #expect(try await store.invite(caller: ann.key, listID: list, codeHash: code("m\(index)"), expiresAt: week))
+        let member = PlannerCaller(key: "local member \(index)", displayName: "Member \(index)")
+        #expect(try await store.join(caller: member, codeHash: code("m\(index)"), now: Date()) != nil)
+      }
+      #expect(try await store.invite(caller: ann.key, listID: list, codeHash: code("full"), expiresAt: week))
+      let late = PlannerCaller(key: "local late", displayName: "Late")
+      await #expect(throws: PlannerRules.CapReached.members) {
+        try await store.join(caller: late, codeHash: code("full"), now: Date())
+      }
+      #expect(try await store.members(caller: ann.key, listID: list)?.count == PlannerRules.maxMembers)
+      // The refused join left the code open: 19 more can be made, the 21st open one cannot.
+      for index in 1..<PlannerRules.maxOpenInvitations {
+        #expect(try await store.invite(caller: ann.key, listID: list, codeHash: code("o\(index)"), expiresAt: week))
+      }
+      await #expect(throws: PlannerRules.CapReached.invitations) {
+        try await store.invite(caller: ann.key, listID: list, codeHash: code("one too many"), expiresAt: week)
+      }
     }
   }
 }
