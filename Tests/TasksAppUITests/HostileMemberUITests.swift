@@ -1,6 +1,6 @@
 // The hostile collaborator, on the other member's desktop: Bob owns a list shared with Ann and writes what he likes
-// into it (its name, titles, reminders); what reaches Ann's screen through her reminder service is shown as written,
-// never as markup, whatever her notification server reads.
+// into it (its name, titles, notes, dates at the calendar's end, repeats, reminders); what reaches Ann's screen,
+// through her window or her reminder service, is shown as written, never as markup, and her edits of it go through.
 
 import Foundation
 import TasksTestSupport
@@ -87,6 +87,47 @@ extension AppUI {
       let agenda = try Data(contentsOf: try #require(agendas.first))
       #expect(
         agenda.count < 20_000 && !String(decoding: agenda, as: UTF8.self).contains("nnnnnnnnnn"), "\(agenda.count)")
+    }
+
+    @Test(
+      "the window: Bob's list name and titles with markup, a bidi override and 4 000 characters show as written; his task due 9999-12-31 repeating daily is finished by Ann (the series ends), not a failure"
+    )
+    func hostileTextInTheWindow() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "list item", name: "Tasks, 0 open tasks")
+      let bob = try await TerminalUser(playground, email: "bob@example.com", password: "Tasks-Demo-2")
+      let listName = #"<b>Bob</b> & <a href="https://evil.example/">co</a>"#
+      try await bob.run(["lists", "add", listName])
+      let shared = try await bob.run(["lists", "share", listName])
+      let code = try #require(shared.split(separator: "\n").last.map(String.init))
+      try await TerminalUser(sharingWith: app).run(["lists", "join"], input: code)
+      let markup = "<i>Pay</i> &amp; <u>now</u> \u{202E}evil"
+      let long = String(repeating: "Long title ", count: 363) + "end"
+      try await bob.run(["add", markup, "--list", listName, "--note", "<a href=\"https://evil.example/\">notes</a>"])
+      try await bob.run(["add", long, "--list", listName])
+      try await bob.run([
+        "add", "End of days", "--list", listName, "--due", "31 December 9999", "--repeat", "every day",
+      ])
+
+      try await app.key("F5", window: window)
+      let row = "\(listName), 3 open tasks, Shared by Bob Example"
+      try await app.click(role: "list item", name: row)
+      // A label's accessible name is the text it shows: markup read as markup would show without its tags.
+      try await app.waitFor(role: "label", name: listName)
+      try await app.waitFor(role: "label", name: markup)
+      try await app.waitFor(role: "label", name: long)
+      try await app.checkScreen("hostile-member-window")
+
+      // Finishing the task due on the calendar's last day: no day follows, so the series ends and it is done.
+      try await app.click(role: "check box", name: "End of days")
+      try await app.waitFor(role: "list item", name: "\(listName), 2 open tasks, Shared by Bob Example")
+      let finished = try await bob.run(["list", "--list", listName, "--json"])
+      let tasks = try JSONSerialization.jsonObject(with: Data(finished.utf8)) as? [[String: Any]] ?? []
+      let end = tasks.first { $0["title"] as? String == "End of days" }
+      #expect(end?["status"] as? String == "completed", "\(finished)")
+      await app.stop()
     }
   }
 }
