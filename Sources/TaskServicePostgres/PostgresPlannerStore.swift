@@ -102,7 +102,7 @@ extension PostgresTaskStore: PlannerStore {
   // MARK: Rows
 
   static let listColumns = """
-    l.id, l.name, l.sort_key, l.is_default, l.created_at, l.updated_at, l.version, m.role,
+    l.id, l.name, m.sort_key, l.is_default, l.created_at, l.updated_at, l.version, m.role,
       (SELECT count(*) FROM members c WHERE c.list_id = l.id), m.joined_seq
     """
 
@@ -184,7 +184,7 @@ extension PostgresTaskStore: PlannerStore {
         let rows = try await connection.query(
           """
           SELECT \(unescaped: Self.listColumns) FROM lists l JOIN members m ON m.list_id = l.id
-          WHERE m.member = \(caller.key) ORDER BY l.is_default DESC, l.sort_key, l.created_at, l.id
+          WHERE m.member = \(caller.key) ORDER BY l.is_default DESC, m.sort_key, l.created_at, l.id
           """, logger: self.logger)
         var lists: [PlannerListView] = []
         for try await row in rows.decode(ListRow.self) { lists.append(Self.listView(row)) }
@@ -278,16 +278,31 @@ extension PostgresTaskStore: PlannerStore {
             """, logger: self.logger)
           try await connection.query(
             """
-            INSERT INTO members (list_id, member, member_id, display_name, role, joined_seq)
-            VALUES (\(id), \(caller.key), gen_random_uuid(), \(caller.displayName), 'owner', \(seq))
+            INSERT INTO members (list_id, member, member_id, display_name, role, joined_seq, sort_key)
+            VALUES (\(id), \(caller.key), gen_random_uuid(), \(caller.displayName), 'owner', \(seq), \(list.sortKey))
             """, logger: self.logger)
         case .done(let list) where list != current:
           let seq = try await self.tick(connection)
-          try await connection.query(
-            """
-            UPDATE lists SET name = \(list.name), sort_key = \(list.sortKey), updated_at = \(list.updatedAt),
-              version = \(list.version), seq = \(seq) WHERE id = \(id)
-            """, logger: self.logger)
+          if list.name != current?.name {
+            try await connection.query(
+              """
+              UPDATE lists SET name = \(list.name), updated_at = \(list.updatedAt), version = \(list.version),
+                seq = \(seq) WHERE id = \(id)
+              """, logger: self.logger)
+          }
+          if list.sortKey != current?.sortKey {
+            // The caller's order alone: their devices read it from the feed; no one else's position moves.
+            try await connection.query(
+              """
+              UPDATE members SET sort_key = \(list.sortKey), view_seq = \(seq)
+              WHERE list_id = \(id) AND member = \(caller.key)
+              """, logger: self.logger)
+            try await connection.query(
+              """
+              INSERT INTO member_feed AS f (member, seq) VALUES (\(caller.key), \(seq))
+                ON CONFLICT (member) DO UPDATE SET seq = greatest(f.seq, excluded.seq)
+              """, logger: self.logger)
+          }
         case .deleted:
           let seq = try await self.tick(connection)
           try await connection.query(
@@ -462,8 +477,8 @@ extension PostgresTaskStore: PlannerStore {
       let rows = try await connection.query(
         """
         SELECT \(unescaped: Self.listColumns) FROM lists l JOIN members m ON m.list_id = l.id
-        WHERE m.member = \(caller) AND (l.seq > \(after) OR m.joined_seq > \(after))
-        ORDER BY l.is_default DESC, l.sort_key, l.id
+        WHERE m.member = \(caller) AND (l.seq > \(after) OR m.joined_seq > \(after) OR m.view_seq > \(after))
+        ORDER BY l.is_default DESC, m.sort_key, l.id
         """, logger: logger)
       for try await row in rows.decode(ListRow.self) { page.lists.append(Self.listView(row)) }
       if cursor.after != nil {
@@ -570,8 +585,9 @@ extension PostgresTaskStore: PlannerStore {
         let seq = try await self.tick(connection)
         try await connection.query(
           """
-          INSERT INTO members (list_id, member, member_id, display_name, role, joined_seq)
-          VALUES (\(listID), \(caller.key), gen_random_uuid(), \(caller.displayName), 'member', \(seq))
+          INSERT INTO members (list_id, member, member_id, display_name, role, joined_seq, sort_key)
+          VALUES (\(listID), \(caller.key), gen_random_uuid(), \(caller.displayName), 'member', \(seq),
+            (SELECT sort_key FROM members WHERE list_id = \(listID) AND role = 'owner'))
           """, logger: self.logger)
         try await self.touch(connection, listID: listID, seq: seq)
         return try await self.memberList(connection, caller: caller.key, id: listID)?.list

@@ -97,6 +97,14 @@ public final class PostgresTaskStore: TaskStore {
     plannerMigration,
     // Who changed a task last: the member id (of its list) of the caller who wrote it.
     ("planner-v2-changed-by", ["ALTER TABLE tasks ADD COLUMN changed_by uuid"]),
+    // A list's place among a member's lists is that member's (`sort_key`), changed at `view_seq` of the feed.
+    (
+      "planner-v3-member-order",
+      [
+        "ALTER TABLE members ADD COLUMN sort_key text NOT NULL DEFAULT '', ADD COLUMN view_seq bigint NOT NULL DEFAULT 0",
+        "UPDATE members m SET sort_key = l.sort_key FROM lists l WHERE l.id = m.list_id",
+      ]
+    ),
   ]
 
   /// Any constant: the advisory lock every instance takes while it migrates (`b2c-tasks-api` in ASCII).

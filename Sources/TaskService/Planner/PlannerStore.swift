@@ -420,9 +420,13 @@ public enum PlannerRules {
         createdAt: list.createdAt, updatedAt: list.updatedAt, version: list.version, role: list.role,
         memberCount: list.memberCount)
       if changed == list { return .done(list) }
+      // The order among the caller's lists is the caller's own (each member keeps one): it changes no version.
+      let renamed = changed.name != list.name
       list = changed
-      list.updatedAt = now
-      list.version += 1
+      if renamed {
+        list.updatedAt = now
+        list.version += 1
+      }
       return .done(list)
     case .delete(let ifMatch):
       guard let list = current else { return .notFound }

@@ -74,12 +74,21 @@ extension SQLiteTaskStore: PlannerStore {
     migrator.registerMigration("planner-v2-changed-by") { db in
       try db.execute(sql: "ALTER TABLE tasks ADD COLUMN changedBy TEXT")
     }
+    // A list's place among a member's lists is that member's (`sortKey`), changed at `viewSeq` of the feed.
+    migrator.registerMigration("planner-v3-member-order") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE members ADD COLUMN sortKey TEXT NOT NULL DEFAULT '';
+          ALTER TABLE members ADD COLUMN viewSeq INTEGER NOT NULL DEFAULT 0;
+          UPDATE members SET sortKey = (SELECT sortKey FROM lists WHERE lists.id = members.listID);
+          """)
+    }
   }
 
   // MARK: Reading
 
   static let listColumns = """
-    l.id, l.name, l.sortKey, l.isDefault, l.createdAt, l.updatedAt, l.version, m.role,
+    l.id, l.name, m.sortKey, l.isDefault, l.createdAt, l.updatedAt, l.version, m.role,
       (SELECT count(*) FROM members c WHERE c.listID = l.id), l.seq, m.joinedSeq
     """
 
@@ -137,7 +146,7 @@ extension SQLiteTaskStore: PlannerStore {
         db,
         sql: """
           SELECT \(Self.listColumns) FROM lists l JOIN members m ON m.listID = l.id WHERE m.member = ?
-          ORDER BY l.isDefault DESC, l.sortKey, l.createdAt, l.id
+          ORDER BY l.isDefault DESC, m.sortKey, l.createdAt, l.id
           """, arguments: [caller.key]
       ).map(Self.listView)
     }
@@ -217,14 +226,25 @@ extension SQLiteTaskStore: PlannerStore {
             """, arguments: [id.lowercased, caller.key, list.name, list.sortKey, now, now, seq])
         try db.execute(
           sql: """
-            INSERT INTO members (listID, member, memberID, displayName, role, joinedSeq)
-            VALUES (?, ?, ?, ?, 'owner', ?)
-            """, arguments: [id.lowercased, caller.key, UUID().lowercased, caller.displayName, seq])
+            INSERT INTO members (listID, member, memberID, displayName, role, joinedSeq, sortKey)
+            VALUES (?, ?, ?, ?, 'owner', ?, ?)
+            """, arguments: [id.lowercased, caller.key, UUID().lowercased, caller.displayName, seq, list.sortKey])
       case .done(let list) where list != current:
         let seq = try Self.tick(db)
-        try db.execute(
-          sql: "UPDATE lists SET name = ?, sortKey = ?, updatedAt = ?, version = ?, seq = ? WHERE id = ?",
-          arguments: [list.name, list.sortKey, list.updatedAt, list.version, seq, id.lowercased])
+        if list.name != current?.name {
+          try db.execute(
+            sql: "UPDATE lists SET name = ?, updatedAt = ?, version = ?, seq = ? WHERE id = ?",
+            arguments: [list.name, list.updatedAt, list.version, seq, id.lowercased])
+        }
+        if list.sortKey != current?.sortKey {
+          // The caller's order alone: their devices read it from the feed; no one else's position moves.
+          try db.execute(
+            sql: """
+              UPDATE members SET sortKey = ?, viewSeq = ? WHERE listID = ? AND member = ?;
+              INSERT INTO memberFeed (member, seq) VALUES (?, ?)
+                ON CONFLICT (member) DO UPDATE SET seq = max(seq, excluded.seq);
+              """, arguments: [list.sortKey, seq, id.lowercased, caller.key, caller.key, seq])
+        }
       case .deleted:
         let seq = try Self.tick(db)
         try db.execute(
@@ -378,8 +398,9 @@ extension SQLiteTaskStore: PlannerStore {
           db,
           sql: """
             SELECT \(Self.listColumns) FROM lists l JOIN members m ON m.listID = l.id
-            WHERE m.member = ? AND (l.seq > ? OR m.joinedSeq > ?) ORDER BY l.isDefault DESC, l.sortKey, l.id
-            """, arguments: [caller.key, after, after]
+            WHERE m.member = ? AND (l.seq > ? OR m.joinedSeq > ? OR m.viewSeq > ?)
+            ORDER BY l.isDefault DESC, m.sortKey, l.id
+            """, arguments: [caller.key, after, after, after]
         ).map(Self.listView)
         if cursor.after != nil {
           // Tasks gone from lists the caller had already: not those now in another of the caller's lists (moved).
@@ -458,8 +479,9 @@ extension SQLiteTaskStore: PlannerStore {
       let seq = try Self.tick(db)
       try db.execute(
         sql: """
-          INSERT INTO members (listID, member, memberID, displayName, role, joinedSeq) VALUES (?, ?, ?, ?, 'member', ?)
-          """, arguments: [listID, caller.key, UUID().lowercased, caller.displayName, seq])
+          INSERT INTO members (listID, member, memberID, displayName, role, joinedSeq, sortKey)
+            VALUES (?, ?, ?, ?, 'member', ?, (SELECT sortKey FROM members WHERE listID = ? AND role = 'owner'))
+          """, arguments: [listID, caller.key, UUID().lowercased, caller.displayName, seq, listID])
       try Self.touch(db, listID: id, seq: seq)
       return try Self.memberList(db, caller: caller.key, id: id)
     }

@@ -106,4 +106,30 @@ struct HostileMemberTests {
       #expect(copy.tasks.count == 1)
     }
   }
+
+  @Test(
+    "a list's order among the others is each member's own: Bob's sortKey moves the list for Bob alone; Ann's order, its version and her feed stay, and Bob's other devices read it from his feed",
+    arguments: TaskAPIHost.allCases)
+  func ownOrder(host: TaskAPIHost) async throws {
+    try await withSharedList(host) { ann, bob, list, _ in
+      _ = try await ann.object("PATCH", "/lists/\(list)", ["sortKey": "m"])
+      let before = try await ann.object("GET", "/lists/\(list)")
+      let annsToken = try #require(try await ann.changes().answer["next"] as? String)
+      let bobsToken = try #require(try await bob.changes().answer["next"] as? String)
+      #expect(
+        try await bob.object("GET", "/lists/\(list)")["sortKey"] as? String == "",
+        "Ann moved it after Bob joined: his place for it stayed")
+      let moved = try await bob.object("PATCH", "/lists/\(list)", ["sortKey": "a"])
+      #expect(moved["sortKey"] as? String == "a" && moved["version"] as? Int == before["version"] as? Int)
+      let after = try await ann.object("GET", "/lists/\(list)")
+      #expect(after["sortKey"] as? String == "m" && after["version"] as? Int == before["version"] as? Int)
+      let annsPage = try await ann.changes(since: annsToken).answer
+      #expect((annsPage["lists"] as? [Any])?.isEmpty == true && annsPage["next"] as? String == annsToken)
+      let bobsPage = try await bob.changes(since: bobsToken).answer
+      let seen = (bobsPage["lists"] as? [[String: Any]])?.first { $0["id"] as? String == list }
+      #expect(seen?["sortKey"] as? String == "a", "\(bobsPage)")
+      // Bob cannot rename it: the name is the owner's.
+      #expect(try await bob.call("PATCH", "/lists/\(list)", ["name": "Bob's now"]).status == 403)
+    }
+  }
 }
