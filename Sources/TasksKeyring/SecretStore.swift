@@ -68,10 +68,18 @@ public final class SecretStore: Sendable {
       let items = secret_password_searchv_sync(b2c_session_schema(), table, SECRET_SEARCH_NONE, nil, &error)
       if let error { throw KeyringError(consuming: error) }
       defer { g_list_free_full(items, g_object_unref) }
-      // With the Secret Service, what a search finds is a SecretItem.
-      guard let data = items?.pointee.data,
+      guard let data = items?.pointee.data else { return nil }
+      // With the Secret Service, what a search finds is a SecretItem; libsecret's file backend (a sandbox) has no
+      // lock to wait for, and no prompt: its secret is read as any lookup reads it.
+      guard
         g_type_check_instance_is_a(data.assumingMemoryBound(to: GTypeInstance.self), secret_item_get_type()) != 0
-      else { return nil }
+      else {
+        let secret = secret_password_lookupv_sync(b2c_session_schema(), table, nil, &error)
+        if let error { throw KeyringError(consuming: error) }
+        guard let secret else { throw KeyringError(.locked) }
+        defer { secret_password_free(secret) }
+        return String(cString: secret)
+      }
       let item = data.assumingMemoryBound(to: SecretItem.self)
       if secret_item_get_locked(item) != 0 { throw KeyringError(.locked) }
       secret_item_load_secret_sync(item, nil, &error)

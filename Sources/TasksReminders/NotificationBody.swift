@@ -40,22 +40,42 @@ enum NotificationBody {
     return String(cString: escaped)
   }
 
-  /// Whether GLib (before 2.85) sends notifications to a freedesktop server that reads their body as markup. GLib
-  /// uses the portal in a sandbox, else `org.gtk.Notifications` when it has an owner, else the freedesktop server.
-  /// Asked at each notification: servers come and go with the session. A server that does not answer in time is
-  /// taken to read markup (an escaped body shows entities; an unescaped one could show a link).
+  /// The backend GLib (before 2.85) sends this process's notifications through: chosen once, at its first
+  /// notification, and kept for the process's life, as GLib does: the one `GNOTIFICATION_BACKEND` names, else the
+  /// portal in a sandbox (or with `GIO_USE_PORTALS`/`GTK_USE_PORTAL`), else `org.gtk.Notifications` when it has an
+  /// owner then, else the freedesktop server. (Asked again later, a name another program took since would not be
+  /// the one GLib uses.)
+  private enum Backend { case freedesktop, shows }
+  private static var backend: Backend?
+
+  private static func chosenBackend(_ connection: OpaquePointer) -> Backend {
+    if let backend { return backend }
+    let environment = ProcessInfo.processInfo.environment
+    let chosen: Backend
+    if let named = environment["GNOTIFICATION_BACKEND"], !named.isEmpty {
+      chosen = named == "freedesktop" ? .freedesktop : .shows
+    } else if environment["GIO_USE_PORTALS"] == "1" || environment["GTK_USE_PORTAL"] == "1"
+      || environment["SNAP"] != nil || access("/.flatpak-info", F_OK) == 0
+    {
+      chosen = .shows
+    } else {
+      let gtkServer = call(
+        connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+        .tuple([.string("org.gtk.Notifications")]))
+      let owned = gtkServer?.children.first.map { $0.typeString == "b" && g_variant_get_boolean($0.value) != 0 }
+      chosen = owned == true ? .shows : .freedesktop
+    }
+    backend = chosen
+    return chosen
+  }
+
+  /// Whether GLib (before 2.85) sends notifications to a freedesktop server that reads their body as markup (the
+  /// portal and `org.gtk.Notifications` show bodies as text). The server's capabilities are asked at each
+  /// notification: servers come and go with the session. A server that does not answer in time is taken to read
+  /// markup (an escaped body shows entities; an unescaped one could show a link).
   private static func serverReadsMarkup(_ connection: OpaquePointer?) -> Bool {
     guard let connection else { return false }  // no session bus: nothing is shown anywhere
-    let environment = ProcessInfo.processInfo.environment
-    if environment["GTK_USE_PORTAL"] == "1" || environment["SNAP"] != nil || access("/.flatpak-info", F_OK) == 0 {
-      return false
-    }
-    let gtkServer = call(
-      connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
-      .tuple([.string("org.gtk.Notifications")]))
-    if let owned = gtkServer?.children.first, owned.typeString == "b", g_variant_get_boolean(owned.value) != 0 {
-      return false
-    }
+    guard chosenBackend(connection) == .freedesktop else { return false }
     let capabilities = call(
       connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.Notifications",
       "GetCapabilities", nil)

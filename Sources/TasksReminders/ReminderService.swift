@@ -120,6 +120,12 @@ final class ReminderService {
       return false
     }
     unlockWatch = nil
+    // Ended without a sign-out (no refresh token, and the bearer expired): nobody signed out, so the account's files
+    // stay and what it kept fires; the feed is read again once a window signs in again.
+    if signedIn == nil, case .needsSignIn(let ended) = await session.state {
+      if let ended, ended.objectID != account?.objectID { switchAccount(to: ended) }
+      return true
+    }
     if signedIn?.objectID != account?.objectID { switchAccount(to: signedIn) }
     guard let account = signedIn, let outbox else { return true }
     let client = TaskAPIClient(session: session, account: account.objectID)

@@ -76,6 +76,15 @@ public actor PlannerOutbox {
     if keptAside != nil { try? Self.write(pending, to: file) }
   }
 
+  /// How many edits in the outbox at `file` wait to be sent (not those the service refused, which wait for the user
+  /// and are never sent again): read only, the file is never written (another program may own it).
+  public static func waiting(in file: URL) -> Int {
+    guard let data = try? Data(contentsOf: file), case .array(let items) = JSONValue.parse(data) ?? .null else {
+      return 0
+    }
+    return items.compactMap(pending).filter { $0.refusal == nil }.count
+  }
+
   /// Records `edit` (merged with what waits for the same task or list) and writes the outbox before returning.
   public func record(_ edit: PlannerEdit) throws {
     let before = pending

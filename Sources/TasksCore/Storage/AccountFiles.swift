@@ -55,11 +55,11 @@ public struct AccountFiles: Sendable {
     [replica, plannerOutbox, reminderAgenda, reminderLedger, reminderOutbox, legacyOutbox, legacyOfflineCopy]
   }
 
-  /// How many edits wait in the account's outboxes (the window's and the CLI's, the reminder service's buttons', and
-  /// an earlier version's): what a sign-out would discard if they cannot be sent first.
+  /// How many edits wait to be sent in the account's outboxes (the window's, the reminder service's buttons', and an
+  /// earlier version's): what a sign-out would discard if they cannot be sent first. Edits the service refused are
+  /// not counted (they are never sent again); the files are only read.
   public func waitingChanges() async -> Int {
-    var count = await PlannerOutbox(file: plannerOutbox).pending.count
-    count += await PlannerOutbox(file: reminderOutbox).pending.count
+    var count = PlannerOutbox.waiting(in: plannerOutbox) + PlannerOutbox.waiting(in: reminderOutbox)
     if FileManager.default.fileExists(atPath: legacyOutbox.path) {
       let legacy = Outbox(file: legacyOutbox)
       count += await legacy.pending.count + legacy.pendingChanges.count
