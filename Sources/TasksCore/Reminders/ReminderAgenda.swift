@@ -48,6 +48,8 @@ public struct ReminderAlert: Equatable, Sendable {
   public var at: Date
   /// Whether it fired while nothing could show it (the computer off, asleep or signed out): more than a minute late.
   public var missed = false
+  /// Whether its list is shared with someone else (its reminders are paced: `ReminderPacing`).
+  public var shared = false
 
   /// The notification's id: one per task (a second reminder of the task replaces its first).
   public var notificationID: String { Self.notificationID(of: task.id) }
@@ -67,6 +69,8 @@ public struct ReminderAgenda: Equatable, Sendable {
   /// Tasks with a reminder to fire or showing.
   public private(set) var tasks: [UUID: PlannerItem] = [:]
   public private(set) var listNames: [UUID: String] = [:]
+  /// The lists shared with someone else.
+  public private(set) var sharedLists: Set<UUID> = []
   /// Per task, the moment its shown notification fired for.
   public private(set) var fired: [UUID: Date] = [:]
 
@@ -81,12 +85,19 @@ public struct ReminderAgenda: Equatable, Sendable {
     if whole {
       tasks = [:]
       listNames = [:]
+      sharedLists = []
     }
     let goneLists = Set(changes.deletedLists)
-    for id in goneLists { listNames[id] = nil }
+    for id in goneLists {
+      listNames[id] = nil
+      sharedLists.remove(id)
+    }
     tasks = tasks.filter { !goneLists.contains($0.value.listID) }
     for id in changes.deletedTasks { tasks[id] = nil }
-    for list in changes.lists { listNames[list.id] = list.name }
+    for list in changes.lists {
+      listNames[list.id] = list.name
+      if list.shared { sharedLists.insert(list.id) } else { sharedLists.remove(list.id) }
+    }
     for task in changes.tasks {
       tasks[task.id] = task.reminderTimes.isEmpty ? nil : Self.kept(task)
     }
@@ -109,7 +120,7 @@ public struct ReminderAgenda: Equatable, Sendable {
       alerts.append(
         ReminderAlert(
           task: task, listName: listNames[task.listID] ?? "", at: latest.at,
-          missed: now.timeIntervalSince(latest.at) > 60))
+          missed: now.timeIntervalSince(latest.at) > 60, shared: sharedLists.contains(task.listID)))
     }
     return alerts.sorted { ($0.at, $0.task.id.order) < ($1.at, $1.task.id.order) }
   }
@@ -179,7 +190,11 @@ public struct ReminderAgenda: Equatable, Sendable {
   /// The agenda as the change feed's JSON with `token` (lists by name, the tasks kept): what a start reads when the
   /// service cannot be reached, and where it goes on reading the feed from.
   public func document(token: String) -> Data {
-    let lists = listNames.sorted { $0.key.order < $1.key.order }.map { PlannerListItem(id: $0.key, name: $0.value) }
+    let lists = listNames.sorted { $0.key.order < $1.key.order }.map { id, name in
+      var list = PlannerListItem(id: id, name: name)
+      list.shared = sharedLists.contains(id)
+      return list
+    }
     let document = JSONValue.object([
       "next": .string(token), "lists": .array(lists.map(\.jsonValue)),
       "tasks": .array(tasks.values.sorted { $0.id.order < $1.id.order }.map(\.jsonValue)),
@@ -193,6 +208,7 @@ public struct ReminderAgenda: Equatable, Sendable {
     guard let kept = try? PlannerChanges(json: document) else { return nil }
     self.init(fired: fired)
     listNames = Dictionary(kept.lists.map { ($0.id, $0.name) }, uniquingKeysWith: { _, last in last })
+    sharedLists = Set(kept.lists.filter(\.shared).map(\.id))
     tasks = Dictionary(
       kept.tasks.filter { !$0.reminderTimes.isEmpty }.map { ($0.id, Self.kept($0)) },
       uniquingKeysWith: { _, last in last })
@@ -246,10 +262,11 @@ public struct ReminderLedger: Sendable {
   }
 }
 
-/// How many reminder notifications a minute reach the screen: at most `limit` in any minute, each with its buttons;
-/// the rest are held and said together by one grouped notification ("5 more reminders"), which counts them until a
-/// minute passes with none held. Every member of a shared list gets its tasks' reminders, as they get its due dates,
-/// so this is what keeps another member (or anyone's burst of reminders at 09:00) from flooding the screen.
+/// How many reminder notifications of shared lists reach the screen: at most `limit` in any minute, each with its
+/// buttons; the rest are held and said together by one grouped notification ("5 more reminders"), which counts them
+/// until a minute passes with none held. Every member of a shared list gets its tasks' reminders, as they get its due
+/// dates, so this is what keeps another member from flooding the screen; the reminders of the user's own lists are
+/// never held (another member's burst cannot push them into the group).
 public struct ReminderPacing: Sendable {
   /// Notifications of their own in any minute.
   public static let limit = 3
@@ -269,9 +286,10 @@ public struct ReminderPacing: Sendable {
     shownAt.removeAll { now.timeIntervalSince($0) >= Self.window }
     if let lastHeld, now.timeIntervalSince(lastHeld) >= Self.window { held = [] }
     let room = max(0, Self.limit - shownAt.count)
-    let shown = Array(alerts.prefix(room))
-    let heldNow = Array(alerts.dropFirst(room))
-    shownAt += shown.map { _ in now }
+    let shared = alerts.filter(\.shared)
+    let heldNow = Array(shared.dropFirst(room))
+    let shown = alerts.filter { alert in !heldNow.contains { $0.task.id == alert.task.id } }
+    shownAt += shared.prefix(room).map { _ in now }
     if !heldNow.isEmpty {
       held += heldNow
       lastHeld = now

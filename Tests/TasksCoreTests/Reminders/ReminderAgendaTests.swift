@@ -184,7 +184,7 @@ struct ReminderAgendaTests {
     "S3: at most 3 notifications a minute on their own; the rest held and counted by one grouped notification, which starts afresh after a quiet minute"
   )
   func pacing() {
-    let alerts = (0..<10).map { ReminderAlert(task: task("r\($0)", []), listName: "Home", at: start) }
+    let alerts = (0..<10).map { ReminderAlert(task: task("r\($0)", []), listName: "Home", at: start, shared: true) }
     var pacing = ReminderPacing()
     let first = pacing.admit(alerts, now: start)
     #expect(first.shown.map(\.task.title) == ["r0", "r1", "r2"] && first.held.count == 7)
@@ -198,6 +198,10 @@ struct ReminderAgendaTests {
     // A minute with nothing held: the group starts afresh.
     let later = pacing.admit(Array(alerts.prefix(5)), now: start.addingTimeInterval(200))
     #expect(later.shown.count == 3 && pacing.held.count == 2)
+    // The user's own lists' reminders are never held, however many of a shared list came first.
+    let own = (0..<5).map { ReminderAlert(task: task("own \($0)", []), listName: "Mine", at: start) }
+    let mixed = pacing.admit(Array(alerts.prefix(4)) + own, now: start.addingTimeInterval(201))
+    #expect(mixed.shown.filter { !$0.shared }.count == 5 && mixed.held.count == 4)
   }
 
   @Test("the agenda kept on disk reads back with its token, for a start that cannot reach the service")
