@@ -16,23 +16,26 @@
 # Release build installed into .build-prefix-bench/ (--quick: the debug build in .build-prefix-test/, 200 and 1 000
 # tasks, one round and one round of clicks; CI runs it so to keep it working). Runs its own Xvfb, D-Bus session and
 # unlocked keyring. --parts "start switch scroll": the parts to run (default all); --scroll N: the tasks scrolled.
+# --prefix PREFIX: measures the b2c-tasks installed in PREFIX as it is (no build): an earlier commit built with
+# meson-wrap/tools/dev-install.sh from a git worktree, for a before/after of the ratios.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 . "$repo/Tests/Benchmarks/in-desktop.sh"
 quick=false runs=7 rounds=5 prefix="$repo/.build-prefix-bench" start_tasks=2000 switch_tasks=10000 scroll_tasks=100000
-parts="start switch scroll"
+parts="start switch scroll" build=true
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=true runs=1 rounds=1 prefix="$repo/.build-prefix-test" start_tasks=200 switch_tasks=1000 scroll_tasks=1000 ;;
     --parts) parts=$2; shift ;;
     --scroll) scroll_tasks=$2; shift ;;
-    *) echo "usage: $0 [--quick] [--parts \"start switch scroll\"] [--scroll N]" >&2; exit 2 ;;
+    --prefix) prefix=$2 build=false; shift ;;
+    *) echo "usage: $0 [--quick] [--parts \"start switch scroll\"] [--scroll N] [--prefix INSTALLED]" >&2; exit 2 ;;
   esac
   shift
 done
 part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
-[ "$quick" = true ] || meson-wrap/tools/dev-install.sh "$prefix" release >/dev/null
+[ "$quick" = true ] || [ "$build" = false ] || meson-wrap/tools/dev-install.sh "$prefix" release >/dev/null
 . "$repo/Tests/Benchmarks/environment.sh"
 B2C_TEST_EMAIL=ann@example.com B2C_TEST_PASSWORD=Tasks-Demo-1 BROWSER="$repo/Tests/TasksTestSupport/scripted-browser.sh" \
   "$prefix/bin/b2c-tasks-cli" sign-in --timeout 60 --json >/dev/null
