@@ -125,6 +125,22 @@ final class PrivateKeyring: Sendable {
 
 @Suite("Keyring locked while signed in", .serialized, .enabled(if: TestDesktop.canRunApp || TestDesktop.isRequired))
 struct KeyringLockTests {
+  /// Starts the reminder service (the built one) on `keyring`'s desktop with `cli`'s settings as its configuration;
+  /// answers it and its environment.
+  static func startReminderService(_ keyring: PrivateKeyring, _ cli: CLIRunner) throws -> (
+    ChildProcess, [String: String?]
+  ) {
+    let config = keyring.home.appending(path: "config")
+    let settings = config.appending(path: "io.github.b2ctasks.B2CTasks/settings.plist")
+    try FileManager.default.createDirectory(at: settings.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: cli.settingsFile, to: settings)
+    var environment = keyring.environment
+    environment["XDG_CONFIG_HOME"] = config.path
+    let service = try ChildProcess(
+      TestDesktop.binaryFolder.appending(path: "b2c-tasks-reminders"), [], environment: environment)
+    return (service, environment)
+  }
+
   /// Ann signed in with the CLI on a private keyring (on the run's playground), for `body`.
   static func signedIn(_ body: (PrivateKeyring, CLIRunner) async throws -> Void) async throws {
     try await SessionHarness.with(keyring: true) { harness in
@@ -177,15 +193,7 @@ struct KeyringLockTests {
       try await keyring.lock()
 
       // The service on this desktop, with the terminal's settings as its configuration.
-      let config = keyring.home.appending(path: "config")
-      let settings = config.appending(path: "io.github.b2ctasks.B2CTasks/settings.plist")
-      try FileManager.default.createDirectory(
-        at: settings.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try FileManager.default.copyItem(at: cli.settingsFile, to: settings)
-      var environment = keyring.environment
-      environment["XDG_CONFIG_HOME"] = config.path
-      let service = try ChildProcess(
-        TestDesktop.binaryFolder.appending(path: "b2c-tasks-reminders"), [], environment: environment)
+      let (service, environment) = try Self.startReminderService(keyring, cli)
       defer { service.kill() }
       func saidLocked() -> Int { service.standardError.components(separatedBy: "the keyring is locked").count - 1 }
       // Each read finds it locked and says so at once: a read that raised the prompt would wait on it instead.
@@ -212,6 +220,32 @@ struct KeyringLockTests {
         }
       }
       #expect(fired, "\(service.standardError)")
+    }
+  }
+
+  @Test(
+    "S4: a reminder service started while signed out (its settings there, the keyring unlocked and empty) writes nothing, through a refresh and its end"
+  )
+  func signedOutServiceWritesNothing() async throws {
+    try await SessionHarness.with(keyring: true) { harness in
+      let keyring = try await PrivateKeyring()
+      defer { keyring.stop() }
+      let cli = try CLIRunner(harness)
+      let (service, environment) = try Self.startReminderService(keyring, cli)
+      defer { service.kill() }
+      func action(_ name: String) async throws -> Int32? {
+        try await ChildProcess.run(
+          URL(filePath: "/usr/bin/gapplication"), ["action", "io.github.b2ctasks.B2CTasks.Reminders", name],
+          environment: environment, timeout: .seconds(20)
+        ).status
+      }
+      // On the bus once an action reaches it; then a read asked for, and its end.
+      #expect(
+        await eventually(timeout: .seconds(60)) { (try? await action("refresh")) == 0 }, "\(service.standardError)")
+      #expect(try await action("quit") == 0)
+      #expect(await service.waitForExit(timeout: .seconds(30)) == 0, "\(service.standardError)")
+      let data = keyring.home.appending(path: "data/io.github.b2ctasks.B2CTasks")
+      #expect(AccountFolder.leftOver(dataHome: keyring.home.appending(path: "data")).isEmpty, "\(data.path)")
     }
   }
 }
