@@ -55,6 +55,16 @@ median() { cut -d' ' -f"$2" "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[i
 # "task number 1" … in all: task i in list (i - 1) % LISTS (with "last", all in the last list), due today when
 # i % 4 == 0 and on one of the next 7 days when i % 4 == 1 (baseline.c's BASELINE_PLANNER spreads them alike). The
 # app's copy of the change feed is removed, as after a sign-in on a new computer.
+# member_order_sql: with a schema where each member keeps their own list order (members.sortKey, issue 64), SQL that
+# gives the owner's members rows their lists' keys, as the migration does; nothing for an earlier schema (an earlier
+# build measured with --prefix).
+member_order_sql() {
+  if [ "$(sqlite3 "$database" "SELECT count(*) FROM pragma_table_info('members') WHERE name = 'sortKey'")" = 1 ]; then
+    echo "UPDATE members SET sortKey = (SELECT sortKey FROM lists WHERE lists.id = members.listID)
+      WHERE member = '$owner';"
+  fi
+}
+
 seed_planner() {
   sqlite3 "$database" "DELETE FROM tasks WHERE owner = '$owner';
     DELETE FROM members WHERE listID IN (SELECT id FROM lists WHERE owner = '$owner' AND NOT isDefault);
@@ -67,6 +77,7 @@ seed_planner() {
     INSERT INTO members (listID, member, memberID, role, joinedSeq)
       SELECT id, '$owner', printf('00000000-0000-4000-8200-%012d', rowid), 'owner', 1 FROM lists
       WHERE owner = '$owner' AND NOT isDefault;
+    $(member_order_sql)
     WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < $2)
     INSERT INTO tasks (owner, text, completed, dateModified, uuid, listID, createdAt, completedAt, details)
     SELECT '$owner', 'task number ' || x, 0, '2026-11-22 08:00:00.000', printf('00000000-0000-4000-9000-%012d', x),
