@@ -452,6 +452,13 @@ public struct StatusPage: WidgetView {
   /// Sets the description to `text`, escaped.
   @MainActor
   public func setDescription(_ text: String) { PlainText.setDescription(page, text) }
+
+  /// The icon's name (nil: none).
+  @MainActor
+  public var iconName: String? {
+    get { adw_status_page_get_icon_name(page).map { String(cString: $0) } }
+    nonmutating set { adw_status_page_set_icon_name(page, newValue) }
+  }
 }
 
 /// A `GtkWindow` the app does not own here (GTK keeps a toplevel alive while it is open).

@@ -75,7 +75,7 @@ public final class PlannerOperations {
 
   /// One account's replica and outbox, and the file of the sample's list outbox (an earlier version's, or tasks
   /// added before any list was known).
-  private struct Store: Sendable {
+  fileprivate struct Store: Sendable {
     let objectID: String
     let replica: PlannerReplica
     let outbox: PlannerOutbox
@@ -104,16 +104,7 @@ public final class PlannerOperations {
       let (key, environment) = (session.key, environment)
       loading = (
         account.objectID,
-        Task.detached {
-          let files = AccountFiles(account: account, in: key, environment: environment)
-          // The offline copy of the versions before the planner: the replica is the copy now.
-          try? FileManager.default.removeItem(at: files.legacyOfflineCopy)
-          let lastRead = try? FileManager.default.attributesOfItem(atPath: files.replica.path)[.modificationDate]
-          return Store(
-            objectID: account.objectID, replica: PlannerReplica(file: files.replica),
-            outbox: PlannerOutbox(file: files.plannerOutbox), legacyOutbox: files.legacyOutbox,
-            lastRead: lastRead as? Date)
-        }
+        Task.detached { Self.readSaved(AccountFiles(account: account, in: key, environment: environment)).store }
       )
     }
     guard let loading else { return nil }
@@ -127,10 +118,28 @@ public final class PlannerOperations {
   /// The read of the signed-in account's copy from disk, under way or done (one per account).
   private var loading: (objectID: String, task: Task<Store, Never>)?
 
-  /// Starts reading the signed-in account's copy from disk, on another thread, while the window is made: the
-  /// first refresh then finds it read (a start with 2 000 tasks read it after the list had been drawn).
-  public func preload() {
-    Task { _ = await currentStore() }
+  /// An account's copy of the feed and its outbox, read from disk.
+  public struct SavedCopy: Sendable {
+    fileprivate let store: Store
+  }
+
+  /// Reads `files`' copy of the feed and outbox (blocking: the start calls it on another thread right after the
+  /// keyring's answer, while GTK makes the window, so that the first frame can show the lists).
+  public nonisolated static func readSaved(_ files: AccountFiles) -> SavedCopy {
+    // The offline copy of the versions before the planner: the replica is the copy now.
+    try? FileManager.default.removeItem(at: files.legacyOfflineCopy)
+    let lastRead = try? FileManager.default.attributesOfItem(atPath: files.replica.path)[.modificationDate]
+    return SavedCopy(
+      store: Store(
+        objectID: files.objectID, replica: PlannerReplica(file: files.replica),
+        outbox: PlannerOutbox(file: files.plannerOutbox), legacyOutbox: files.legacyOutbox,
+        lastRead: lastRead as? Date))
+  }
+
+  /// Takes the copy the start read (`readSaved`) as the signed-in account's, unless one is read or being read.
+  public func adopt(_ copy: SavedCopy) {
+    guard loading == nil, store == nil else { return }
+    loading = (copy.store.objectID, Task { copy.store })
   }
 
   // MARK: Loading

@@ -45,6 +45,7 @@ final class AccountController {
     switch await startup.restored.value {
     case .success(let restored?):
       account.adopt(restored.files)
+      account.planner.adopt(restored.saved)
       showLists()
     case .success(nil):
       if case .needsSignIn(let signedOut) = await session.state {

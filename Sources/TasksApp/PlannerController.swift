@@ -174,6 +174,9 @@ final class PlannerController: PlannerView {
   /// Shows or hides finished tasks in a list (Show Completed).
   func setShowCompleted(_ show: Bool) {
     let edits = state.setShowCompleted(show)
+    // Told as the window is made, before any list is known: the page waits for the lists (it would show itself
+    // empty, and its empty page's icon be read, in a start that shows rows a moment later).
+    guard hidden.lastShown != nil else { return }
     page.show(state.rows, edits: edits, refill: [])
   }
 

@@ -100,6 +100,9 @@ final class PlannerListPage {
   private func showEmptyPage(_ empty: Bool) {
     listStack.visibleChildName = empty ? "empty" : "rows"
     guard empty else { return }
+    // Given its icon only when it shows: the icon is an SVG, which GTK reads through librsvg (6.5 MB and its parse
+    // at every start when the page had it from the start, though the start shows rows).
+    if emptyPage.iconName == nil { emptyPage.iconName = AppIdentity.symbolicIcon }
     // What the empty page says depends on why nothing shows.
     let searching = !controller.state.search.isEmpty
     emptyPage.title = searching ? tr("No Matching Tasks") : tr("No Tasks")

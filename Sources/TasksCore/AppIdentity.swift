@@ -8,6 +8,8 @@ public enum AppIdentity {
   public static let appID = "io.github.b2ctasks.B2CTasks"
   /// The gettext domain of every B2C Tasks program.
   public static let gettextDomain = "b2c-tasks"
+  /// The app's symbolic icon (in the app's resources; the welcome page names it in `main-window.ui`).
+  public static let symbolicIcon = appID + "-symbolic"
 
   /// The sign-in broker's names on the session bus (also in `data/io.github.b2ctasks.Broker.service.in` and
   /// `data/io.github.b2ctasks.Broker1.xml`, which meson's names-agree test compares with these).

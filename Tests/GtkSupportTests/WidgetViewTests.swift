@@ -77,6 +77,24 @@ struct WidgetViewTests {
     image.resetLabelledBy()
   }
 
+  @Test("a status page: its title, its description shown as written, and an icon given later and taken away")
+  func statusPage() {
+    let page = StatusPage(adw_status_page_new())
+    g_object_ref_sink(page.gpointer)
+    defer { g_object_unref(page.gpointer) }
+    #expect(page.iconName == nil)
+    page.iconName = "io.github.b2ctasks.B2CTasks-symbolic"
+    #expect(page.iconName == "io.github.b2ctasks.B2CTasks-symbolic")
+    page.iconName = nil
+    #expect(page.iconName == nil)
+    page.title = "No Tasks"
+    #expect(page.title == "No Tasks")
+    page.setDescription("<b>Type</b> a task & go")
+    #expect(
+      String(cString: adw_status_page_get_description(OpaquePointer(page.widget)))
+        == "&lt;b&gt;Type&lt;/b&gt; a task &amp; go")
+  }
+
   @Test("an About window says the facts it was given")
   func aboutWindow() {
     let facts = AboutWindow.Facts(
