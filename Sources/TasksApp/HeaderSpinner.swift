@@ -1,5 +1,6 @@
 // HeaderSpinner: the header's spinner, turning while a request runs for longer than a moment. Main actor.
 
+import CGtk
 import GtkSupport
 
 /// The spinner in the header bar: shown and turning once a request has run for `delay`, hidden when the last one
@@ -16,16 +17,19 @@ final class HeaderSpinner {
   init(_ spinner: Spinner, delay: Duration = .milliseconds(800)) {
     self.spinner = spinner
     self.delay = delay
+    g_object_ref(spinner.gpointer)  // a request (and its delay) can outlive the window
   }
+
+  isolated deinit { g_object_unref(spinner.gpointer) }
 
   /// Runs `body`; the spinner turns from `delay` after the first request began until the last one has ended.
   func whileRunning<T>(_ body: () async -> T) async -> T {
     running += 1
     if running == 1 {
-      showing = Task { [delay, spinner] in
-        guard (try? await Task.sleep(for: delay)) != nil else { return }
-        spinner.isVisible = true
-        spinner.isSpinning = true
+      showing = Task { [weak self, delay] in
+        guard (try? await Task.sleep(for: delay)) != nil, let self else { return }
+        self.spinner.isVisible = true
+        self.spinner.isSpinning = true
       }
     }
     defer {
