@@ -644,12 +644,16 @@ public struct Toast: GPointer, Equatable {
     toast = OpaquePointer(instance.gpointer)
   }
 
-  /// A toast titled `title` (shown as written), with a button labelled `button`; `urgent` ones push others aside.
+  /// A toast titled `title` (shown as written), with a button labelled `button`; `urgent` ones push others aside;
+  /// `untilClosed` ones stay until their button or close button is pressed (others go after 5 s).
   @MainActor
-  public static func new(_ title: String, button: String? = nil, urgent: Bool = false) -> Toast {
+  public static func new(_ title: String, button: String? = nil, urgent: Bool = false, untilClosed: Bool = false)
+    -> Toast
+  {
     let toast = Toast(PlainText.toast(title))
     if let button { adw_toast_set_button_label(toast.toast, button) }
     if urgent { adw_toast_set_priority(toast.toast, ADW_TOAST_PRIORITY_HIGH) }
+    if untilClosed { adw_toast_set_timeout(toast.toast, 0) }
     return toast
   }
 

@@ -88,8 +88,10 @@ final class PlannerController: PlannerView {
     if let id = taskToOpen { openTask(id) }
   }
 
+  /// A conflict stays on screen until the user chooses (Use Mine, or closes it): a value of theirs was set aside, and
+  /// five seconds are not enough to read which and decide.
   func showConflict(_ conflict: PlannerConflict) {
-    let toast = Toast.new(conflict.message, button: tr("Use Mine"))
+    let toast = Toast.new(conflict.message, button: tr("Use Mine"), untilClosed: true)
     toast.onButtonClicked { [unowned self] in Task { await self.planner.useMine(conflict) } }
     toasts.present(toast)
   }

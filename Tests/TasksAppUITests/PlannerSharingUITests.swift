@@ -141,10 +141,12 @@ extension AppUI {
       #expect(try await bob.run(["done", id]).contains("next:"))
       try await app.key("Right", window: nil)
       try await app.key("Return", window: nil)
-      try await app.waitFor(
-        role: "label", name: "“Water the plants” was changed elsewhere too: its due date there was kept")
+      // The toast stays until Ann chooses (however long the screenshot takes on a busy machine).
+      let conflict = "“Water the plants” was changed elsewhere too: its due date there was kept"
+      try await app.waitFor(role: "label", name: conflict)
       try await app.checkScreen("planner-conflict")
       try await app.press(button: "Use Mine Use Mine")  // (libadwaita 1.2 names a toast's button twice)
+      try await app.waitUntilGone(role: "label", name: conflict)
       let tomorrow = Self.day(after: 1)
       var bobHas = ""
       let mine = try await eventually(timeout: .seconds(60), every: .milliseconds(500)) {
