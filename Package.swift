@@ -143,6 +143,8 @@ let package = Package(
       dependencies: [
         "TasksCalendar",
         .product(name: "Hummingbird", package: "hummingbird"),
+        // bcrypt for the app passwords CalDAV clients sign in with.
+        .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "JWTKit", package: "jwt-kit"),
         .product(name: "Crypto", package: "swift-crypto"),

@@ -28,18 +28,18 @@ public struct TaskAPIServer: Sendable {
   }
 
   private let configuration: Configuration
-  private let responder: RouterResponder<BasicRequestContext>
+  private let responder: RouterResponder<ServiceRequestContext>
   private let logger: Logger
-  private let store: any TaskStore & PlannerStore
+  private let store: any TaskStore & DAVStore
   private let issuers: [IssuerKeys]
 
-  public init(configuration: Configuration, store: any TaskStore & PlannerStore, logger: Logger) {
+  public init(configuration: Configuration, store: any TaskStore & DAVStore, logger: Logger) {
     self.configuration = configuration
     self.logger = logger
     self.store = store
     let issuers = configuration.issuerMetadata.map { IssuerKeys(metadataURL: $0, maxAge: configuration.keysMaxAge) }
     self.issuers = issuers
-    let router = Router(context: BasicRequestContext.self)
+    let router = Router(context: ServiceRequestContext.self)
     router.middlewares.add(RequestLog())
     router.middlewares.add(ErrorShield())
     router.get("/health") { _, _ in "ok" }
@@ -58,8 +58,9 @@ public struct TaskAPIServer: Sendable {
       store: store, validator: validator, maxRequestBytes: configuration.maxRequestBytes,
       listCacheBytes: configuration.listCacheBytes
     ).register(on: router)
-    PlannerRoutes(store: store, validator: validator, maxRequestBytes: configuration.maxRequestBytes)
-      .register(on: router)
+    let planner = PlannerRoutes(store: store, validator: validator, maxRequestBytes: configuration.maxRequestBytes)
+    planner.register(on: router)
+    DAVRoutes(store: store, planner: planner).register(on: router)
     responder = router.buildResponder()
   }
 

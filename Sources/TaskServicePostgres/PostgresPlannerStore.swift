@@ -320,7 +320,7 @@ extension PostgresTaskStore: PlannerStore {
   }
 
   public func writeTask(
-    caller: String, listID: UUID, id: UUID, _ write: PlannerTaskWrite, now: Date
+    caller: String, listID: UUID, id: UUID, _ write: PlannerTaskWrite, record: DAVRecord?, now: Date
   ) async throws -> PlannerOutcome<StoredTask> {
     try await available {
       try await self.client.withTransaction(logger: self.logger) { connection in
@@ -341,10 +341,13 @@ extension PostgresTaskStore: PlannerStore {
         if let parentID = PlannerRules.parentToCheck(write) { parent = try await self.task(connection, id: parentID) }
         let subtasks = try await self.count(connection, "SELECT count(*) FROM tasks WHERE parent_id = \(id)")
         let count = try await self.count(connection, "SELECT count(*) FROM tasks WHERE list_id = \(listID)")
-        let outcome = PlannerRules.task(
+        let decided = PlannerRules.task(
           write, current: current, elsewhere: found != nil && current == nil, id: id, listID: listID,
           parent: parent?.listID == listID ? parent : nil, hasSubtasks: subtasks > 0, taskCount: Int(count),
           targetAllowed: targetAllowed, now: now)
+        var recordChanged = false
+        if let record { recordChanged = try await self.record(connection, id: id) != record }
+        let outcome = PlannerRules.withRecord(decided, unchanged: current, recordChanged: recordChanged, now: now)
         switch outcome {
         case .created(let stored):
           let seq = try await self.tick(connection)
@@ -374,12 +377,13 @@ extension PostgresTaskStore: PlannerStore {
             // Moved with its subtasks: gone from the old list (tombstones, for its members' feeds), in the new one.
             try await connection.query(
               """
-              INSERT INTO tombstones (seq, kind, id, list_id, deleted_at)
-                SELECT \(seq), 'task', uuid, list_id, \(now) FROM tasks WHERE uuid = \(id) OR parent_id = \(id)
+              INSERT INTO tombstones (seq, kind, id, list_id, deleted_at, dav_name)
+                SELECT \(seq), 'task', uuid, list_id, \(now), coalesce(dav_name, uuid::text || '.ics') FROM tasks
+                WHERE uuid = \(id) OR parent_id = \(id)
               """, logger: self.logger)
             try await connection.query(
               """
-              UPDATE tasks SET list_id = \(stored.listID), seq = \(seq),
+              UPDATE tasks SET list_id = \(stored.listID), seq = \(seq), dav_name = NULL,
                 owner = (SELECT owner FROM lists WHERE id = \(stored.listID))
               WHERE uuid = \(id) OR parent_id = \(id)
               """, logger: self.logger)
@@ -391,6 +395,13 @@ extension PostgresTaskStore: PlannerStore {
           try await self.deleteTask(connection, id: id, seq: seq, now: now)
           try await self.touch(connection, listID: listID, seq: seq)
         default: break
+        }
+        if let record {
+          switch outcome {
+          case .created: try await self.setRecord(connection, record, id: id)
+          case .done(let stored) where stored != current: try await self.setRecord(connection, record, id: id)
+          default: break
+          }
         }
         var memberID: [UUID: UUID?] = [:]
         switch outcome {
@@ -409,8 +420,9 @@ extension PostgresTaskStore: PlannerStore {
   func deleteTask(_ connection: PostgresConnection, id: UUID, seq: Int64, now: Date) async throws {
     try await connection.query(
       """
-      WITH gone AS (DELETE FROM tasks WHERE uuid = \(id) OR parent_id = \(id) RETURNING uuid, list_id)
-      INSERT INTO tombstones (seq, kind, id, list_id, deleted_at) SELECT \(seq), 'task', uuid, list_id, \(now) FROM gone
+      WITH gone AS (DELETE FROM tasks WHERE uuid = \(id) OR parent_id = \(id) RETURNING uuid, list_id, dav_name)
+      INSERT INTO tombstones (seq, kind, id, list_id, deleted_at, dav_name)
+        SELECT \(seq), 'task', uuid, list_id, \(now), coalesce(dav_name, uuid::text || '.ics') FROM gone
       """, logger: logger)
   }
 

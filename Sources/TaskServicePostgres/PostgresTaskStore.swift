@@ -105,6 +105,7 @@ public final class PostgresTaskStore: TaskStore {
         "UPDATE members m SET sort_key = l.sort_key FROM lists l WHERE l.id = m.list_id",
       ]
     ),
+    davMigration,
   ]
 
   /// Any constant: the advisory lock every instance takes while it migrates (`b2c-tasks-api` in ASCII).

@@ -14,7 +14,7 @@ struct TasksCLI: AsyncParsableCommand {
     abstract: "Your B2C Tasks from the terminal. Shares the sign-in of the B2C Tasks app through the keyring.",
     subcommands: [
       SignIn.self, Status.self, Lists.self, List.self, Add.self, Done.self, Delete.self, Reminders.self, Snooze.self,
-      SignOut.self,
+      AppPasswordsCommand.self, SignOut.self,
     ])
 }
 

@@ -14,6 +14,12 @@ public struct HTTPAnswer: Sendable {
   public var headers: [String: String]
   public var body: Data
   public var text: String { String(decoding: body, as: UTF8.self) }
+
+  public init(status: Int, headers: [String: String], body: Data) {
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
   public var location: String? { headers["location"] }
   public func json() throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any], "not a JSON object: \(text)")

@@ -25,6 +25,7 @@ if [ "${1:-}" = "--tests" ]; then
   # for b2c-tasks-api.service's life under systemd.
   packages="$packages ca-certificates strace xvfb xauth xdotool imagemagick python3-pyatspi gir1.2-atspi-2.0 python3-gi libsecret-tools wrk bubblewrap
     xdg-dbus-proxy libgtk-4-bin fonts-wqy-microhei sqlite3 libxtst-dev libxdamage-dev python3-venv postgresql nginx-light
+    evolution-data-server gir1.2-ecal-2.0 gir1.2-edataserver-1.2
     $debs mmdebstrap systemd-container"
 fi
 

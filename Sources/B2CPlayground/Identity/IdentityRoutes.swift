@@ -27,7 +27,7 @@ struct IdentityRoutes: Sendable {
       )
   }
 
-  func register(on router: Router<BasicRequestContext>) {
+  func register(on router: Router<ServiceRequestContext>) {
     let prefixes: [String]
     switch configuration.flavor {
     case .b2c: prefixes = ["/:tenant", "/:tenant/:policy"]
@@ -64,7 +64,7 @@ struct IdentityRoutes: Sendable {
 
   // MARK: Discovery
 
-  private func discovery(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+  private func discovery(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
     let (_, name) = try policy(request, context)
     let origin = service.origin.current
     let tenant = context.parameters.get("tenant") ?? configuration.tenantDomain
@@ -101,7 +101,7 @@ struct IdentityRoutes: Sendable {
 
   // MARK: Authorize
 
-  private func authorize(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+  private func authorize(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
     let query = FormFields(request.uri.query)
     let locale = PageLocale.negotiate(uiLocales: query["ui_locales"], acceptLanguage: request.headers[.acceptLanguage])
     let (kind, name) = try policy(request, context)
@@ -137,7 +137,7 @@ struct IdentityRoutes: Sendable {
   }
 
   /// The forms' posts: `step` = signin, signup, reset or profile.
-  private func selfAsserted(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+  private func selfAsserted(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
     let body = try await request.body.collect(upTo: configuration.maxRequestBytes)
     let fields = FormFields(String(buffer: body))
     guard let tx = fields["tx"], let auth = await flows.transaction(tx) else {
@@ -222,7 +222,7 @@ struct IdentityRoutes: Sendable {
   }
 
   /// The pages' links: sign up, forgot password, cancel.
-  private func selfAssertedLink(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+  private func selfAssertedLink(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
     let query = FormFields(request.uri.query)
     guard let tx = query["tx"], let auth = await flows.transaction(tx) else {
       return errorPage(.stateLost, locale: .english)
@@ -291,7 +291,7 @@ struct IdentityRoutes: Sendable {
 
   // MARK: Token
 
-  private func token(_ request: Request, _ context: BasicRequestContext) async -> Response {
+  private func token(_ request: Request, _ context: ServiceRequestContext) async -> Response {
     do {
       let (_, name) = try policy(request, context)
       let body = try await request.body.collect(upTo: configuration.maxRequestBytes)
@@ -391,7 +391,7 @@ struct IdentityRoutes: Sendable {
 
   // MARK: Logout
 
-  private func logout(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+  private func logout(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
     _ = try policy(request, context)
     let query = FormFields(request.uri.query)
     let locale = PageLocale.negotiate(uiLocales: query["ui_locales"], acceptLanguage: request.headers[.acceptLanguage])
@@ -414,7 +414,7 @@ struct IdentityRoutes: Sendable {
 
   /// The policy of the request: the path segment in the path form, else `p`; the tenant must be ours. Flavors
   /// without policies run the sign-up-or-sign-in flow.
-  private func policy(_ request: Request, _ context: BasicRequestContext) throws -> (PolicyKind, String) {
+  private func policy(_ request: Request, _ context: ServiceRequestContext) throws -> (PolicyKind, String) {
     let tenant = context.parameters.get("tenant") ?? ""
     if configuration.flavor == .openID { return (.signUpOrSignIn, configuration.policies.signUpOrSignIn) }
     guard configuration.isTenant(tenant) else { throw B2CError.unknownTenant(tenant) }
@@ -435,7 +435,7 @@ struct IdentityRoutes: Sendable {
 
   /// Runs a page-producing handler; a `B2CError` becomes B2C's error page instead of a bare status.
   private func respond(
-    _ request: Request, _ context: BasicRequestContext, _ body: () async throws -> Response
+    _ request: Request, _ context: ServiceRequestContext, _ body: () async throws -> Response
   ) async throws -> Response {
     do {
       return try await body()

@@ -13,7 +13,7 @@ import TaskService
 public struct Playground: Sendable {
   /// The configuration it serves.
   public let configuration: PlaygroundConfiguration
-  private let responder: RouterResponder<BasicRequestContext>
+  private let responder: RouterResponder<ServiceRequestContext>
   private let logger: Logger
   private let origin: ServerOrigin
   private let server: HTTPServerBuilder
@@ -40,7 +40,7 @@ public struct Playground: Sendable {
       ?? BearerValidator(
         keys: .local(keys.collection, issuer: { identity.issuer }), audiences: configuration.clients.map(\.id),
         clockSkew: configuration.clockSkew)
-    let router = Router(context: BasicRequestContext.self)
+    let router = Router(context: ServiceRequestContext.self)
     router.middlewares.add(RequestLog())
     router.middlewares.add(HostCheck(origin: origin))
     router.middlewares.add(ErrorShield())
@@ -56,8 +56,9 @@ public struct Playground: Sendable {
       store: tasks, validator: validator,
       maxRequestBytes: configuration.maxRequestBytes
     ).register(on: router)
-    PlannerRoutes(store: tasks, validator: validator, maxRequestBytes: configuration.maxRequestBytes)
-      .register(on: router)
+    let planner = PlannerRoutes(store: tasks, validator: validator, maxRequestBytes: configuration.maxRequestBytes)
+    planner.register(on: router)
+    DAVRoutes(store: tasks, planner: planner).register(on: router)
     self.responder = router.buildResponder()
   }
 

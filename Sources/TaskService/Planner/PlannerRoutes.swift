@@ -276,8 +276,7 @@ public struct PlannerRoutes: Sendable {
 
   // MARK: Requests
 
-  private func authorized(_ request: Request, _ body: (PlannerCaller) async throws -> Response) async throws -> Response
-  {
+  func authorized(_ request: Request, _ body: (PlannerCaller) async throws -> Response) async throws -> Response {
     guard let caller = await validator.caller(authorization: request.headers[.authorization]) else {
       var response = Self.problem(.unauthorized, "unauthorized", "Authorization has been denied for this request.")
       response.headers[.wwwAuthenticate] = "Bearer"

@@ -222,8 +222,11 @@ public protocol PlannerStore: Sendable {
   /// A list's tasks, or nil when the caller has no such list.
   func tasks(caller: String, listID: UUID) async throws -> [StoredTask]?
   func task(caller: String, listID: UUID, id: UUID) async throws -> StoredTask?
-  func writeTask(caller: String, listID: UUID, id: UUID, _ write: PlannerTaskWrite, now: Date) async throws
-    -> PlannerOutcome<StoredTask>
+  /// A task write; with `record`, the task's CalDAV resource is set in the same transaction (a change of the
+  /// resource alone moves the task's version on, see `PlannerRules.withRecord`).
+  func writeTask(
+    caller: String, listID: UUID, id: UUID, _ write: PlannerTaskWrite, record: DAVRecord?, now: Date
+  ) async throws -> PlannerOutcome<StoredTask>
   /// What changed for the caller from `cursor` (see `PlannerFeedCursor`), at most `limit` tasks; throws
   /// `PlannerFeedRefusal`. The first page's `next` is the caller's feed position (see `readFeedPositions`).
   func changes(caller: PlannerCaller, from cursor: PlannerFeedCursor, limit: Int) async throws -> PlannerFeedPage

@@ -83,6 +83,7 @@ extension SQLiteTaskStore: PlannerStore {
           UPDATE members SET sortKey = (SELECT sortKey FROM lists WHERE lists.id = members.listID);
           """)
     }
+    registerDAV(in: &migrator)
   }
 
   // MARK: Reading
@@ -261,7 +262,7 @@ extension SQLiteTaskStore: PlannerStore {
   }
 
   public func writeTask(
-    caller: String, listID: UUID, id: UUID, _ write: PlannerTaskWrite, now: Date
+    caller: String, listID: UUID, id: UUID, _ write: PlannerTaskWrite, record: DAVRecord?, now: Date
   ) async throws -> PlannerOutcome<StoredTask> {
     try await database.write { db in
       guard try Self.memberList(db, caller: caller, id: listID) != nil else { return .notFound }
@@ -274,10 +275,13 @@ extension SQLiteTaskStore: PlannerStore {
         db, sql: "SELECT count(*) FROM tasks WHERE listID = ?", arguments: [listID.lowercased])
       let target = PlannerRules.moveTarget(write, from: listID)
       let targetAllowed = try target.map { try Self.memberList(db, caller: caller, id: $0) != nil } ?? false
-      let outcome = PlannerRules.task(
+      let decided = PlannerRules.task(
         write, current: current, elsewhere: found != nil && current == nil, id: id, listID: listID,
         parent: parent?.listID == listID ? parent : nil, hasSubtasks: hasSubtasks, taskCount: count ?? 0,
         targetAllowed: targetAllowed, now: now)
+      let outcome = PlannerRules.withRecord(
+        decided, unchanged: current, recordChanged: try record.map { try Self.record(db, id: id) != $0 } ?? false,
+        now: now)
       switch outcome {
       case .created(let task):
         let seq = try Self.tick(db)
@@ -304,9 +308,9 @@ extension SQLiteTaskStore: PlannerStore {
           // Moved with its subtasks: gone from the old list (tombstones, for its members' feeds), in the new one.
           try db.execute(
             sql: """
-              INSERT INTO tombstones (seq, kind, id, listID, deletedAt)
-                SELECT ?, 'task', uuid, listID, ? FROM tasks WHERE uuid = ? OR parentID = ?;
-              UPDATE tasks SET listID = ?, owner = (SELECT owner FROM lists WHERE id = ?), seq = ?
+              INSERT INTO tombstones (seq, kind, id, listID, deletedAt, davName)
+                SELECT ?, 'task', uuid, listID, ?, \(Self.davName) FROM tasks WHERE uuid = ? OR parentID = ?;
+              UPDATE tasks SET listID = ?, owner = (SELECT owner FROM lists WHERE id = ?), seq = ?, davName = NULL
                 WHERE uuid = ? OR parentID = ?;
               """,
             arguments: [
@@ -321,6 +325,11 @@ extension SQLiteTaskStore: PlannerStore {
         try Self.deleteTasks(db, where: "uuid = ? OR parentID = ?", [id.lowercased, id.lowercased], seq: seq, now: now)
         try Self.touch(db, listID: listID, seq: seq)
       default: break
+      }
+      if let record, case .created = outcome {
+        try Self.setRecord(db, record, id: id)
+      } else if let record, case .done(let task) = outcome, task != current {
+        try Self.setRecord(db, record, id: id)
       }
       return try PlannerRules.stamped(outcome, unchanged: current) { list in
         try String.fetchOne(db, sql: Self.memberID, arguments: [list.lowercased, caller])
@@ -347,8 +356,8 @@ extension SQLiteTaskStore: PlannerStore {
   ) throws {
     try db.execute(
       sql: """
-        INSERT INTO tombstones (seq, kind, id, listID, deletedAt)
-          SELECT ?, 'task', uuid, listID, ? FROM tasks WHERE \(condition)
+        INSERT INTO tombstones (seq, kind, id, listID, deletedAt, davName)
+          SELECT ?, 'task', uuid, listID, ?, \(davName) FROM tasks WHERE \(condition)
         """, arguments: [seq, now] + arguments)
     try db.execute(sql: "DELETE FROM tasks WHERE \(condition)", arguments: arguments)
   }

@@ -291,3 +291,46 @@ extension TaskAPIClient {
     _ = try await send("DELETE", planner("lists/\(Self.lower(list))/members/\(member.map(Self.lower) ?? "me")"))
   }
 }
+
+/// An app password: what a CalDAV client (a phone, Thunderbird, Evolution) signs in with, one per device. The password
+/// itself is only in the answer that made it.
+public struct AppPasswordItem: Equatable, Sendable, Identifiable, Decodable {
+  public var id: UUID
+  public var name: String
+  /// The user name every device of the account signs in with.
+  public var username: String
+  public var password: String?
+  public var createdAt: Date
+  public var lastUsedAt: Date?
+
+  public init(from decoder: any Decoder) throws {
+    let read = try PlannerJSONReader(decoder)
+    id = try read.uuid("id")
+    name = try read.string("name")
+    username = try read.string("username")
+    password = try read.optional("password", String.self)
+    createdAt = try read.time("createdAt")
+    lastUsedAt = try read.optionalTime("lastUsedAt")
+  }
+}
+
+extension TaskAPIClient {
+  /// The address CalDAV clients are given: the task service's own (they find `/dav/` from it, RFC 6764).
+  public var calDAVAddress: URL { plannerURL.deletingLastPathComponent().deletingLastPathComponent() }
+
+  /// Makes an app password named `name` (the device's): the answer holds the password, shown this once.
+  public func makeAppPassword(name: String) async throws(TaskAPIError) -> AppPasswordItem {
+    try Self.decode(
+      try await send("POST", planner("app-passwords"), json: Self.body(["name": .string(name)])).body)
+  }
+
+  /// The account's app passwords, without their secrets, with the time each was last used.
+  public func appPasswords() async throws(TaskAPIError) -> [AppPasswordItem] {
+    try Self.decode(try await send("GET", planner("app-passwords")).body)
+  }
+
+  /// Revokes an app password: the device using it is refused from its next request.
+  public func revokeAppPassword(id: UUID) async throws(TaskAPIError) {
+    _ = try await send("DELETE", planner("app-passwords/\(Self.lower(id))"))
+  }
+}

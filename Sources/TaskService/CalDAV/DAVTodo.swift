@@ -1,0 +1,80 @@
+// DAVTodo: between a resource's text and a task write: a PUT body read (or refused with CalDAV's precondition), the
+// write it makes (finishing a repeating task's occurrence the way the window does, whichever of the clients' three
+// ways said it), and a task's text for GET. Values; any thread.
+
+import Foundation
+import TasksCalendar
+
+enum DAVTodo {
+  /// A PUT body, read.
+  struct Incoming {
+    let resource: TodoResource
+    let text: String
+    var uid: String { resource.uid }
+    var parentUID: String? { resource.fields.parentUID }
+    /// The UIDs the write needs to look up (its parent's).
+    var parentUIDs: [String] { parentUID.map { [$0] } ?? [] }
+  }
+
+  static func read(_ data: Data) throws(DAVRefusal) -> Incoming {
+    guard let text = String(validating: data, as: UTF8.self) else {
+      throw DAVRefusal.precondition(.badRequest, DAVXML.caldav, "valid-calendar-data", "The body is not UTF-8.")
+    }
+    do throws(TodoResourceError) {
+      return Incoming(resource: try TodoResource(parsing: text), text: text)
+    } catch {
+      switch error {
+      case .syntax:
+        throw DAVRefusal.precondition(.badRequest, DAVXML.caldav, "valid-calendar-data", error.description)
+      case .unsupportedComponent:
+        throw DAVRefusal.precondition(.forbidden, DAVXML.caldav, "supported-calendar-component", error.description)
+      case .severalUIDs, .invalidTask:
+        throw DAVRefusal.precondition(.forbidden, DAVXML.caldav, "valid-calendar-object-resource", error.description)
+      }
+    }
+  }
+
+  /// What a PUT does: `changes`, then each occurrence of `finished` finished (on `today`).
+  struct Plan {
+    var changes: TaskChanges
+    var finished: [CalendarDate] = []
+    var today: CalendarDate
+  }
+
+  /// The write of `incoming` over `current` (nil: a new task), the parent resolved to `parentID`.
+  ///
+  /// A repeating task is finished one occurrence at a time, as the window does, so that exactly one stays open:
+  /// a master marked done on its open occurrence's date (python-caldav, Thunderbird), or an override with that
+  /// RECURRENCE-ID marked done, finishes that occurrence and the task moves to its next date; a client that moved
+  /// DUE on itself (Tasks.org) or closed a copy and moved the master (Evolution) wrote an open task at a new date,
+  /// which is a change like any other.
+  static func plan(_ incoming: Incoming, current: StoredTask?, parentID: UUID?, now: Date) -> Plan {
+    let fields = incoming.resource.fields
+    var changes = fields.changes(over: current?.task)
+    if current == nil, case .keep = changes.title { changes.title = .set("Untitled task") }
+    if let parentID {
+      changes.parentID = .set(parentID)
+    } else if fields.parentUID == nil {
+      changes.parentID = .clear
+    }
+    var plan = Plan(
+      changes: changes, today: CalendarDate(dayNumber: Int((now.timeIntervalSince1970 / 86_400).rounded(.down))))
+    guard let current, current.task.recurrence != nil, current.task.status == .needsAction, fields.rule != nil,
+      let due = fields.due?.date
+    else { return plan }
+    if fields.status == .completed || fields.completedOccurrences.contains(due) {
+      plan.changes.status = .keep
+      plan.changes.completedAt = .keep
+      plan.finished = [due]
+    }
+    return plan
+  }
+
+  /// The text GET answers for `task`.
+  static func render(_ task: DAVTask) -> String {
+    TodoResource.render(
+      stored: task.record.ical, task: task.stored.task, uid: task.uid,
+      parentUID: task.parentUID ?? task.record.ical.flatMap { try? TodoResource(parsing: $0) }?.fields.parentUID,
+      createdAt: task.stored.createdAt, updatedAt: task.stored.updatedAt)
+  }
+}
