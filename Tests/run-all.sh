@@ -73,6 +73,7 @@ run_stage() {
       # Keep the benchmark scripts working (figures from a one-second debug run mean nothing; see Tests/Benchmarks).
       Tests/Benchmarks/task-api-throughput.sh --quick
       Tests/Benchmarks/planner-feed.sh --quick
+      Tests/Benchmarks/caldav-sync.sh --quick
       Tests/Benchmarks/startup-and-scale.sh --quick
       Tests/Benchmarks/sign-in.sh --quick
       Tests/Benchmarks/broker.sh --quick

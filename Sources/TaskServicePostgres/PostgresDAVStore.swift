@@ -17,6 +17,7 @@ extension PostgresTaskStore: DAVStore {
       "CREATE INDEX tasks_dav_uid ON tasks (list_id, dav_uid) WHERE dav_uid IS NOT NULL",
       "ALTER TABLE tombstones ADD COLUMN dav_name text",
       "ALTER TABLE lists ADD COLUMN dav_name text",
+      "ALTER TABLE members ADD COLUMN dav_color text",
       """
       CREATE TABLE app_passwords (id uuid PRIMARY KEY, owner text NOT NULL, display_name text, username text NOT NULL,
         name text NOT NULL, hash text NOT NULL, created_at timestamptz NOT NULL, last_used_at timestamptz)
@@ -48,11 +49,15 @@ extension PostgresTaskStore: DAVStore {
         try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: self.logger)
         guard let (list, _) = try await self.memberList(connection, caller: caller, id: listID) else { return nil }
         var collection = DAVCollection(list: list, position: 0)
-        for try await (seq, name) in try await connection.query(
-          "SELECT seq, dav_name FROM lists WHERE id = \(listID)", logger: self.logger
-        ).decode((Int64, String?).self) {
+        for try await (seq, name, color) in try await connection.query(
+          """
+          SELECT l.seq, l.dav_name, m.dav_color FROM lists l JOIN members m ON m.list_id = l.id
+          WHERE l.id = \(listID) AND m.member = \(caller)
+          """, logger: self.logger
+        ).decode((Int64, String?, String?).self) {
           collection.position = seq
           collection.name = name
+          collection.color = color
         }
         let position = collection.position
         let columns = """
@@ -108,6 +113,16 @@ extension PostgresTaskStore: DAVStore {
       try await self.client.withConnection { connection in
         try await connection.query(
           "UPDATE lists SET dav_name = \(name) WHERE id = \(listID) AND owner = \(caller)", logger: self.logger)
+      }
+    }
+  }
+
+  public func colorCollection(caller: String, listID: UUID, color: String?) async throws {
+    try await available {
+      try await self.client.withConnection { connection in
+        try await connection.query(
+          "UPDATE members SET dav_color = \(color) WHERE list_id = \(listID) AND member = \(caller)",
+          logger: self.logger)
       }
     }
   }

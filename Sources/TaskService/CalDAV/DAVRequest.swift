@@ -207,6 +207,7 @@ struct DAVRequest {
       ),
     ]
     if owner { properties.append((DAVXML.dav, "owner", href(principal))) }
+    if let color = found.color { properties.append((DAVXML.apple, "calendar-color", color)) }
     return properties
   }
 
@@ -487,21 +488,32 @@ struct DAVRequest {
     }
   }
 
-  /// Changes the display name; any other property is refused (403), and then nothing is changed (424 for the rest).
+  /// Changes the display name (the list's, for every member) and the colour (the caller's own); any other property is
+  /// refused (403), and then nothing is changed (424 for the rest).
   func proppatch(_ id: UUID) async throws -> Response {
     guard let body = try await xml() else { throw DAVRefusal.status(.badRequest, "A PROPPATCH needs a body.") }
     let found = try await collection(id, .none)
     var name: String?
+    var color: String??
     var refused: [DAVElement] = []
     var accepted: [DAVElement] = []
     for action in body.children
     where action.namespace == DAVXML.dav && (action.name == "set" || action.name == "remove") {
       for prop in action.child(DAVXML.dav, "prop")?.children ?? [] {
-        if prop.namespace == DAVXML.dav && prop.name == "displayname" && action.name == "set" {
+        let setting = action.name == "set"
+        switch (prop.namespace, prop.name) {
+        case (DAVXML.dav, "displayname") where setting:
           name = prop.text
           accepted.append(prop)
-        } else {
-          refused.append(prop)
+        case (DAVXML.apple, "calendar-color"):
+          let value = prop.text.trimmingCharacters(in: .whitespacesAndNewlines)
+          guard !setting || Self.isColor(value) else {
+            refused.append(prop)
+            continue
+          }
+          color = .some(setting ? value : nil)
+          accepted.append(prop)
+        default: refused.append(prop)
         }
       }
     }
@@ -510,18 +522,26 @@ struct DAVRequest {
     if !refused.isEmpty {
       text += Self.propstat(names(refused), "403 Forbidden")
       if !accepted.isEmpty { text += Self.propstat(names(accepted), "424 Failed Dependency") }
-    } else if let name {
+      return DAVRoutes.xml(DAVRoutes.multiStatus, DAVXML.multistatus([text + "</d:response>"]))
+    }
+    if let name {
       switch try await store.writeList(
         caller: caller, id: id, .change(name: name, sortKey: nil, ifMatch: nil), now: Date())
       {
-      case .done: text += Self.propstat(names(accepted), "200 OK")
-      case .invalid(let error):
-        throw DAVRefusal.status(.forbidden, error.description)
+      case .done: break
+      case .invalid(let error): throw DAVRefusal.status(.forbidden, error.description)
       case .forbidden(let message), .conflict(let message): throw DAVRefusal.status(.forbidden, message)
       default: throw DAVRefusal.status(.notFound, "No such task list.")
       }
     }
+    if let color { try await store.colorCollection(caller: caller.key, listID: id, color: color) }
+    text += Self.propstat(names(accepted), "200 OK")
     return DAVRoutes.xml(DAVRoutes.multiStatus, DAVXML.multistatus([text + "</d:response>"]))
+  }
+
+  /// `#RRGGBB` or `#RRGGBBAA`, as Apple's and DAVx5's colours are written.
+  static func isColor(_ text: String) -> Bool {
+    text.first == "#" && (text.count == 7 || text.count == 9) && text.dropFirst().allSatisfy(\.isHexDigit)
   }
 }
 

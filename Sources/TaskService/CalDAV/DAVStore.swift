@@ -62,6 +62,8 @@ public struct DAVCollection: Sendable, Equatable {
   public var position: Int64
   /// The name the owner's client made the collection under (`MKCALENDAR …/work/`), if not its id.
   public var name: String?
+  /// The colour the caller's CalDAV clients gave it (`#RRGGBB` or `#RRGGBBAA`; each member's own).
+  public var color: String?
   public var tasks: [DAVTask] = []
   /// With `.since`: the names of the resources gone from the list after that position.
   public var deleted: [String] = []
@@ -108,6 +110,8 @@ public protocol DAVStore: PlannerStore {
   func davCollection(caller: String, listID: UUID, _ selection: DAVSelection) async throws -> DAVCollection?
   /// Keeps the name a client made the caller's own list `listID` under (its address in the caller's home).
   func nameCollection(caller: String, listID: UUID, name: String) async throws
+  /// Keeps the colour (nil: none) the caller's clients gave list `listID`, the caller's own.
+  func colorCollection(caller: String, listID: UUID, color: String?) async throws
   /// Keeps a new app password; false when the account has `AppPasswords.maxPerAccount` already.
   func addAppPassword(_ record: AppPasswordRecord) async throws -> Bool
   /// The account's app passwords, oldest first.

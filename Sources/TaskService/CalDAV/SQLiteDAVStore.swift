@@ -19,6 +19,7 @@ extension SQLiteTaskStore: DAVStore {
           CREATE INDEX tasksDAVUID ON tasks (listID, davUID) WHERE davUID IS NOT NULL;
           ALTER TABLE tombstones ADD COLUMN davName TEXT;
           ALTER TABLE lists ADD COLUMN davName TEXT;
+          ALTER TABLE members ADD COLUMN davColor TEXT;
           CREATE TABLE appPasswords (id TEXT PRIMARY KEY NOT NULL, owner TEXT NOT NULL, displayName TEXT,
             username TEXT NOT NULL, name TEXT NOT NULL, hash TEXT NOT NULL, createdAt DATETIME NOT NULL,
             lastUsedAt DATETIME);
@@ -46,9 +47,14 @@ extension SQLiteTaskStore: DAVStore {
     try await database.read { db in
       guard let list = try Self.memberList(db, caller: caller, id: listID),
         let row = try Row.fetchOne(
-          db, sql: "SELECT seq, davName FROM lists WHERE id = ?", arguments: [listID.lowercased])
+          db,
+          sql: """
+            SELECT l.seq, l.davName, m.davColor FROM lists l JOIN members m ON m.listID = l.id
+            WHERE l.id = ? AND m.member = ?
+            """, arguments: [listID.lowercased, caller])
       else { return nil }
       var collection = DAVCollection(list: list, position: row[0], name: row[1])
+      collection.color = row[2]
       let position = collection.position
       let columns = """
         \(Self.taskColumns("t")), t.davName, t.davUID, t.ical,
@@ -94,6 +100,14 @@ extension SQLiteTaskStore: DAVStore {
     try await database.write { db in
       try db.execute(
         sql: "UPDATE lists SET davName = ? WHERE id = ? AND owner = ?", arguments: [name, listID.lowercased, caller])
+    }
+  }
+
+  public func colorCollection(caller: String, listID: UUID, color: String?) async throws {
+    try await database.write { db in
+      try db.execute(
+        sql: "UPDATE members SET davColor = ? WHERE listID = ? AND member = ?",
+        arguments: [color, listID.lowercased, caller])
     }
   }
 

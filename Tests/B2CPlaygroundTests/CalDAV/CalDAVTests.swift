@@ -56,7 +56,8 @@ struct DAVClient {
     try await call(
       "PROPFIND", path,
       "<?xml version=\"1.0\"?><d:propfind xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\" "
-        + "xmlns:cs=\"http://calendarserver.org/ns/\"><d:prop>\(props)</d:prop></d:propfind>",
+        + "xmlns:cs=\"http://calendarserver.org/ns/\" xmlns:a=\"http://apple.com/ns/ical/\"><d:prop>\(props)</d:prop>"
+        + "</d:propfind>",
       headers: ["Depth": depth])
   }
 
@@ -216,6 +217,23 @@ struct CalDAVTests {
       #expect(lists.text.contains("<c:comp name=\"VTODO\"/>") && lists.text.contains("<c:calendar/>"))
       // Today and Upcoming are views, not collections.
       #expect(!lists.text.contains("Today") && !lists.text.contains("Upcoming"))
+      // A name and a colour set by PROPPATCH; a colour that is none is refused, and then nothing changes.
+      let patch = { (props: String) in
+        "<d:propertyupdate xmlns:d=\"DAV:\" xmlns:a=\"http://apple.com/ns/ical/\"><d:set><d:prop>\(props)"
+          + "</d:prop></d:set></d:propertyupdate>"
+      }
+      let renamed = try await dav.call(
+        "PROPPATCH", home + shopping + "/",
+        patch("<d:displayname>Shop</d:displayname><a:calendar-color>#FF8800</a:calendar-color>"))
+      #expect(
+        renamed.status == 207 && renamed.text.contains("200 OK") && !renamed.text.contains("403"), "\(renamed.text)")
+      let wrong = try await dav.call(
+        "PROPPATCH", home + shopping + "/",
+        patch("<d:displayname>Never</d:displayname><a:calendar-color>red</a:calendar-color>"))
+      #expect(wrong.text.contains("403 Forbidden") && wrong.text.contains("424 Failed Dependency"))
+      let after = try await dav.propfind(home + shopping + "/", depth: "0", "<d:displayname/><a:calendar-color/>")
+      #expect(after.text.contains(">Shop<") && after.text.contains("#FF8800") && !after.text.contains("Never"))
+      #expect(try await ann.object("GET", "/lists/\(shopping)")["name"] as? String == "Shop")
     }
   }
 
