@@ -14,7 +14,8 @@ import statistics
 import sys
 import time
 import urllib.parse
-import uuid
+
+from planner_seed import seed
 
 url, header_file, tasks, lists, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 name, value = open(header_file, encoding="utf-8").read().strip().split(": ", 1)
@@ -40,18 +41,7 @@ def api(method, path, body=None, headers=None):
     return call(method, "/api/v2" + path, body, headers)
 
 
-list_ids = [json.loads(api("GET", "/lists"))[0]["id"]]
-for index in range(lists - 1):
-    list_id = str(uuid.uuid4())
-    api("PUT", f"/lists/{list_id}", {"name": f"List {index + 1}"}, {"If-None-Match": "*"})
-    list_ids.append(list_id)
-for index in range(tasks):
-    body = {"title": f"Task number {index}", "notes": "a note" if index % 3 == 0 else "", "priority": index % 10}
-    if index % 2 == 0:
-        body["due"] = {"date": f"2026-12-{index % 28 + 1:02d}", "time": "09:00" if index % 4 == 0 else None}
-    if index % 10 == 0:
-        body["recurrence"] = {"rrule": "FREQ=WEEKLY", "from": "due"}
-    api("PUT", f"/lists/{list_ids[index % lists]}/tasks/{uuid.uuid4()}", body, {"If-None-Match": "*"})
+seed(api, tasks, lists)
 made = json.loads(api("POST", "/app-passwords", {"name": "Benchmark"}))
 basic = "Basic " + base64.b64encode(f"{made['username']}:{made['password']}".encode()).decode()
 home = f"/dav/calendars/{made['username']}/"

@@ -20,11 +20,6 @@ kill "$!"
 api postgres "$database_url"
 printf '  b2c-tasks-api, PostgreSQL: '
 python3 "$repo/Tests/Benchmarks/caldav-sync.py" "$api_url" "$work/auth.header" "$tasks" 20 "$work"
-rows() {
-  "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U b2c -d tasks -At -c "SELECT pg_stat_force_next_flush()" >/dev/null
-  "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U b2c -d tasks -At \
-    -c "SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) FROM pg_stat_user_tables WHERE relname = 'tasks'"
-}
 # A backend reports its statistics when idle for 10 s at the latest (PostgreSQL 15): wait before each count.
 sleep 11
 before=$(rows)

@@ -9,7 +9,8 @@ import json
 import sys
 import time
 import urllib.parse
-import uuid
+
+from planner_seed import seed
 
 url, header_file, tasks, lists, token_file = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 name, value = open(header_file, encoding="utf-8").read().strip().split(": ", 1)
@@ -31,21 +32,7 @@ def call(method, path, body=None, headers=None):
     return data
 
 
-list_ids = [json.loads(call("GET", "/lists"))[0]["id"]]
-for index in range(lists - 1):
-    list_id = str(uuid.uuid4())
-    call("PUT", f"/lists/{list_id}", {"name": f"List {index + 1}"}, {"If-None-Match": "*"})
-    list_ids.append(list_id)
-task_ids = []
-for index in range(tasks):
-    task_id = str(uuid.uuid4())
-    body = {"title": f"Task number {index}", "notes": "a note" if index % 3 == 0 else "", "priority": index % 10}
-    if index % 2 == 0:
-        body["due"] = {"date": f"2026-12-{index % 28 + 1:02d}", "time": "09:00" if index % 4 == 0 else None}
-    if index % 10 == 0:
-        body["recurrence"] = {"rrule": "FREQ=WEEKLY", "from": "due"}
-    call("PUT", f"/lists/{list_ids[index % lists]}/tasks/{task_id}", body, {"If-None-Match": "*"})
-    task_ids.append((list_ids[index % lists], task_id))
+list_ids, task_ids = seed(call, tasks, lists)
 
 start = time.monotonic()
 # The first full sync: every page of the read (the service's page size).

@@ -33,12 +33,6 @@ feed "b2c-tasks-api, SQLite" "$api_url"
 kill "$!"
 api postgres "$database_url"
 feed "b2c-tasks-api, PostgreSQL" "$api_url"
-# The task rows PostgreSQL read for $reads unchanged feed reads (sequential and index fetches of the tasks table).
-rows() {
-  "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U b2c -d tasks -At -c "SELECT pg_stat_force_next_flush()" >/dev/null
-  "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U b2c -d tasks -At \
-    -c "SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) FROM pg_stat_user_tables WHERE relname = 'tasks'"
-}
 # A backend reports its statistics when idle for 10 s at the latest (PostgreSQL 15): wait before each count.
 sleep 11
 before=$(rows)

@@ -91,3 +91,10 @@ measure() {
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# rows: the task rows the benchmark's PostgreSQL has read so far (sequential and index fetches of the tasks table).
+rows() {
+  "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U b2c -d tasks -At -c "SELECT pg_stat_force_next_flush()" >/dev/null
+  "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U b2c -d tasks -At \
+    -c "SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) FROM pg_stat_user_tables WHERE relname = 'tasks'"
+}
