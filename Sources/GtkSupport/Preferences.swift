@@ -46,10 +46,11 @@ public struct ActionRow: WidgetView {
     }
   }
 
-  /// The subtitle (an action row's).
+  /// The subtitle (an action row's), shown as written (markup is off while the title's is).
   @MainActor
   public var subtitle: String {
-    adw_action_row_get_subtitle(actionRow).map { String(cString: $0) } ?? ""
+    get { adw_action_row_get_subtitle(actionRow).map { String(cString: $0) } ?? "" }
+    nonmutating set { adw_action_row_set_subtitle(actionRow, newValue) }
   }
 
   /// Adds `suffix` at the row's end; with `activating`, activating the row activates it (a click on the row flips a

@@ -412,6 +412,12 @@ public final class PlannerOperations {
     await record(.changeTask(base: conflict.current, mine: mine))
   }
 
+  /// The signed-in account's client, for what is neither the feed nor an edit (the app passwords of other devices).
+  public func accountClient() async throws(TaskAPIError) -> TaskAPIClient {
+    guard let store = await currentStore() else { throw .unauthorized(.notSignedIn) }
+    return makeClient(session, store.objectID)
+  }
+
   /// A code that lets another person join `list` (owner only).
   public func invite(list: UUID) async throws(TaskAPIError) -> (code: String, expiresAt: Date) {
     guard let store = await currentStore() else { throw .unauthorized(.notSignedIn) }

@@ -1,9 +1,11 @@
 // PreferencesWindow: the apps the user allowed, or denied, to use the sign-in through the broker, each with a switch
-// to change their mind, and the switch of reminders with the window closed. Main actor.
+// to change their mind, the app passwords of other devices (AppPasswordsPage), and the switch of reminders with the
+// window closed. Main actor.
 
 import CGtk
 import FoundationEssentials
 import GtkSupport
+import TasksAccount
 import TasksCore
 
 /// The preferences window (`ui/preferences-window.ui`): "Apps Using Your Sign-In", one row per app and account with
@@ -16,9 +18,11 @@ final class PreferencesWindow {
   private let noApps: ActionRow
   private let consents: ConsentStore
   private var rows: [ActionRow] = []
+  private var appPasswords: AppPasswordsPage?
 
-  /// Opens the window over `parent`, listing `consents`' answers, with the reminders' switch bound to `reminders`.
-  init(parent: Window?, consents: ConsentStore, reminders: BackgroundReminders) {
+  /// Opens the window over `parent`, listing `consents`' answers, with the reminders' switch bound to `reminders`,
+  /// and the app passwords of `planner`'s account (nil: signed out).
+  init(parent: Window?, consents: ConsentStore, reminders: BackgroundReminders, planner: PlannerOperations?) {
     window = builder.widget("preferences_window", as: Window.init)
     group = builder.widget("apps_group", as: PreferencesGroup.init)
     noApps = builder.widget("no_apps_row", as: ActionRow.init)
@@ -28,6 +32,7 @@ final class PreferencesWindow {
     remindersSwitch.setAccessibleLabel(tr("Remind Me with the Window Closed"))
     remindersSwitch.resetLabelledBy()  // the row's title would be read twice
     reminders.bind(remindersSwitch.widget, property: "active")
+    appPasswords = AppPasswordsPage(builder: builder, planner: planner)
     Self.hideSearchEntries(in: window.asWidget)
     Task { await reload() }
   }

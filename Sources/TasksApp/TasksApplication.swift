@@ -160,7 +160,8 @@ final class TasksApplication {
   }
 
   private func showPreferences() {
-    let window = PreferencesWindow(parent: mainWindow?.asParent, consents: consents, reminders: reminders)
+    let window = PreferencesWindow(
+      parent: mainWindow?.asParent, consents: consents, reminders: reminders, planner: account?.planner)
     preferences = window
     window.present()
   }
