@@ -397,10 +397,19 @@ struct DAVRequest {
     let record = DAVRecord(
       name: current == nil ? (DAVTask.id(ofDefaultName: name) == nil ? name : nil) : current?.record.name,
       uid: incoming.uid == id.lowercased ? nil : incoming.uid, ical: incoming.text)
-    let write: PlannerTaskWrite =
-      current == nil ? .create(plan.changes) : .change(plan.changes, ifMatch: version)
+    let write = { (changes: TaskChanges) -> PlannerTaskWrite in
+      current == nil ? .create(changes) : .change(changes, ifMatch: version)
+    }
     var outcome = try await store.writeTask(
-      caller: caller.key, listID: list, id: id, write, record: record, now: now)
+      caller: caller.key, listID: list, id: id, write(plan.changes), record: record, now: now)
+    // A parent the model cannot hold (Tasks.org and Nextcloud nest deeper than one level): the task is kept without
+    // it, its RELATED-TO stays in its text as written. A refused PUT could stop a client's whole sync.
+    if case .invalid(let error) = outcome, error.field == "parentId" {
+      var changes = plan.changes
+      changes.parentID = current == nil ? .keep : .clear
+      outcome = try await store.writeTask(
+        caller: caller.key, listID: list, id: id, write(changes), record: record, now: now)
+    }
     // Occurrences finished through RECURRENCE-ID or a COMPLETED master: each finished as the window does.
     for occurrence in plan.finished {
       guard case .done = outcome else { break }

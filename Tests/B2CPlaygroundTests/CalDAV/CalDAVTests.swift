@@ -286,6 +286,19 @@ struct CalDAVTests {
       let moved = try #require(try await ann.array("/lists/\(list)/tasks").first { $0["id"] as? String == id })
       #expect(moved["status"] as? String == "needsAction")
       #expect((moved["due"] as? [String: Any])?["date"] as? String == "2026-12-17", "\(moved)")
+      // Subtasks nested deeper than the model holds (as Tasks.org writes them) are stored, their RELATED-TO kept.
+      let nested = { (uid: String, parent: String?) in
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:+//IDN tasks.org//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nSUMMARY:\(uid)\r\n"
+          + (parent.map { "RELATED-TO;RELTYPE=PARENT:\($0)\r\n" } ?? "") + "END:VTODO\r\nEND:VCALENDAR\r\n"
+      }
+      #expect(try await dav.put(home + "a.ics", nested("1001", nil)).status == 201)
+      #expect(try await dav.put(home + "b.ics", nested("1002", "1001")).status == 201)
+      let deep = try await dav.put(home + "c.ics", nested("1003", "1002"))
+      #expect(deep.status == 201, "\(deep.text)")
+      #expect(try await dav.call("GET", home + "c.ics").text.contains("RELATED-TO;RELTYPE=PARENT:1002"))
+      let child = try #require(try await ann.array("/lists/\(list)/tasks").first { $0["title"] as? String == "1002" })
+      let parent = try #require(try await ann.array("/lists/\(list)/tasks").first { $0["title"] as? String == "1001" })
+      #expect(child["parentId"] as? String == parent["id"] as? String)
       // DELETE over CalDAV deletes in the API.
       #expect(try await dav.call("DELETE", home + madeID + ".ics").status == 204)
       #expect(try await ann.call("GET", "/lists/\(list)/tasks/\(madeID)").status == 404)
