@@ -75,7 +75,8 @@ extension PostgresTaskStore: DAVStore {
           rows = try await connection.query(
             """
             SELECT \(unescaped: columns) FROM tasks t WHERE t.list_id = \(listID)
-              AND (t.dav_name = ANY(\(names)) OR t.dav_uid = ANY(\(uids)) OR t.uuid = ANY(\(ids)))
+              AND (t.dav_name = ANY(\(names)) OR t.dav_uid = ANY(\(uids)) OR t.uuid = ANY(\(ids))
+                OR t.uuid = ANY(\(uids.compactMap { UUID(uuidString: $0) })))
             """, logger: self.logger)
         case .since(let after):
           var horizon: Int64 = 0

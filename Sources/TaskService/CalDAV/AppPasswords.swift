@@ -73,6 +73,12 @@ public struct AppPasswords: Sendable {
           guard let value = object["name"] else { throw FieldError("name", "a name for the device, as Phone") }
           return try FieldReader(object).text(value, "name", max: 100, lineBreaks: false)
         }
+        // The cap before the slow hash (the store checks it again, in its transaction).
+        guard try await store.appPasswords(owner: caller.key).count < Self.maxPerAccount else {
+          return PlannerRoutes.problem(
+            .conflict, "limit_reached",
+            "An account can have at most \(Self.maxPerAccount) app passwords: revoke one you no longer use.")
+        }
         let password = Self.newPassword()
         let hash = await Task.detached { Bcrypt.hash(Self.normal(password), cost: Self.cost) }.value
         let record = AppPasswordRecord(
@@ -154,41 +160,54 @@ public struct AppPasswords: Sendable {
 
     init(store: any DAVStore) { self.store = store }
 
+    /// A password verified lately passes on a read of the store alone, limited or not: a client already signed in
+    /// keeps working whoever fails from its address (every client has the balancer's address behind one). Only a
+    /// password to verify with bcrypt is limited, and it counts as a failure until it proves right, so that a burst
+    /// of requests in flight cannot pass the limit together.
     func check(username: String, password: String, address: String, now: Date = Date()) async -> Check {
+      // bcrypt reads 72 bytes; the passwords made here have 39.
+      guard username.utf8.count <= 64, password.utf8.count <= 72 else { return .refused }
+      let normal = AppPasswords.normal(password)
+      let digest = Data(SHA256.hash(data: Data((username + "\u{0}" + normal).utf8)))
       let keys = ["u:\(username)|\(address)", "a:\(address)"]
+      if let hit = verified[digest], hit.until > now {
+        guard let candidates = try? await store.appPasswords(username: username) else { return .refused }
+        if candidates.contains(where: { $0.id == hit.id }) {
+          await noteUse(hit.id, now: now)
+          return .caller(hit.caller)
+        }
+        verified[digest] = nil
+      }
       let limits = [Self.maxFailures.account, Self.maxFailures.address]
       for (key, limit) in zip(keys, limits) {
         if let failed = failures[key], now.timeIntervalSince(failed.since) < Self.failureWindow, failed.count >= limit {
           return .limited(retryAfter: Int((Self.failureWindow - now.timeIntervalSince(failed.since)).rounded(.up)))
         }
       }
-      guard username.utf8.count <= 64, password.utf8.count <= 256,
-        let candidates = try? await store.appPasswords(username: username)
-      else { return .refused }
-      let digest = Data(SHA256.hash(data: Data((username + "\u{0}" + AppPasswords.normal(password)).utf8)))
-      if let hit = verified[digest], hit.until > now, candidates.contains(where: { $0.id == hit.id }) {
-        await noteUse(hit.id, now: now)
-        return .caller(hit.caller)
-      }
-      let normal = AppPasswords.normal(password)
+      for key in keys { count(key, by: 1, now: now) }
+      guard let candidates = try? await store.appPasswords(username: username) else { return .refused }
       for record in candidates {
         let hash = record.hash
         if await Task.detached(operation: { Bcrypt.verify(normal, hash: hash) }).value {
+          for key in keys { count(key, by: -1, now: now) }
           let caller = PlannerCaller(key: record.owner, displayName: record.displayName)
+          if verified.count >= 10_000 { verified = verified.filter { $0.value.until > now } }
           verified[digest] = (record.id, caller, now.addingTimeInterval(Self.cacheLifetime))
           await noteUse(record.id, now: now)
           return .caller(caller)
         }
       }
-      for key in keys {
-        if let failed = failures[key], now.timeIntervalSince(failed.since) < Self.failureWindow {
-          failures[key] = (failed.count + 1, failed.since)
-        } else {
-          failures[key] = (1, now)
-        }
-      }
-      if failures.count > 10_000 { failures = failures.filter { now.timeIntervalSince($0.value.since) < 300 } }
       return .refused
+    }
+
+    /// Moves the count of failures under `key` by `delta` (a window of its own from the first).
+    private func count(_ key: String, by delta: Int, now: Date) {
+      if let failed = failures[key], now.timeIntervalSince(failed.since) < Self.failureWindow {
+        failures[key] = (max(0, failed.count + delta), failed.since)
+      } else if delta > 0 {
+        if failures.count >= 10_000 { failures = failures.filter { now.timeIntervalSince($0.value.since) < 300 } }
+        failures[key] = (delta, now)
+      }
     }
 
     /// Keeps the last use, to the minute (not a write per request).

@@ -391,17 +391,26 @@ struct DAVRequest {
           + "<c:no-uid-conflict>\(href(path(of: found, other.name)))</c:no-uid-conflict></d:error>\n")
     }
     let parent = incoming.parentUID.flatMap { uid in found.tasks.first { $0.uid == uid } }
-    let id = current?.stored.id ?? UUID()
+    // A new resource named `<uuid>.ics` (Apple, Thunderbird, DAVx5 name them so) is the task with that id, at that
+    // name; a name whose id another list's task has gets a new id and keeps its name.
+    var id = current?.stored.id ?? DAVTask.id(ofDefaultName: name) ?? UUID()
     let now = Date()
     let plan = DAVTodo.plan(incoming, current: current?.stored, parentID: parent?.stored.id, now: now)
-    let record = DAVRecord(
-      name: current == nil ? (DAVTask.id(ofDefaultName: name) == nil ? name : nil) : current?.record.name,
-      uid: incoming.uid == id.lowercased ? nil : incoming.uid, ical: incoming.text)
+    var record: DAVRecord {
+      DAVRecord(
+        name: current?.record.name ?? (name == id.lowercased + ".ics" ? nil : name),
+        uid: incoming.uid == id.lowercased ? nil : incoming.uid, ical: incoming.text)
+    }
     let write = { (changes: TaskChanges) -> PlannerTaskWrite in
       current == nil ? .create(changes) : .change(changes, ifMatch: version)
     }
     var outcome = try await store.writeTask(
       caller: caller.key, listID: list, id: id, write(plan.changes), record: record, now: now)
+    if current == nil, case .notFound = outcome, DAVTask.id(ofDefaultName: name) == id {
+      id = UUID()
+      outcome = try await store.writeTask(
+        caller: caller.key, listID: list, id: id, write(plan.changes), record: record, now: now)
+    }
     // A parent the model cannot hold (Tasks.org and Nextcloud nest deeper than one level): the task is kept without
     // it, its RELATED-TO stays in its text as written. A refused PUT could stop a client's whole sync.
     if case .invalid(let error) = outcome, error.field == "parentId" {

@@ -43,6 +43,10 @@ enum DAVXML {
   /// The document element of `data`. A DTD, an entity declaration or reference other than XML's five, more than
   /// `maxDepth` levels or `maxElements` elements are refused, as is anything libxml2 cannot read.
   static func parse(_ data: Data) throws(DAVXMLError) -> DAVElement {
+    // UTF-8 only (a DTD spelt in UTF-16 would pass the check below unseen).
+    guard String(validating: data, as: UTF8.self) != nil, !data.contains(0) else {
+      throw DAVXMLError(reason: "the body is not UTF-8")
+    }
     // No DAV request needs a DTD: one is refused before the parser sees it (no external entity, no expansion).
     if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
       throw DAVXMLError(reason: "a document type declaration is not accepted")
