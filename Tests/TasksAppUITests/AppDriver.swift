@@ -181,6 +181,24 @@ final class AppDriver {
     }
   }
 
+  /// Shows the page of a preferences window whose tab is `tab`, clicking the tab until it says it is the one chosen:
+  /// a click while the window still settles only hovers the tab (seen in CI), and a hidden page's objects stay in
+  /// the tree as if shown.
+  func choosePage(_ tab: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    var seen: [String] = []
+    for _ in 0..<10 {
+      try await click(role: "page tab", name: tab)
+      let chosen = try await eventually(timeout: .seconds(3), every: .milliseconds(200)) {
+        let node = try await dumpTree()?.first { $0.role == "page tab" && $0.name == tab }
+        seen = node?.states ?? []
+        return seen.contains("selected") || seen.contains("checked") || seen.contains("pressed")
+      }
+      if chosen { return }
+    }
+    Issue.record("the page tab \(tab) was never chosen (its states: \(seen))", sourceLocation: sourceLocation)
+    throw CancellationError()
+  }
+
   /// Waits until no object with `role` and `name` is on screen.
   func waitUntilGone(role: String, name: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     try await accessibleTree(sourceLocation: sourceLocation) { nodes in

@@ -34,7 +34,7 @@ extension AppUI {
       let window = try await app.signInByTyping()
       try await app.waitFor(role: "list item", name: "Tasks, 0 open tasks")
       try await app.key("ctrl+comma", window: window)
-      try await app.click(role: "page tab", name: "Other Devices")
+      try await app.choosePage("Other Devices")
       try await app.waitFor(role: "label", name: "No app passwords yet")
       // (An entry row's text reports no focus to AT-SPI in GTK 4.8: the password appearing is the typing's effect.)
       try await app.click(role: "text", name: "Device Name, as Phone")

@@ -326,7 +326,7 @@ extension AppUI {
 
       // Preferences, Reminders: the switch is on; off, the entry goes and the service ends, taking its notification.
       try await app.key("ctrl+comma", window: window)
-      try await app.click(role: "page tab", name: "Reminders")
+      try await app.choosePage("Reminders")
       try await app.waitFor(role: "check box", name: "Remind Me with the Window Closed")
       try await app.checkScreen("preferences-reminders")
       try await app.click(role: "check box", name: "Remind Me with the Window Closed")
