@@ -356,9 +356,17 @@ struct CalDAVTests {
     arguments: TaskAPIHost.allCases)
   func hostile(host: TaskAPIHost) async throws {
     try await PlannerAPITests.withAPI(host) { harness, api in
-      let (ann, dav, _) = try await Self.annOnDAV(harness, api.base)
+      let (ann, dav, annsMade) = try await Self.annOnDAV(harness, api.base)
       let bob = try await PlannerAPITests.client(harness, api.base, "bob@example.com", "Tasks-Demo-2")
       let bobsMade = try await bob.object("POST", "/app-passwords", ["name": "Laptop"])
+      // Bob cannot see or revoke Ann's app passwords, nor sign in with her password under his name.
+      let annsID = try #require(annsMade["id"] as? String)
+      #expect(try await bob.call("DELETE", "/app-passwords/\(annsID)").status == 404)
+      #expect(try await bob.array("/app-passwords").map { $0["name"] as? String } == ["Laptop"])
+      #expect(try await dav.propfind("/dav/", depth: "0", "<d:current-user-principal/>").status == 207)
+      let mixed = DAVClient(
+        base: api.base, username: try #require(bobsMade["username"] as? String), password: dav.password)
+      #expect(try await mixed.propfind("/dav/", depth: "0", "<d:current-user-principal/>").status == 401)
       let bobDAV = DAVClient(
         base: api.base, username: try #require(bobsMade["username"] as? String),
         password: try #require(bobsMade["password"] as? String))
