@@ -58,10 +58,13 @@ public struct TaskStoreUnavailable: Error, CustomStringConvertible {
 /// Tasks in SQLite through GRDB: the embedded default, and the playground's own database.
 public final class SQLiteTaskStore: TaskStore {
   let database: any DatabaseWriter
+  /// The change feed's long poll, rung after each commit that moved members' feed positions.
+  public let feedBell = FeedBell()
 
   /// Uses `database`, whose schema its owner keeps (the playground creates the tables with `createTables`).
   public init(database: any DatabaseWriter) {
     self.database = database
+    Self.ring(feedBell, from: database)
   }
 
   /// Opens (creating and migrating) the database file at `path`.

@@ -16,6 +16,11 @@ public final class PostgresTaskStore: TaskStore {
   private let versionReader: PostgresVersionReader
   /// The change feed's positions, on a connection of their own as the list versions.
   let feedReader: PostgresVersionReader
+  /// The change feed's long poll, rung by PostgreSQL's notifications (`b2c_feed`: a member's feed position moved,
+  /// committed, through any instance).
+  public let feedBell = FeedBell()
+  /// The connection the notifications are heard on: its own, outside the pool.
+  private let listening: PostgresConnection.Configuration
   let logger: Logger
 
   /// A store on the database `configuration` names, with at most `connections` connections open (and one more for
@@ -29,6 +34,7 @@ public final class PostgresTaskStore: TaskStore {
       configuration: try configuration.connectionConfiguration(),
       eventLoop: MultiThreadedEventLoopGroup.singleton.any(),
       logger: logger, limit: .seconds(15), sql: PostgresVersionReader.feedPositions)
+    listening = try configuration.connectionConfiguration()
     var pool = configuration.clientConfiguration
     pool.options.maximumConnections = connections
     pool.options.connectTimeout = .seconds(10)
@@ -42,9 +48,41 @@ public final class PostgresTaskStore: TaskStore {
 
   /// Drives the connection pool until the calling task is cancelled.
   public func run() async {
-    await client.run()
+    await withDiscardingTaskGroup { group in
+      group.addTask { await self.hearFeed() }
+      await client.run()
+      group.cancelAll()
+    }
     versionReader.close()
     feedReader.close()
+  }
+
+  /// Hears `b2c_feed` (each notification a member whose feed position moved, sent by a trigger on `member_feed` at
+  /// commit) and rings the bell, until cancelled. Each time it starts listening, and after a lost connection, it
+  /// rings every waiting request: the notifications of the gap are gone, and each request reads its position again.
+  private func hearFeed() async {
+    let current = Mutex<PostgresConnection?>(nil)
+    await withTaskCancellationHandler {
+      while !Task.isCancelled {
+        do {
+          let connection = try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: listening, id: 2, logger: logger)
+          current.withLock { $0 = connection }
+          if Task.isCancelled { break }
+          try await connection.listen(on: "b2c_feed") { notifications in
+            feedBell.ringAll()
+            for try await notification in notifications { feedBell.ring(CollectionOfOne(notification.payload)) }
+          }
+        } catch {
+          logger.debug("the change feed's notifications were lost", metadata: ["error": "\(type(of: error))"])
+        }
+        current.withLock { $0 }?.close().whenComplete { _ in }
+        feedBell.ringAll()
+        try? await Task.sleep(for: .seconds(1))
+      }
+    } onCancel: {
+      current.withLock { $0 }?.close().whenComplete { _ in }
+    }
   }
 
   // MARK: Schema
@@ -106,6 +144,23 @@ public final class PostgresTaskStore: TaskStore {
       ]
     ),
     davMigration,
+    // The long poll's bell: every move of a member's feed position is told, at commit, to every instance listening.
+    (
+      "feed-notify-v1",
+      [
+        """
+        CREATE FUNCTION planner_feed_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          PERFORM pg_notify('b2c_feed', NEW.member);
+          RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER member_feed_notify AFTER INSERT OR UPDATE ON member_feed
+          FOR EACH ROW EXECUTE FUNCTION planner_feed_notify()
+        """,
+      ]
+    ),
   ]
 
   /// Any constant: the advisory lock every instance takes while it migrates (`b2c-tasks-api` in ASCII).

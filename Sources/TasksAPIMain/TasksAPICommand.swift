@@ -60,6 +60,13 @@ struct TasksAPICommand: AsyncParsableCommand {
   private var databaseURL: String? { database ?? ProcessInfo.processInfo.environment["DATABASE_URL"] }
 
   func run() async throws {
+    // One descriptor per connection, and the change feed's long poll holds a connection per waiting client: the
+    // soft limit (1 024 by default) goes up to the hard one.
+    var files = rlimit()
+    if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files.rlim_max {
+      files.rlim_cur = files.rlim_max
+      _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &files)
+    }
     var logger = Logger(label: "b2c-tasks-api")
     logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
     var configuration = TaskAPIServer.Configuration()

@@ -36,7 +36,8 @@ struct TasksAPIClusterTests {
         let name = try #require(database.split(separator: "/").last.map(String.init))
         #expect(
           try await server.psql(name, "SELECT string_agg(version, ',' ORDER BY version) FROM schema_migrations")
-            == "caldav-v1,planner-v1,planner-v2-changed-by,planner-v3-member-order,tasks-v1,tasks-v2-list-versions")
+            == "caldav-v1,feed-notify-v1,planner-v1,planner-v2-changed-by,planner-v3-member-order,tasks-v1,tasks-v2-list-versions"
+        )
         #expect(
           try await texts(TaskClient(api: instances[0].base, token: token)) == (0..<3).map { "from instance \($0)" })
       }

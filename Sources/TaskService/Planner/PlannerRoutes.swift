@@ -243,12 +243,38 @@ public struct PlannerRoutes: Sendable {
       }
       limit = number
     }
+    var wait = 0
+    if let text = request.uri.queryParameters.get("wait") {
+      guard text.count <= 3, let number = Int(text), (0...Self.maxWaitSeconds).contains(number) else {
+        return Self.invalid(FieldError("wait", "a whole number of seconds from 0 to \(Self.maxWaitSeconds)"))
+      }
+      wait = number
+    }
+    // Waiting (a long poll): registered before the position is read, so that a change between the read and the
+    // wait rings it.
+    var waiter: FeedBell.Waiter?
+    defer { waiter.map(store.feedBell.leave) }
     do {
-      // Unchanged: the caller's position is the token's (one shared one-row read, no list or task read).
+      // Unchanged: the caller's position is the token's (one shared one-row read, no list or task read); with
+      // `wait`, read again at each ring until it moves or the wait ends.
       if cursor.isFirstPage, let since = cursor.after {
-        let position = try await positions.version(owner: caller.key)
-        if position == since { return Self.unchanged(since) }
-        if position < since { throw PlannerFeedRefusal.gone }
+        if wait > 0 {
+          guard let entered = store.feedBell.enter(member: caller.key) else {
+            var response = Self.problem(
+              .tooManyRequests, "too_many_waiting",
+              "This account has \(store.feedBell.limitPerMember) requests waiting for changes already.")
+            response.headers[.retryAfter] = "5"
+            return response
+          }
+          waiter = entered
+        }
+        let deadline = ContinuousClock.now + .seconds(wait)
+        while true {
+          let position = try await positions.version(owner: caller.key)
+          if position < since { throw PlannerFeedRefusal.gone }
+          if position != since { break }
+          guard let waiter, await waiter.wait(until: deadline) else { return Self.unchanged(since) }
+        }
       }
       let page = try await store.changes(caller: caller, from: cursor, limit: limit)
       var object: [String: Any] = [
@@ -265,6 +291,10 @@ public struct PlannerRoutes: Sendable {
         .gone, "token_expired", "This token cannot be answered from: read everything again, without since.")
     }
   }
+
+  /// The longest a feed request may wait for a change (`wait`): under the five minutes after which proxies and
+  /// NATs commonly drop a silent connection.
+  public static let maxWaitSeconds = 280
 
   /// The answer of a feed read when nothing changed, written straight into bytes.
   static func unchanged(_ position: Int64) -> Response {

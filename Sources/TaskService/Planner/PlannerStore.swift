@@ -236,6 +236,8 @@ public protocol PlannerStore: Sendable {
   /// (`ListVersionReads`). Calls `completion` once, on any thread.
   func readFeedPositions(
     members: [String], completion: @escaping @Sendable (Result<[String: Int64], any Error>) -> Void)
+  /// Rung with the members whose feed position moved, once the change is committed (the long poll's wake-up).
+  var feedBell: FeedBell { get }
   /// Keeps an invitation to the caller's own list (by the code's hash); false when the caller does not own it.
   func invite(caller: String, listID: UUID, codeHash: Data, expiresAt: Date) async throws -> Bool
   /// Uses an invitation: the caller becomes a member of its list. Nil when the code is unknown, used or expired.

@@ -369,6 +369,53 @@ extension SQLiteTaskStore: PlannerStore {
 
   // MARK: The change feed
 
+  /// Rings `bell` after each commit of the writer's connection with the members whose feed position the
+  /// transaction moved: temporary triggers (this connection's alone; the schema is not changed) on `memberFeed`
+  /// call a function that collects the members, and a transaction observer rings them once the commit is done (a
+  /// rollback forgets them). SQLite serves one instance, so the bell is this process's.
+  static func ring(_ bell: FeedBell, from database: any DatabaseWriter) {
+    let ringer = FeedRinger(bell: bell)
+    do {
+      try database.writeWithoutTransaction { db in
+        db.add(
+          function: DatabaseFunction("b2cFeedMoved", argumentCount: 1, pure: false) { values in
+            if let member = String.fromDatabaseValue(values[0]) { ringer.moved.insert(member) }
+            return nil
+          })
+        db.add(transactionObserver: ringer, extent: .databaseLifetime)
+        try db.execute(
+          sql: """
+            CREATE TEMP TRIGGER IF NOT EXISTS memberFeedInsertedBell AFTER INSERT ON main.memberFeed
+              BEGIN SELECT b2cFeedMoved(NEW.member); END;
+            CREATE TEMP TRIGGER IF NOT EXISTS memberFeedUpdatedBell AFTER UPDATE ON main.memberFeed
+              BEGIN SELECT b2cFeedMoved(NEW.member); END;
+            """)
+      }
+    } catch {
+      // No planner tables (a database that only ever held the sample's list): the feed cannot be read either.
+    }
+  }
+
+  /// Collects the members whose position moved in the writer's transaction; used on the writer's queue only.
+  private final class FeedRinger: TransactionObserver, @unchecked Sendable {
+    let bell: FeedBell
+    var moved: Set<String> = []
+
+    init(bell: FeedBell) { self.bell = bell }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+    func databaseDidChange(with event: DatabaseEvent) {}
+
+    func databaseDidCommit(_ db: Database) {
+      guard !moved.isEmpty else { return }
+      let members = moved
+      moved = []
+      bell.ring(members)
+    }
+
+    func databaseDidRollback(_ db: Database) { moved = [] }
+  }
+
   /// On GRDB's reader queue, which then runs the completion.
   public func readFeedPositions(
     members: [String], completion: @escaping @Sendable (Result<[String: Int64], any Error>) -> Void

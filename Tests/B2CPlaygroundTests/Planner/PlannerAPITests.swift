@@ -69,8 +69,10 @@ struct PlannerClient {
       "PUT", "/lists/\(list)/tasks/\(UUID().uuidString.lowercased())", fields, headers: ["If-None-Match": "*"])
   }
 
-  func changes(since: String? = nil, limit: Int? = nil) async throws -> (answer: [String: Any], bytes: Int) {
-    let query = [since.map { "since=\($0)" }, limit.map { "limit=\($0)" }].compactMap { $0 }
+  func changes(since: String? = nil, limit: Int? = nil, wait: Int? = nil) async throws
+    -> (answer: [String: Any], bytes: Int)
+  {
+    let query = [since.map { "since=\($0)" }, limit.map { "limit=\($0)" }, wait.map { "wait=\($0)" }].compactMap { $0 }
     let path = "/changes" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
     let answer = try await call("GET", path)
     guard answer.status == 200, let page = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
