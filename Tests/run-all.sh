@@ -74,6 +74,7 @@ run_stage() {
       Tests/Benchmarks/task-api-throughput.sh --quick
       Tests/Benchmarks/planner-feed.sh --quick
       Tests/Benchmarks/caldav-sync.sh --quick
+      Tests/Benchmarks/long-poll.sh --quick
       Tests/Benchmarks/startup-and-scale.sh --quick
       Tests/Benchmarks/sign-in.sh --quick
       Tests/Benchmarks/broker.sh --quick

@@ -178,6 +178,43 @@ public final class PlannerOperations {
     await refresh()
   }
 
+  /// The window's long poll (`LiveRefresh`): one request that the service answers when something changed for the
+  /// account (through any device or instance), shown as a refresh shows it. Answers false when it could not wait
+  /// (nothing shown yet, no task API v2, signed out, offline, the service failed): the caller then waits for a
+  /// refresh before asking again.
+  public func waitForChanges() async -> Bool {
+    guard shown != nil, isAvailable != false, let store = await currentStore() else { return false }
+    let client = makeClient(session, store.objectID)
+    let result: PlannerReplica.FollowResult
+    do {
+      result = try await store.replica.follow(client, wait: PlannerReplica.waitSeconds, deferringSave: true)
+    } catch {
+      return false
+    }
+    guard self.store?.objectID == store.objectID else { return false }  // signed out or switched meanwhile
+    lastRead = Date()
+    // Shown again when something changed, and when the day changed (the rows' dates move on).
+    let today = DueLabel.now().today
+    defer { shownDay = today }
+    if result.changed > 0 || result.startedOver || today != shownDay {
+      await showCurrent(store)
+      if let shown { onSynced?(shown, false) }
+      await store.replica.saveIfUnsaved()
+    }
+    return true
+  }
+
+  /// Returns once an account's lists are shown (at once when they are): the long poll starts from what is shown.
+  public func untilShown() async {
+    if shown != nil { return }
+    await withCheckedContinuation { shownWaiters.append($0) }
+  }
+
+  private var shownWaiters: [CheckedContinuation<Void, Never>] = []
+
+  /// The day what is shown was last shown on (the long poll shows it again when it changes).
+  private var shownDay: CalendarDate?
+
   private func refreshOnce() async {
     defer { lastRefreshEnded = .now }
     guard let store = await currentStore() else { return }
@@ -263,6 +300,9 @@ public final class PlannerOperations {
     if let legacy = store.legacy { Self.show(await legacy.pending, in: &shown) }
     guard self.store?.objectID == store.objectID else { return }  // another account signed in meanwhile
     self.shown = shown
+    let waiting = shownWaiters
+    shownWaiters = []
+    for waiter in waiting { waiter.resume() }
     view?.show(undoHistory.hiding(in: shown))
     if let aside = store.outbox.keptAside, let view, toldKeptAside.insert(aside).inserted {
       view.showMessage(KeptAside.message(aside))

@@ -23,6 +23,7 @@ final class MainWindow {
     let taskWindows: TaskWindows
     let planner: PlannerController
     let actions: WindowActions
+    let liveRefresh: LiveRefresh
     let observation: Int
   }
 
@@ -123,10 +124,11 @@ final class MainWindow {
     if let windowState {
       windowState.watch(.showCompleted) { planner.setShowCompleted(windowState.bool(.showCompleted)) }
     }
-    LiveRefresh.start(window: window, planner: account.planner)
+    let liveRefresh = LiveRefresh(window: window, planner: account.planner)
     let observation = account.observe { [unowned self] event in self.accountChanged(event, signIn: signIn) }
     return Rooms(
-      account: controller, taskWindows: taskWindows, planner: planner, actions: actions, observation: observation)
+      account: controller, taskWindows: taskWindows, planner: planner, actions: actions, liveRefresh: liveRefresh,
+      observation: observation)
   }
 
   /// Shows what happened to the account.
@@ -199,6 +201,7 @@ final class MainWindow {
   /// the next turn of the main loop, outside GTK's own teardown.)
   private func stayUntilDestroyed() {
     Signal.connect(window, "destroy") { [self] in
+      rooms?.liveRefresh.stop()
       Task { withExtendedLifetime(self) {} }
     }
   }

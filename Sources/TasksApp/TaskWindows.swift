@@ -1,8 +1,9 @@
-// TaskWindows, LiveRefresh: the add-task window (one at a time) over the main window, and the refresh that brings
+// TaskWindows, LiveRefresh: the add-task window (one at a time) over the main window, and the long poll that brings
 // changes made elsewhere without F5. Main actor.
 
 import CGtk
 import FoundationEssentials
+import GLibSupport
 import GtkSupport
 import TasksAccount
 import TasksCore
@@ -41,20 +42,54 @@ final class TaskWindows {
   func close() { addWindow?.close() }
 }
 
-/// Changes made elsewhere (the CLI, another device) appear without F5: when the window gets the focus, and every
-/// minute while it has it (which also moves the rows' dates on).
+/// Changes made elsewhere (the CLI, another device) appear without F5, within a moment: the window holds one long
+/// poll of the change feed, which the service answers when something changed for the account. It reads at once when
+/// the window gets the focus, when the network comes back and when the machine wakes up (the long poll's connection
+/// may be dead: it is started again). After a failure (offline, the service failing) it waits, 15 s and then longer,
+/// and refreshes before it waits again; while offline the banner's own retry goes on as before.
 @MainActor
-enum LiveRefresh {
-  static func start(window: Window, planner: PlannerOperations) {
+final class LiveRefresh {
+  private weak var planner: PlannerOperations?
+  private var following: Task<Void, Never>?
+  private var connectivity: ConnectivityWatch?
+
+  init(window: Window, planner: PlannerOperations) {
+    self.planner = planner
     Signal.connect(window, "notify::is-active") { [weak planner] (_: UnsafeMutableRawPointer?) in
       guard window.isActive, let planner, planner.shown != nil else { return }
       Task { await planner.refreshQuietly(atMostEvery: .seconds(3)) }
     }
-    Task { [weak planner] in
-      while true {
-        try? await Task.sleep(for: .seconds(60))
+    connectivity = ConnectivityWatch { [unowned self] in
+      self.restart()
+      Task { [weak planner] in await planner?.refreshQuietly(atMostEvery: .seconds(1)) }
+    }
+    restart()
+  }
+
+  /// Stops following (the window is gone).
+  func stop() {
+    following?.cancel()
+    following = nil
+    connectivity = nil
+  }
+
+  /// Gives up the long poll under way, if any, and holds a new one.
+  private func restart() {
+    following?.cancel()
+    following = Task { [weak planner] in
+      var backOff = 15
+      while !Task.isCancelled {
         guard let planner else { return }
-        if window.isActive, planner.shown != nil { await planner.refreshQuietly(atMostEvery: .seconds(50)) }
+        // Nothing shown (the first start before the lists are known, signed out): from the lists shown.
+        if planner.shown == nil { await planner.untilShown() }
+        if await planner.waitForChanges() {
+          backOff = 15
+          continue
+        }
+        guard !Task.isCancelled, planner.shown != nil else { continue }
+        try? await Task.sleep(for: .seconds(backOff))
+        backOff = min(backOff * 2, 300)
+        await planner.refreshQuietly(atMostEvery: .seconds(backOff / 2))
       }
     }
   }

@@ -11,13 +11,15 @@ import TasksCore
 /// notification's button is pressed).
 ///
 /// It keeps only what its notifications need (`ReminderAgenda`): the tasks with a reminder to come or showing, and
-/// the lists' names. It reads the feed at start, every minute (the window's live-refresh pace), and when asked
-/// (`app.refresh`, which the window and the CLI send after an edit); between those, nothing runs but the timer armed
-/// for the next reminder.
+/// the lists' names. It reads the feed at start, then holds one long poll of it (the service answers when something
+/// changed for the account, through any device); it reads at once when asked (`app.refresh`, which the window and
+/// the CLI send after an edit and a sign-out), when the keyring changes (a sign-out or a sign-in elsewhere), when the
+/// network comes back and when the machine wakes up. Between those, nothing runs but the timer armed for the next
+/// reminder.
 @MainActor
 final class ReminderService {
-  /// The feed's pace: the window's live refresh.
-  static let feedSeconds: UInt32 = 60
+  /// After a read that failed (offline, the service failing): the next one, unless something asks sooner.
+  static let retrySeconds: UInt32 = 60
 
   let application: UnsafeMutablePointer<GApplication>
   private let session: Session
@@ -42,8 +44,14 @@ final class ReminderService {
   /// Buttons pressed before the account and its agenda were known (D-Bus started the service for the press, which
   /// arrives before the session is read from the keyring): run once they are, so that no press is lost.
   private var waitingPresses: [@MainActor () -> Void]? = []
-  /// While the keyring is locked: the Secret Service's signals, to read on when it is unlocked.
-  private var unlockWatch: KeyringUnlockWatch?
+  /// The Secret Service's signals (unlocked, an item changed: a sign-out or a sign-in elsewhere): read again.
+  private var keyringWatch: KeyringWatch?
+  /// The network back, the machine awake: the long poll's connection may be dead, and what changed is read now.
+  private var connectivity: ConnectivityWatch?
+  /// The long poll under way (cancelled by a read, which starts another after it).
+  private var waiting: Task<Void, Never>?
+  /// The read planned after a failure (a GLib source), if any.
+  private var retrySource: UInt32 = 0
 
   init(session: Session, environment: [String: String] = ProcessInfo.processInfo.environment) {
     self.session = session
@@ -82,52 +90,77 @@ final class ReminderService {
       self.timer?.arm(at: self.agenda.next)
       self.read()
     }
-    g_timeout_add_seconds_full(
-      G_PRIORITY_DEFAULT, Self.feedSeconds,
-      { data in
-        MainActor.assumeIsolated { Unmanaged<ReminderService>.fromOpaque(data!).takeUnretainedValue().read() }
-        return 1
-      }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    keyringWatch = KeyringWatch(connection: g_application_get_dbus_connection(application)) { [unowned self] in
+      self.read()
+    }
+    connectivity = ConnectivityWatch { [unowned self] in self.read() }
     read()
   }
 
-  /// Reads the feed (after sending what waits in the outbox); reads asked for while one runs share one after it.
+  /// Reads the feed (after sending what waits in the outbox); reads asked for while one runs share one after it. A
+  /// long poll under way is given up for it; once the feed is read, the service waits for the next change.
   func read() {
+    waiting?.cancel()
+    waiting = nil
+    if retrySource != 0 {
+      g_source_remove(retrySource)
+      retrySource = 0
+    }
     guard reading == nil else {
       readAgain = true
       return
     }
     reading = Task {
-      let accountKnown = await withTaskExecutorPreference(MainLoopExecutor.shared) { await readOnce() }
-      if accountKnown { runWaitingPresses() }
+      let outcome = await withTaskExecutorPreference(MainLoopExecutor.shared) { await readOnce() }
+      if outcome != .accountUnknown { runWaitingPresses() }
       reading = nil
       if readAgain {
         readAgain = false
         read()
+      } else if !ending {
+        switch outcome {
+        case .followed: waitForChanges()
+        case .failed: retryLater()
+        case .accountUnknown, .notFollowing: break  // the keyring's signals say when to read again
+        }
       }
     }
   }
 
-  /// Answers whether the account is known (the keyring answered), and with it the agenda: what was kept on disk,
-  /// and the feed's changes when the service could be reached.
-  private func readOnce() async -> Bool {
+  /// What a read came to.
+  private enum ReadOutcome {
+    /// The feed was read: the long poll follows it.
+    case followed
+    /// The keyring did not answer (locked, its service restarting): its signals bring the next read.
+    case accountUnknown
+    /// Nobody signed in, or the sign-in ended: nothing to follow until the keyring changes.
+    case notFollowing
+    /// The task service could not be reached or failed: read again in a minute.
+    case failed
+  }
+
+  /// Reads the keyring's session, then the feed; the agenda is what was kept on disk and the feed's changes.
+  private func readOnce() async -> ReadOutcome {
     // The keyring unavailable (locked, its service restarting) is no sign-out: nothing is forgotten. Locked, the
-    // service never asks to unlock it (a prompt from a process with no window, every minute): it waits for the
-    // Secret Service to say a collection changed, then reads on.
+    // service never asks to unlock it (a prompt from a process with no window): it waits for the Secret Service to
+    // say a collection changed, then reads on.
     let signedIn: Account?
     do throws(SessionError) { signedIn = try await session.restore() } catch {
-      if case .keyring(let problem) = error, problem.code == .locked { waitForUnlock() }
-      return false
+      if case .keyring(let problem) = error, problem.code == .locked {
+        sayLocked()
+        return .accountUnknown
+      }
+      retryLater()
+      return .accountUnknown
     }
-    unlockWatch = nil
     // Ended without a sign-out (no refresh token, and the bearer expired): nobody signed out, so the account's files
     // stay and what it kept fires; the feed is read again once a window signs in again.
     if signedIn == nil, case .needsSignIn(let ended) = await session.state {
       if let ended, ended.objectID != account?.objectID { switchAccount(to: ended) }
-      return true
+      return .notFollowing
     }
     if signedIn?.objectID != account?.objectID { switchAccount(to: signedIn) }
-    guard let account = signedIn, let outbox else { return true }
+    guard let account = signedIn, let outbox else { return .notFollowing }
     let client = TaskAPIClient(session: session, account: account.objectID)
     _ = await outbox.flush(client)
     let since = token
@@ -143,16 +176,68 @@ final class ReminderService {
     } catch .rejected(410, _) {
       token = nil
       readAgain = true
-      return true
+      return .notFollowing
     } catch {
-      return true  // offline, or the service failed: the next read tries again; the timer still fires what is known
+      return .failed  // offline, or the service failed: the next read tries again; the timer still fires what is known
     }
-    guard self.account?.objectID == account.objectID else { return true }  // signed out meanwhile
+    guard self.account?.objectID == account.objectID else { return .notFollowing }  // signed out meanwhile
     // Signed out in another program while the feed was read: its files are gone, and nothing is written again.
     guard (try? await session.restore())?.objectID == account.objectID else {
       readAgain = true
-      return true
+      return .notFollowing
     }
+    apply(changes, since: since)
+    return .followed
+  }
+
+  /// Holds one long poll of the feed from the token kept: the service answers once something changed for the
+  /// account, or with nothing after `PlannerReplica.waitSeconds`; then it waits again. No keyring read between two
+  /// (its signals bring a read when the session changes), so an idle service wakes once in those minutes.
+  private func waitForChanges() {
+    guard waiting == nil, let account, let since = token else { return }
+    let client = TaskAPIClient(session: session, account: account.objectID)
+    let known = Set(agenda.tasks.keys)
+    waiting = Task {
+      let changes: PlannerChanges
+      do throws(TaskAPIError) {
+        changes = try await withTaskExecutorPreference(MainLoopExecutor.shared) { () async throws(TaskAPIError) in
+          try await PlannerReplica.read(
+            client, since: since, limit: 20, wait: PlannerReplica.waitSeconds,
+            keeping: { @Sendable task in !task.reminderTimes.isEmpty || known.contains(task.id) },
+            shaping: ReminderAgenda.kept)
+        }
+      } catch {
+        // Given up for a read (which waits again after it), or failed: a read now (a 410 starts over, a sign-out is
+        // seen), or in a minute when the service cannot be reached.
+        guard !Task.isCancelled else { return }
+        waiting = nil
+        if case .network = error { retryLater() } else { read() }
+        return
+      }
+      guard !Task.isCancelled, self.account?.objectID == account.objectID, token == since else { return }
+      waiting = nil
+      apply(changes, since: since)
+      waitForChanges()
+    }
+  }
+
+  /// Plans a read in `retrySeconds` (after a failure), unless one is planned.
+  private func retryLater() {
+    guard retrySource == 0 else { return }
+    retrySource = g_timeout_add_seconds_full(
+      G_PRIORITY_DEFAULT, Self.retrySeconds,
+      { data in
+        MainActor.assumeIsolated {
+          let service = Unmanaged<ReminderService>.fromOpaque(data!).takeUnretainedValue()
+          service.retrySource = 0
+          service.read()
+        }
+        return 0
+      }, Unmanaged.passUnretained(self).toOpaque(), nil)
+  }
+
+  /// What a read of the feed brought, into the agenda (and on disk); what is due now fires.
+  private func apply(_ changes: PlannerChanges, since: String?) {
     token = changes.next
     for id in agenda.apply(changes, whole: since == nil) { withdraw(id) }
     keep(
@@ -162,18 +247,13 @@ final class ReminderService {
     // A read that brought tasks held their whole pages (notes of any length) for a moment: what malloc kept of them
     // goes back to the system, so that the service stays small whatever the lists hold.
     if !changes.tasks.isEmpty || since == nil { malloc_trim(0) }
-    return true
   }
 
-  /// Found the keyring locked: says so on standard error (each time), and reads again when the Secret Service says
-  /// a collection changed (the minute's read goes on too, without a prompt either).
-  private func waitForUnlock() {
+  /// Found the keyring locked: says so on standard error (each time); the keyring's signals bring the read when it
+  /// is unlocked.
+  private func sayLocked() {
     let line = "b2c-tasks-reminders: the keyring is locked: reminders wait until it is unlocked\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
-    guard unlockWatch == nil else { return }
-    unlockWatch = KeyringUnlockWatch(connection: g_application_get_dbus_connection(application)) { [unowned self] in
-      self.read()
-    }
   }
 
   /// Runs `press` now when the agenda is known, or after the first read that knows it.
@@ -334,6 +414,7 @@ final class ReminderService {
   /// agrees, and the next start reads on from there).
   private func end() {
     ending = true
+    waiting?.cancel()
     timer?.arm(at: nil)
     if recording == 0 { g_application_quit(application) }
   }

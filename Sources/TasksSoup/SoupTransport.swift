@@ -30,7 +30,7 @@ public final class SoupTransport: HTTPTransport, Sendable {
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         exchange.continuation = continuation
-        thread.run { exchange.start(on: session.open()) }
+        thread.run { exchange.start(on: session.open(timeout: request.timeout)) }
       }
     } onCancel: {
       g_cancellable_cancel(exchange.cancellable)
@@ -39,26 +39,28 @@ public final class SoupTransport: HTTPTransport, Sendable {
   }
 }
 
-/// The transport's SoupSession: made on the transport's thread when the first request starts, used and released
-/// only there.
+/// The transport's SoupSessions, by timeout (libsoup's is the session's): the transport's own, and one for each
+/// longer timeout a request asks for (a long poll's, on a connection of its own that no other request waits
+/// behind). Made on the transport's thread when a request first needs them, used and released only there.
 private final class SessionBox: @unchecked Sendable {
   private let timeout: guint
-  private var session: UnsafeMutablePointer<SoupSession>?
+  private var sessions: [guint: UnsafeMutablePointer<SoupSession>] = [:]
 
   init(timeout: guint) {
     self.timeout = timeout
   }
 
-  func open() -> UnsafeMutablePointer<SoupSession> {
-    if let session { return session }
-    let made = b2c_http_session_new(timeout)
-    session = made
+  func open(timeout asked: TimeInterval?) -> UnsafeMutablePointer<SoupSession> {
+    let seconds = asked.map { guint(max(1, $0.rounded(.up))) } ?? timeout
+    if let session = sessions[seconds] { return session }
+    let made = b2c_http_session_new(seconds)
+    sessions[seconds] = made
     return made
   }
 
   func close() {
-    if let session { g_object_unref(session) }
-    session = nil
+    for session in sessions.values { g_object_unref(session) }
+    sessions = [:]
   }
 }
 

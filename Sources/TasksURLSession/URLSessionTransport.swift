@@ -26,7 +26,8 @@ public final class URLSessionTransport: HTTPTransport {
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.timeoutIntervalForRequest = timeout
-    configuration.timeoutIntervalForResource = timeout * 2
+    // A whole exchange: a long poll's silence (`HTTPRequest.timeout`, a few minutes) and its answer fit.
+    configuration.timeoutIntervalForResource = max(timeout * 2, 600)
     let collector = AnswerCollector()
     self.collector = collector
     session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
@@ -35,7 +36,7 @@ public final class URLSessionTransport: HTTPTransport {
   public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPAnswer {
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method
-    urlRequest.timeoutInterval = timeout
+    urlRequest.timeoutInterval = request.timeout ?? timeout
     for (name, value) in request.headers { urlRequest.addValue(value, forHTTPHeaderField: name) }
     urlRequest.httpBody = request.body
     let task = session.dataTask(with: urlRequest)

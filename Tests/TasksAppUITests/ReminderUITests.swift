@@ -246,6 +246,59 @@ extension AppUI {
     }
 
     @Test(
+      "a reminder set on another device (a phone over CalDAV, which tells this computer nothing) fires at once: the service holds a long poll of the feed, which the phone's change answers"
+    )
+    func reminderFromAnotherDevice() async throws {
+      try await Self.endRunningService()
+      let playground = try await PlaygroundForUI(logLevel: "info")
+      let ann = try await TerminalUser(playground, email: "ann@example.com", password: "Tasks-Demo-1")
+      let server = try await NotificationServer()
+      _ = try await ann.add(["Warm up", "--due", Self.yesterday, "--remind", "at the due time"])
+      let list = try #require(try await ann.task("Warm up")?["listId"] as? String)
+      let made = try await ann.run(["app-passwords", "add", "Phone", "--json"])
+      let phone = try #require(try JSONSerialization.jsonObject(with: Data(made.utf8)) as? [String: String])
+      let (user, password) = (try #require(phone["username"]), try #require(phone["password"]))
+      let service = try ann.startReminders()
+      defer { service.kill() }
+      try await server.waitForShown("Warm up")
+      // Long polls of the feed answered so far (the request log says so when each is answered).
+      func waits() -> Int { playground.process.standardError.components(separatedBy: "&wait=").count - 1 }
+
+      // The phone (DAVx5, say) adds a task due yesterday with an alarm at its due time, over CalDAV.
+      let day = DateFormatter()
+      day.locale = Locale(identifier: "en_US_POSIX")
+      day.dateFormat = "yyyyMMdd"
+      let due = day.string(from: Date().addingTimeInterval(-86_400))
+      let todo = [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Phone//Test//EN", "BEGIN:VTODO", "UID:phone-\(UUID().uuidString)",
+        "DTSTAMP:20261203T101010Z", "SUMMARY:Set on the phone", "DUE;VALUE=DATE:\(due)", "BEGIN:VALARM",
+        "TRIGGER;RELATED=END:PT0S", "ACTION:DISPLAY", "DESCRIPTION:Reminder", "END:VALARM", "END:VTODO",
+        "END:VCALENDAR", "",
+      ].joined(separator: "\r\n")
+      let folder = try TestDesktop.temporaryFolder("phone")
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let header = folder.appending(path: "header")  // the password in a file, never on a command line
+      try
+        ("Authorization: Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+        + "\nContent-Type: text/calendar; charset=utf-8\nIf-None-Match: *\n")
+        .write(to: header, atomically: true, encoding: .utf8)
+      let body = folder.appending(path: "todo.ics")
+      try todo.write(to: body, atomically: true, encoding: .utf8)
+      let answered = waits()
+      let put = try await ChildProcess.run(
+        URL(filePath: "/usr/bin/curl"),
+        [
+          "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "-H", "@" + header.path, "--data-binary",
+          "@" + body.path, "http://127.0.0.1:\(playground.port)/dav/calendars/\(user)/\(list)/\(UUID().uuidString).ics",
+        ])
+      try #require(put.output == "201", "the phone's PUT answered \(put.output)")
+      // Nothing tells the service: its waiting request is answered, and the reminder fires.
+      let shown = try await server.waitForShown("Set on the phone", timeout: .seconds(120))
+      #expect((shown["body"] as? String)?.contains("Missed: ") == true, "\(shown)")
+      #expect(waits() > answered, "the reminder came without a long poll of the feed being answered")
+    }
+
+    @Test(
       "once the window shows a task with a reminder it writes the autostart entry and starts the service; a click on a notification opens the task, whose details dismiss it or snooze it for another length; Preferences' switch turned off removes the entry and ends the service, which withdraws its notifications"
     )
     func preferencesSwitch() async throws {

@@ -80,6 +80,9 @@ public struct HTTPRequest: Sendable {
   /// hostile or broken server cannot make the app hold more. `defaultMaxResponseBytes` unless the kind of answer
   /// needs more (a task list).
   public var maxResponseBytes: Int
+  /// Seconds the server may stay silent before the request fails with `.timedOut`; nil: the transport's. A long
+  /// poll, which the server answers when something changes, sets more than it asks the server to wait.
+  public var timeout: TimeInterval?
 
   /// What discovery documents, key sets, token responses and errors may take: 1 MiB, many times any real one.
   public static let defaultMaxResponseBytes = 1 << 20

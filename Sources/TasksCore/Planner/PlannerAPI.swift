@@ -244,11 +244,20 @@ extension TaskAPIClient {
 
   /// What changed since `token` (everything without one), or a page of it when `more` is set (at most `limit` tasks,
   /// the service's page size when nil). A token too old answers `.rejected(410, …)`: start over.
-  public func changes(since token: String?, limit: Int? = nil) async throws(TaskAPIError) -> PlannerChanges {
+  public func changes(since token: String?, limit: Int? = nil, wait: Int? = nil) async throws(TaskAPIError)
+    -> PlannerChanges
+  {
     var url = planner("changes")
     if let token { url.append(queryItems: [URLQueryItem(name: "since", value: token)]) }
     if let limit { url.append(queryItems: [URLQueryItem(name: "limit", value: String(limit))]) }
-    let answer = try await send("GET", url)
+    // A long poll: the service answers when something changes, or with nothing after `wait` seconds; the request
+    // gives it half a minute more before it counts as silent.
+    var timeout: TimeInterval?
+    if let wait, wait > 0, token != nil {
+      url.append(queryItems: [URLQueryItem(name: "wait", value: String(wait))])
+      timeout = TimeInterval(wait + 30)
+    }
+    let answer = try await send("GET", url, timeout: timeout)
     do throws(PlannerJSONError) { return try PlannerChanges(json: answer.body) } catch {
       throw .badResponse(error.description)
     }

@@ -58,21 +58,35 @@ public actor PlannerReplica {
   /// Whether the copy was discarded (a sign-out): nothing is written any more.
   private var discarded = false
 
+  /// How long a long poll asks the service to wait for a change (its most, `PlannerRoutes.maxWaitSeconds`).
+  public static let waitSeconds = 280
+
   /// Reads what changed since the kept token and applies it; writes the copy to disk, or with `deferringSave` leaves
   /// that to `saveIfUnsaved` (the window shows what came first: writing a full sync of 2 000 tasks takes longer than
-  /// showing it).
+  /// showing it). With `wait` (seconds) it is a long poll: the service answers once something changed, or with
+  /// nothing when the wait ends.
+  ///
+  /// Reads may overlap (the window's long poll and an edit's refresh): a read's answer is applied only when no other
+  /// read moved the copy on meanwhile; otherwise it is read again from where the copy is now (an answer from an
+  /// older token, applied after a newer one, would show older versions of what changed between them).
   @discardableResult
-  public func follow(_ client: TaskAPIClient, deferringSave: Bool = false) async throws(TaskAPIError)
-    -> FollowResult
+  public func follow(_ client: TaskAPIClient, wait: Int? = nil, deferringSave: Bool = false)
+    async throws(TaskAPIError) -> FollowResult
   {
     var startedOver = false
-    let changes: PlannerChanges
-    do {
-      changes = try await Self.read(client, since: token, limit: pageSize)
-    } catch .rejected(410, _) {
-      token = nil
-      startedOver = true
-      changes = try await Self.read(client, since: nil, limit: pageSize)
+    var changes: PlannerChanges
+    var from = token
+    while true {
+      do {
+        changes = try await Self.read(client, since: from, limit: pageSize, wait: wait)
+      } catch .rejected(410, _) {
+        token = nil
+        startedOver = true
+        changes = try await Self.read(client, since: nil, limit: pageSize)
+        from = nil
+      }
+      if token == from { break }
+      from = token
     }
     let whole = token == nil
     if whole {
@@ -100,7 +114,7 @@ public actor PlannerReplica {
   /// `keep` leaves out the tasks a reader has no use for as each page comes (the reminder service keeps those with
   /// reminders), and `shape` keeps of each only what the reader uses (the reminder service: no notes).
   public static func read(
-    _ client: TaskAPIClient, since token: String?, limit: Int?, maxTasks: Int = 1_000_000,
+    _ client: TaskAPIClient, since token: String?, limit: Int?, wait: Int? = nil, maxTasks: Int = 1_000_000,
     keeping keep: @Sendable (PlannerItem) -> Bool = { _ in true },
     shaping shape: @Sendable (PlannerItem) -> PlannerItem = { $0 }
   ) async throws(TaskAPIError) -> PlannerChanges {
@@ -111,7 +125,7 @@ public actor PlannerReplica {
         throw .badResponse("a page of the change feed had more to come but no task")
       }
     }
-    var changes = try await client.changes(since: token, limit: limit)
+    var changes = try await client.changes(since: token, limit: limit, wait: wait)
     try check(changes)
     var read = changes.tasks.count
     changes.tasks = changes.tasks.filter(keep).map(shape)

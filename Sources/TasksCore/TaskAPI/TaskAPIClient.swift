@@ -156,7 +156,7 @@ public struct TaskAPIClient: Sendable {
   /// `passing` (a v2 412 carries the current resource), and throws for the rest.
   func send(
     _ method: String, _ url: URL, form: [(String, String)]? = nil, json: Data? = nil, headers: [String: String] = [:],
-    passing: Set<Int> = []
+    passing: Set<Int> = [], timeout: TimeInterval? = nil
   ) async throws(TaskAPIError) -> HTTPAnswer {
     var lastError: TaskAPIError = .unauthorized(nil)
     for attempt in 0..<2 {
@@ -168,6 +168,7 @@ public struct TaskAPIClient: Sendable {
       var request = HTTPRequest(
         method: method, url: url, headers: [("Authorization", "Bearer \(token)"), ("Accept", "application/json")],
         maxResponseBytes: method == "GET" ? Self.maxListBytes : HTTPRequest.defaultMaxResponseBytes)
+      request.timeout = timeout
       for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.headers.append((name, value)) }
       if let form {
         request.headers.append(("Content-Type", "application/x-www-form-urlencoded"))
