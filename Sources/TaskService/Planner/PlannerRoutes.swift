@@ -88,7 +88,7 @@ public struct PlannerRoutes: Sendable {
         guard let listID = Self.id(context, "listId"),
           let tasks = try await store.tasks(caller: caller.key, listID: listID)
         else { return Self.notFound }
-        return Self.json(Self.readable(tasks, context.logger).map(\.jsonObject))
+        return Self.json(bytes: PlannerFeedJSON.encode(tasks: Self.readable(tasks, context.logger)))
       }
     }
     router.get(.init(task)) { request, context in
@@ -99,7 +99,7 @@ public struct PlannerRoutes: Sendable {
         guard !Self.readable([task], context.logger).isEmpty else {
           return Self.problem(.conflict, "unreadable", PlannerRules.unreadableMessage)
         }
-        return Self.json(task.jsonObject, etag: task.etag)
+        return Self.json(bytes: Array(task.json), etag: task.etag)
       }
     }
     router.put(.init(task)) { request, context in
@@ -277,15 +277,7 @@ public struct PlannerRoutes: Sendable {
         }
       }
       let page = try await store.changes(caller: caller, from: cursor, limit: limit)
-      var object: [String: Any] = [
-        "next": page.nextToken, "more": page.more != nil,
-        "deleted": [
-          "lists": page.deletedLists.map(\.lowercased), "tasks": page.deletedTasks.map(\.lowercased),
-        ],
-      ]
-      object["lists"] = page.lists.map(\.jsonObject)
-      object["tasks"] = Self.readable(page.tasks, logger).map(\.jsonObject)
-      return Self.json(object)
+      return Self.json(bytes: try PlannerFeedJSON.encode(page, tasks: Self.readable(page.tasks, logger)))
     } catch PlannerFeedRefusal.gone {
       return Self.problem(
         .gone, "token_expired", "This token cannot be answered from: read everything again, without since.")
@@ -428,7 +420,7 @@ public struct PlannerRoutes: Sendable {
 
   private static func object(_ value: Any) -> Any {
     switch value {
-    case let task as StoredTask: task.jsonObject
+    case let task as StoredTask: task
     case let list as PlannerListView: list.jsonObject
     case let member as PlannerMember: member.jsonObject
     default: [String: Any]()
@@ -444,10 +436,16 @@ public struct PlannerRoutes: Sendable {
   }
 
   static func json(_ object: Any, etag: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
+    if let task = object as? StoredTask { return json(bytes: Array(task.json), etag: etag, status: status) }
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+    return json(bytes: Array(data), etag: etag, status: status)
+  }
+
+  /// A JSON answer already written.
+  static func json(bytes: [UInt8], etag: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
     var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
     if let etag { headers[.eTag] = etag }
-    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
   }
 
   static func problem(_ status: HTTPResponse.Status, _ error: String, _ message: String) -> Response {

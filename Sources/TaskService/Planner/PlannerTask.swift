@@ -439,27 +439,12 @@ public struct StoredTask: Equatable, Sendable {
   /// The `ETag` it is answered with: its version.
   public var etag: String { "\"\(version)\"" }
 
-  /// The JSON object the API answers (camelCase names, times RFC 3339 in UTC with milliseconds, ids lower-case).
-  public var jsonObject: [String: Any] {
-    var object = task.detailsObject
-    object["id"] = id.uuidString.lowercased()
-    object["listId"] = listID.uuidString.lowercased()
-    object["parentId"] = task.parentID.map { $0.uuidString.lowercased() } ?? NSNull()
-    object["title"] = task.title
-    object["status"] = task.status.rawValue
-    object["completedAt"] = task.completedAt.map(PlannerTask.time) ?? NSNull()
-    object["createdAt"] = PlannerTask.time(createdAt)
-    object["updatedAt"] = PlannerTask.time(updatedAt)
-    object["version"] = version
-    object["changedBy"] = changedBy.map { $0.uuidString.lowercased() } ?? NSNull()
-    object.removeValue(forKey: "lastOccurrenceDone")
-    object.removeValue(forKey: "occurrencesDone")
-    return object
-  }
-
-  /// The JSON the API answers.
+  /// The JSON the API answers (camelCase names, times RFC 3339 in UTC with milliseconds, ids lower-case), written
+  /// straight into bytes (`PlannerFeedJSON`).
   public var json: Data {
-    (try? JSONSerialization.data(withJSONObject: jsonObject, options: [.sortedKeys])) ?? Data("{}".utf8)
+    var out: [UInt8] = []
+    PlannerFeedJSON.append(self, to: &out)
+    return Data(out)
   }
 
 }
@@ -525,7 +510,11 @@ extension PlannerTask {
     occurrencesDone = FieldReader(object).integer(object["occurrencesDone"] ?? 0) ?? 0
   }
 
+  /// `2026-11-25T09:00:00.123Z`: UTC, milliseconds (as the feed writes it, `PlannerFeedJSON`).
   static func time(_ date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    var out: [UInt8] = []
+    out.reserveCapacity(24)
+    TaskListJSON.appendTimestamp(date, to: &out)
+    return String(decoding: out, as: UTF8.self)
   }
 }
