@@ -207,11 +207,12 @@ final class ReminderService {
             shaping: ReminderAgenda.kept)
         }
       } catch {
-        // Given up for a read (which waits again after it), or failed: a read now (a 410 starts over, a sign-out is
-        // seen), or in a minute when the service cannot be reached.
+        // Given up for a read (which waits again after it), or failed: a read now when the token is too old (410:
+        // it starts over), else in a minute (offline, the service failing, an answer that does not read: never a
+        // loop of reads against a service that fails its long polls).
         guard !Task.isCancelled else { return }
         waiting = nil
-        if case .network = error { retryLater() } else { read() }
+        if case .rejected(410, _) = error { read() } else { retryLater() }
         return
       }
       guard !Task.isCancelled, self.account?.objectID == account.objectID, token == since else { return }
