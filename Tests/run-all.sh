@@ -75,6 +75,7 @@ run_stage() {
       Tests/Benchmarks/planner-feed.sh --quick
       Tests/Benchmarks/caldav-sync.sh --quick
       Tests/Benchmarks/long-poll.sh --quick
+      Tests/Benchmarks/first-sync.sh --quick
       Tests/Benchmarks/startup-and-scale.sh --quick
       Tests/Benchmarks/sign-in.sh --quick
       Tests/Benchmarks/broker.sh --quick
