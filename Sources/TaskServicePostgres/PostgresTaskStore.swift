@@ -64,21 +64,26 @@ public final class PostgresTaskStore: TaskStore {
     let current = Mutex<PostgresConnection?>(nil)
     await withTaskCancellationHandler {
       while !Task.isCancelled {
+        var opened: PostgresConnection?
         do {
           let connection = try await PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.any(), configuration: listening, id: 2, logger: logger)
+          opened = connection
           current.withLock { $0 = connection }
-          if Task.isCancelled { break }
-          try await connection.listen(on: "b2c_feed") { notifications in
-            feedBell.ringAll()
-            for try await notification in notifications { feedBell.ring(CollectionOfOne(notification.payload)) }
+          if !Task.isCancelled {
+            try await connection.listen(on: "b2c_feed") { notifications in
+              feedBell.ringAll()
+              for try await notification in notifications { feedBell.ring(CollectionOfOne(notification.payload)) }
+            }
           }
         } catch {
           logger.debug("the change feed's notifications were lost", metadata: ["error": "\(type(of: error))"])
         }
-        current.withLock { $0 }?.close().whenComplete { _ in }
+        // Closed before it is let go (PostgresNIO requires it), whether it ended or was ended.
+        current.withLock { $0 = nil }
+        try? await opened?.close()
         feedBell.ringAll()
-        try? await Task.sleep(for: .seconds(1))
+        if !Task.isCancelled { try? await Task.sleep(for: .seconds(1)) }
       }
     } onCancel: {
       current.withLock { $0 }?.close().whenComplete { _ in }

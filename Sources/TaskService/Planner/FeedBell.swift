@@ -61,12 +61,22 @@ public final class FeedBell: Sendable {
     let member: String
     private struct State {
       var rung = false
+      var closed = false
       var continuation: CheckedContinuation<Void, Never>?
     }
     private let state = Mutex(State())
 
     init(member: String) {
       self.member = member
+    }
+
+    /// Whether `close` was called: the request answers now, with what it has.
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Ends the wait for good (the service is shutting down: a request waiting minutes would hold it up).
+    func close() {
+      state.withLock { $0.closed = true }
+      ring()
     }
 
     func ring() {

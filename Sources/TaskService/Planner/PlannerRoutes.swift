@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import TasksCalendar
 
 /// The v2 routes. Every route needs a valid bearer token; a list the caller is no member of, and its tasks, answer
@@ -273,7 +274,14 @@ public struct PlannerRoutes: Sendable {
           let position = try await positions.version(owner: caller.key)
           if position < since { throw PlannerFeedRefusal.gone }
           if position != since { break }
-          guard let waiter, await waiter.wait(until: deadline) else { return Self.unchanged(since) }
+          guard let waiter else { return Self.unchanged(since) }
+          // A graceful shutdown (SIGTERM) answers every waiting request at once instead of after its wait.
+          let rung = await withGracefulShutdownHandler {
+            await waiter.wait(until: deadline)
+          } onGracefulShutdown: {
+            waiter.close()
+          }
+          guard rung, !waiter.isClosed else { return Self.unchanged(since) }
         }
       }
       let page = try await store.changes(caller: caller, from: cursor, limit: limit)

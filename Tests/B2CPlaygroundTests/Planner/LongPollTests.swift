@@ -129,6 +129,28 @@ struct LongPollTests {
   }
 
   @Test(
+    "SIGTERM answers the waiting requests at once (nothing changed) and the service ends: a long poll never holds up a shutdown",
+    arguments: [TaskAPIHost.service, .postgres])
+  func shutdownAnswersWaiters(host: TaskAPIHost) async throws {
+    try await PlannerAPITests.withAPI(host) { harness, api in
+      let process = try #require(api.process)
+      let ann = try await PlannerAPITests.client(harness, api.base)
+      let since = try await Self.token(ann)
+      let waiters = (0..<3).map { _ in Self.waiting(ann, since: since, wait: 250, retryingRefusal: true) }
+      // Once all three wait (a fourth asking with wait=1 is answered only after its second: the waiters are in).
+      _ = try await ann.changes(since: since, wait: 1)
+      process.process.terminate()
+      let ended = await process.process.waitForExit(timeout: .seconds(60))
+      #expect(
+        ended == 0, "b2c-tasks-api did not end on SIGTERM with requests waiting: \(process.process.standardError)")
+      for waiter in waiters {
+        let answer = try await waiter.value
+        #expect(answer.titles.isEmpty && answer.next == since && answer.seconds < 200)
+      }
+    }
+  }
+
+  @Test(
     "PostgreSQL, two instances: an edit through one answers a request waiting on the other (NOTIFY), also after the notifications' connection was cut"
   )
   func acrossInstances() async throws {
