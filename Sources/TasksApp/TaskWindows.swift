@@ -42,35 +42,50 @@ final class TaskWindows {
   func close() { addWindow?.close() }
 }
 
-/// Changes made elsewhere (the CLI, another device) appear without F5, within a moment: the window holds one long
-/// poll of the change feed, which the service answers when something changed for the account. It reads at once when
-/// the window gets the focus, when the network comes back and when the machine wakes up (the long poll's connection
-/// may be dead: it is started again). After a failure (offline, the service failing) it waits, 15 s and then longer,
-/// and refreshes before it waits again; while offline the banner's own retry goes on as before.
+/// Changes made elsewhere (the CLI, another device) appear without F5, within a moment: while the window has the
+/// focus it holds one long poll of the change feed, which the service answers when something changed for the
+/// account. It reads at once when the window gets the focus, when the network comes back and when the machine wakes
+/// up (the long poll's connection may be dead: it is started again). While another window has the focus (a task's
+/// details, another app) it reads nothing new, as before: the details window's edit keeps the base it was opened on,
+/// so a field changed elsewhere meanwhile is a conflict the user sees, not a change silently overwritten. After a
+/// failure (offline, the service failing) it waits, 15 s and then longer, and refreshes before it waits again; while
+/// offline the banner's own retry goes on as before.
 @MainActor
 final class LiveRefresh {
+  private let window: Window
   private weak var planner: PlannerOperations?
   private var following: Task<Void, Never>?
   private var connectivity: ConnectivityWatch?
 
   init(window: Window, planner: PlannerOperations) {
+    self.window = window
     self.planner = planner
-    Signal.connect(window, "notify::is-active") { [weak planner] (_: UnsafeMutableRawPointer?) in
-      guard window.isActive, let planner, planner.shown != nil else { return }
-      Task { await planner.refreshQuietly(atMostEvery: .seconds(3)) }
+    Signal.connect(window, "notify::is-active") { [weak self] (_: UnsafeMutableRawPointer?) in
+      guard let self else { return }
+      guard window.isActive else { return self.pause() }
+      if let planner = self.planner, planner.shown != nil {
+        Task { await planner.refreshQuietly(atMostEvery: .seconds(3)) }
+      }
+      self.restart()
     }
     connectivity = ConnectivityWatch { [unowned self] in
+      guard window.isActive else { return }
       self.restart()
       Task { [weak planner] in await planner?.refreshQuietly(atMostEvery: .seconds(1)) }
     }
-    restart()
+    if window.isActive { restart() }
   }
 
   /// Stops following (the window is gone).
   func stop() {
+    pause()
+    connectivity = nil
+  }
+
+  /// Gives up the long poll under way (another window has the focus): its answer, if it comes, is not applied.
+  private func pause() {
     following?.cancel()
     following = nil
-    connectivity = nil
   }
 
   /// Gives up the long poll under way, if any, and holds a new one.
@@ -82,6 +97,7 @@ final class LiveRefresh {
         guard let planner else { return }
         // Nothing shown (the first start before the lists are known, signed out): from the lists shown.
         if planner.shown == nil { await planner.untilShown() }
+        if Task.isCancelled { return }
         if await planner.waitForChanges() {
           backOff = 15
           continue

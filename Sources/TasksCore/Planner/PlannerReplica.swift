@@ -85,6 +85,8 @@ public actor PlannerReplica {
         changes = try await Self.read(client, since: nil, limit: pageSize)
         from = nil
       }
+      // A read given up (the window lost the focus, the service's read took over) applies nothing.
+      if Task.isCancelled { throw .network(.failed("cancelled")) }
       if token == from { break }
       from = token
     }
