@@ -46,19 +46,17 @@ public final class ConnectivityWatch {
     guard let system else { return }
     self.system = system
     let context = Unmanaged.passUnretained(self).toOpaque()
-    do {
-      let prepareForSleep: GDBusSignalCallback = { _, _, _, _, _, parameters, data in
-        guard let parameters, String(cString: g_variant_get_type_string(parameters)) == "(b)",
-          let value = g_variant_get_child_value(parameters, 0)
-        else { return }
-        defer { g_variant_unref(value) }
-        guard g_variant_get_boolean(value) == 0 else { return }  // going to sleep
-        MainActor.assumeIsolated { Unmanaged<ConnectivityWatch>.fromOpaque(data!).takeUnretainedValue().changed() }
-      }
-      sleepSubscription = g_dbus_connection_signal_subscribe(
-        system, "org.freedesktop.login1", "org.freedesktop.login1.Manager", "PrepareForSleep",
-        "/org/freedesktop/login1", nil, G_DBUS_SIGNAL_FLAGS_NONE, prepareForSleep, context, nil)
+    let prepareForSleep: GDBusSignalCallback = { _, _, _, _, _, parameters, data in
+      guard let parameters, String(cString: g_variant_get_type_string(parameters)) == "(b)",
+        let value = g_variant_get_child_value(parameters, 0)
+      else { return }
+      defer { g_variant_unref(value) }
+      guard g_variant_get_boolean(value) == 0 else { return }  // going to sleep
+      MainActor.assumeIsolated { Unmanaged<ConnectivityWatch>.fromOpaque(data!).takeUnretainedValue().changed() }
     }
+    sleepSubscription = g_dbus_connection_signal_subscribe(
+      system, "org.freedesktop.login1", "org.freedesktop.login1.Manager", "PrepareForSleep",
+      "/org/freedesktop/login1", nil, G_DBUS_SIGNAL_FLAGS_NONE, prepareForSleep, context, nil)
   }
 
   isolated deinit {

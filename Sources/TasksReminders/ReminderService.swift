@@ -164,15 +164,9 @@ final class ReminderService {
     let client = TaskAPIClient(session: session, account: account.objectID)
     _ = await outbox.flush(client)
     let since = token
-    let known = Set(agenda.tasks.keys)
     let changes: PlannerChanges
     do throws(TaskAPIError) {
-      // Pages of 20: what a page's tasks hold (notes of any length) is in memory only while that page is read
-      // (pages of 100 of 60 000-character notes left 7 MB more resident after the read, pages of 20 under 2 MB).
-      changes = try await PlannerReplica.read(
-        client, since: since, limit: 20,
-        keeping: { @Sendable task in !task.reminderTimes.isEmpty || known.contains(task.id) },
-        shaping: ReminderAgenda.kept)
+      changes = try await readFeed(client, since: since, wait: nil)
     } catch .rejected(410, _) {
       token = nil
       readAgain = true
@@ -196,15 +190,11 @@ final class ReminderService {
   private func waitForChanges() {
     guard waiting == nil, let account, let since = token else { return }
     let client = TaskAPIClient(session: session, account: account.objectID)
-    let known = Set(agenda.tasks.keys)
     waiting = Task {
       let changes: PlannerChanges
       do throws(TaskAPIError) {
         changes = try await withTaskExecutorPreference(MainLoopExecutor.shared) { () async throws(TaskAPIError) in
-          try await PlannerReplica.read(
-            client, since: since, limit: 20, wait: PlannerReplica.waitSeconds,
-            keeping: { @Sendable task in !task.reminderTimes.isEmpty || known.contains(task.id) },
-            shaping: ReminderAgenda.kept)
+          try await readFeed(client, since: since, wait: PlannerReplica.waitSeconds)
         }
       } catch {
         // Given up for a read (which waits again after it), or failed: a read now when the token is too old (410:
@@ -220,6 +210,19 @@ final class ReminderService {
       apply(changes, since: since)
       waitForChanges()
     }
+  }
+
+  /// The feed from `since` (a long poll with `wait`), keeping only what the agenda holds. Pages of 20: what a page's
+  /// tasks hold (notes of any length) is in memory only while that page is read (pages of 100 of 60 000-character
+  /// notes left 7 MB more resident after the read, pages of 20 under 2 MB).
+  private func readFeed(_ client: TaskAPIClient, since: String?, wait: Int?) async throws(TaskAPIError)
+    -> PlannerChanges
+  {
+    let known = Set(agenda.tasks.keys)
+    return try await PlannerReplica.read(
+      client, since: since, limit: 20, wait: wait,
+      keeping: { @Sendable task in !task.reminderTimes.isEmpty || known.contains(task.id) },
+      shaping: ReminderAgenda.kept)
   }
 
   /// Plans a read in `retrySeconds` (after a failure), unless one is planned.

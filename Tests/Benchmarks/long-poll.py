@@ -7,17 +7,15 @@ resident memory idle and holding them. Then EDITS times: an account adds a task 
 the same database; URL when not given), and the script measures how long until the first and the last of that
 account's waiting requests has the task, against the edit's own round trip. Tokens stay in this process."""
 import asyncio
-import http.cookiejar
 import json
-import re
 import resource
 import statistics
 import sys
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 import uuid
+
+import playground_token
 
 tenant, client, waiters, edits, pid = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 url = sys.argv[6]
@@ -28,30 +26,9 @@ WAIT = 280
 resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
 
 
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args):
-        return None
-
-
 def sign_up(email):
     """An access token for a new account, through the playground's sign-up page as a browser fills it in."""
-    jar = http.cookiejar.CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), NoRedirect)
-    query = urllib.parse.urlencode({"client_id": client, "response_type": "code",
-                                    "redirect_uri": "urn:ietf:wg:oauth:2.0:oob", "scope": f"openid {client}"})
-    page = opener.open(f"{tenant}/oauth2/v2.0/authorize?{query}").read().decode()
-    tx = re.search(r'name="tx" value="([^"]*)"', page).group(1)
-    form = urllib.parse.urlencode({"tx": tx, "step": "signup", "email": email, "newPassword": "Bench-Pass-2026!",
-                                   "reenterPassword": "Bench-Pass-2026!", "displayName": "Bench"}).encode()
-    try:
-        opener.open(f"{tenant}/SelfAsserted", data=form)
-        sys.exit("the sign-up did not redirect")
-    except urllib.error.HTTPError as redirect:
-        location = redirect.headers["Location"]
-    code = urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)["code"][0]
-    body = urllib.parse.urlencode({"grant_type": "authorization_code", "client_id": client, "code": code,
-                                   "redirect_uri": "urn:ietf:wg:oauth:2.0:oob"}).encode()
-    return json.loads(urllib.request.urlopen(f"{tenant}/oauth2/v2.0/token", data=body).read())["access_token"]
+    return playground_token.token(tenant, email, "Bench-Pass-2026!", sign_up=True, client=client)
 
 
 async def request(base, method, path, token, body=None):

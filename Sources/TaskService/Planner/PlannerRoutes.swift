@@ -413,26 +413,30 @@ public struct PlannerRoutes: Sendable {
   static func answer<Value>(_ outcome: PlannerOutcome<Value>, location: String? = nil) -> Response {
     switch outcome {
     case .created(let value):
-      var response = json(object(value), etag: etag(value), status: .created)
+      var response = json(bytes: body(value), etag: etag(value), status: .created)
       if let location { response.headers[.location] = location }
       return response
-    case .done(let value): return json(object(value), etag: etag(value))
+    case .done(let value): return json(bytes: body(value), etag: etag(value))
     case .deleted: return Response(status: .noContent)
     case .notFound: return notFound
-    case .preconditionFailed(let value): return json(object(value), etag: etag(value), status: .preconditionFailed)
+    case .preconditionFailed(let value):
+      return json(bytes: body(value), etag: etag(value), status: .preconditionFailed)
     case .invalid(let error): return invalid(error)
     case .forbidden(let message): return problem(.forbidden, "forbidden", message)
     case .conflict(let message): return problem(.conflict, "conflict", message)
     }
   }
 
-  private static func object(_ value: Any) -> Any {
+  /// The JSON of an outcome's value: a task written by `PlannerFeedJSON`, a list or a member through its object.
+  private static func body(_ value: Any) -> [UInt8] {
+    let object: Any
     switch value {
-    case let task as StoredTask: task
-    case let list as PlannerListView: list.jsonObject
-    case let member as PlannerMember: member.jsonObject
-    default: [String: Any]()
+    case let task as StoredTask: return Array(task.json)
+    case let list as PlannerListView: object = list.jsonObject
+    case let member as PlannerMember: object = member.jsonObject
+    default: object = [String: Any]()
     }
+    return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8))
   }
 
   private static func etag(_ value: Any) -> String? {
@@ -444,7 +448,6 @@ public struct PlannerRoutes: Sendable {
   }
 
   static func json(_ object: Any, etag: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
-    if let task = object as? StoredTask { return json(bytes: Array(task.json), etag: etag, status: status) }
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
     return json(bytes: Array(data), etag: etag, status: status)
   }
