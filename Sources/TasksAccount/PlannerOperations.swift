@@ -257,7 +257,7 @@ public final class PlannerOperations {
     wasOffline = offline != nil
     if let offline, case .untrusted = offline {
       retry.stop()  // a certificate is not fixed by trying again: the banner's Retry asks
-    } else if offline != nil {
+    } else if offline != nil || flushed.stalled {
       retry.schedule()
     } else {
       retry.stop()

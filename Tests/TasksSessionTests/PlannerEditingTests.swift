@@ -42,8 +42,30 @@ struct PlannerEditingTests {
           account.host.announceNetworkChange()
           return account.view.offline == nil && account.view.shown?.waiting.isEmpty == true
         }
-        #expect(sent)
+        let (offline, waiting) = (account.view.offline, account.view.shown?.waiting ?? [])
+        #expect(sent, "offline: \(String(describing: offline)), waiting: \(waiting), said: \(account.view.messages)")
         #expect(try await account.serverTexts() == ["while offline"])
+      }
+    }
+  }
+
+  @Test(
+    "the service is up but fails its writes (503): the add waits, the problem is said; once writes work, the retry sends it unasked"
+  )
+  func writesFailWhileReadsWork() async throws {
+    try await withAccount { account throws in
+      let faults = try await WriteFaults.start(upstream: account.harness.base)
+      try await withTeardown({ await faults.stop() }) { () throws in
+        account.planner.makeClient = { session, _ in .through(faults.base, session) }
+        let item = try await account.add("while writes fail")
+        #expect(await faults.refusedWrites >= 1)
+        #expect(account.view.shown?.waiting == [item.id] && account.view.offline == nil, "reads work: no banner")
+        #expect(account.view.messages.contains(TaskAPIError.server(503).message))
+        await faults.failWrites(false)
+        // Nothing is pressed and the network does not change: the retry sends it.
+        #expect(await eventually { account.view.shown?.waiting.isEmpty == true })
+        #expect(try await account.serverTexts() == ["while writes fail"])
+        #expect(account.view.titles == ["while writes fail"])
       }
     }
   }

@@ -195,6 +195,16 @@ public actor PlannerOutbox {
     public var refused: [String] = []
     /// Changes whose fields lost to another device's change of the same fields.
     public var conflicts: [PlannerConflict] = []
+
+    /// Whether sending stopped for a reason that passes (the network failed or timed out, the service failed):
+    /// what waits is tried again as during an outage, even when the read after it worked.
+    public var stalled: Bool {
+      switch stoppedBy {
+      case .network(.untrusted)?: return false  // a certificate is not fixed by trying again
+      case .network?, .server?: return true
+      default: return false
+      }
+    }
   }
 
   /// Sends what waits, in order; stops at the first network, server or sign-in failure. A 412 is merged field by

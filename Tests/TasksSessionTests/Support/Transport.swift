@@ -35,7 +35,12 @@ extension HTTPClient {
 extension TaskAPIClient {
   /// A client of `session`'s account whose task service cannot be reached (nothing listens on port 9): offline.
   static func offline(_ session: Session) -> TaskAPIClient {
-    TaskAPIClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: .tests) { force throws(SessionError) in
+    through(URL(string: "http://127.0.0.1:9")!, session)
+  }
+
+  /// A client of `session`'s account that sends to `base` (a proxy in front of the service).
+  static func through(_ base: URL, _ session: Session) -> TaskAPIClient {
+    TaskAPIClient(baseURL: base, http: .tests) { force throws(SessionError) in
       try await session.bearer(forceRefresh: force)
     }
   }
