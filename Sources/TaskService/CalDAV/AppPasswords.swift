@@ -70,8 +70,12 @@ public struct AppPasswords: Sendable {
       try await authorized.authorized(request) { caller in
         let object = try await PlannerRoutes.object(request, limit: 4096)
         let name = try PlannerRoutes.field { () throws(FieldError) in
-          guard let value = object["name"] else { throw FieldError("name", "a name for the device, as Phone") }
-          return try FieldReader(object).text(value, "name", max: 100, lineBreaks: false)
+          let needed = FieldError("name", "a name for the device, as Phone")
+          guard let value = object["name"] else { throw needed }
+          let name = try FieldReader(object).text(value, "name", max: 100, lineBreaks: false)
+          // Not only white space (as a list's name: the name is how the user tells the passwords apart).
+          guard name.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else { throw needed }
+          return name
         }
         // The cap before the slow hash (the store checks it again, in its transaction).
         guard try await store.appPasswords(owner: caller.key).count < Self.maxPerAccount else {

@@ -101,42 +101,56 @@ public struct PlannerFeedPage: Sendable, Equatable {
 /// sent of those changed up to the position the read began at (`upTo`).
 ///
 /// A read cut into pages is one read: its tasks are those whose change (or whose list's joining) is after `after`
-/// and at most `upTo`, sent in id order; lists and deletions come with its first page. A task changed while the
-/// pages are read gets a number after `upTo`, leaves this read and comes with the next one, which starts at `upTo`:
-/// nothing is skipped however the writes and the pages interleave.
+/// and at most `upTo`, sent in id order (SQLite: in list order, then id order within a list, which its indexes walk
+/// without sorting; the cursor then also names the last task's list); lists and deletions come with its first page.
+/// A task changed while the pages are read gets a number after `upTo`, leaves this read and comes with the next one,
+/// which starts at `upTo`: nothing is skipped however the writes and the pages interleave (a task's list changes only
+/// with a change, so the order of the tasks left in a read does not).
 public struct PlannerFeedCursor: Sendable, Equatable {
   public var after: Int64?
   public var upTo: Int64?
+  /// The list of the last task sent, when the store sends a read's tasks in list order.
+  public var lastList: UUID?
   public var lastTask: UUID?
 
-  public init(after: Int64?, upTo: Int64? = nil, lastTask: UUID? = nil) {
+  public init(after: Int64?, upTo: Int64? = nil, lastList: UUID? = nil, lastTask: UUID? = nil) {
     self.after = after
     self.upTo = upTo
+    self.lastList = lastList
     self.lastTask = lastTask
   }
 
-  /// `c7` (after 7), `c.40.<id>` (everything up to 40, after the task id) or `c7.40.<id>`.
+  /// `c7` (after 7), `c.40.<id>` (everything up to 40, after the task id), `c7.40.<id>`, or with the last task's
+  /// list: `c7.40.<list>.<id>`, both in base64url (22 characters each: clients take tokens of at most 96).
   public init?(token: String) {
-    guard token.first == "c", token.utf8.count <= 80 else { return nil }
+    guard token.first == "c", token.utf8.count <= 96 else { return nil }
     let parts = token.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
     func number(_ text: Substring) -> Int64? {
       guard (1...18).contains(text.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
       return Int64(text)
     }
+    func id(_ text: Substring) -> UUID? {
+      guard let id = UUID(uuidString: String(text)), text == id.uuidString.lowercased() else { return nil }
+      return id
+    }
+    func compact(_ text: Substring) -> UUID? {
+      guard text.utf8.count == 22, let id = UUID(base64URL: text), id.base64URL == text else { return nil }
+      return id
+    }
     switch parts.count {
     case 1:
       guard let after = number(parts[0]) else { return nil }
       self.init(after: after)
-    case 3:
-      guard let upTo = number(parts[1]), let last = UUID(uuidString: String(parts[2])),
-        parts[2] == last.uuidString.lowercased()
-      else { return nil }
+    case 3, 4:
+      guard let upTo = number(parts[1]) else { return nil }
+      let (lastList, lastTask) = parts.count == 4 ? (compact(parts[2]), compact(parts[3])) : (nil, id(parts[2]))
+      guard let last = lastTask, parts.count == 3 || lastList != nil else { return nil }
       var after: Int64?
       if !parts[0].isEmpty {
         guard let number = number(parts[0]) else { return nil }
         after = number
       }
-      self.init(after: after, upTo: upTo, lastTask: last)
+      self.init(after: after, upTo: upTo, lastList: lastList, lastTask: last)
     default: return nil
     }
   }
@@ -144,6 +158,7 @@ public struct PlannerFeedCursor: Sendable, Equatable {
   public var token: String {
     let start = after.map(String.init) ?? ""
     guard let upTo, let lastTask else { return "c" + start }
+    if let lastList { return "c\(start).\(upTo).\(lastList.base64URL).\(lastTask.base64URL)" }
     return "c\(start).\(upTo).\(lastTask.uuidString.lowercased())"
   }
 
@@ -467,5 +482,21 @@ public enum PlannerRules {
       _ = try FieldReader([:]).text(key, "sortKey", max: PlannerTask.maxSortKeyLength, lineBreaks: false)
       return nil
     } catch { return error }
+  }
+}
+
+extension UUID {
+  /// The 16 bytes in base64url without padding (22 characters).
+  fileprivate var base64URL: String {
+    let bytes = withUnsafeBytes(of: uuid) { Data($0) }
+    return String(
+      bytes.base64EncodedString().dropLast(2).map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
+  }
+
+  /// The id whose 16 bytes `text` holds in base64url without padding.
+  fileprivate init?(base64URL text: Substring) {
+    let standard = text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 }
+    guard let bytes = Data(base64Encoded: String(standard) + "=="), bytes.count == 16 else { return nil }
+    self = bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
   }
 }

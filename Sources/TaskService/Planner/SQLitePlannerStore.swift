@@ -84,6 +84,16 @@ extension SQLiteTaskStore: PlannerStore {
           """)
     }
     registerDAV(in: &migrator)
+    // A feed read's pages walk the member's lists in id order and each list's tasks in id order, through these two
+    // indexes: a page reads its own rows and sorts nothing (it used to read and sort all the member's tasks).
+    migrator.registerMigration("planner-v4-feed-order") { db in
+      try db.execute(
+        sql: """
+          CREATE INDEX membersMemberList ON members (member, listID);
+          DROP INDEX membersMember;
+          CREATE INDEX tasksListUUID ON tasks (listID, uuid);
+          """)
+    }
   }
 
   // MARK: Reading
@@ -475,19 +485,37 @@ extension SQLiteTaskStore: PlannerStore {
           ).compactMap { UUID(uuidString: $0) }
         }
       }
-      // A task is in this read when it changed, or its list was joined, after `after` and not after `upTo`.
-      page.tasks = try Row.fetchAll(
-        db,
-        sql: """
-          SELECT \(Self.taskColumns("t")) FROM tasks t JOIN members m ON m.listID = t.listID
-          WHERE m.member = ? AND max(t.seq, m.joinedSeq) > ? AND max(t.seq, m.joinedSeq) <= ? AND t.uuid > ?
-          ORDER BY t.uuid LIMIT ?
-          """,
-        arguments: [caller.key, after, upTo, cursor.lastTask?.lowercased ?? "", limit + 1]
-      ).map(Self.storedTask)
+      // A task is in this read when it changed, or its list was joined, after `after` and not after `upTo`; in
+      // list order, then id order (a cursor without the last task's list, from before that order, starts the
+      // read's tasks again: sent twice, none skipped). A full read walks the two indexes in that order and sorts
+      // nothing; a read since a position finds the tasks changed since through `tasksListSeq`, and takes every task
+      // of the lists joined since.
+      let (lastList, lastTask) =
+        cursor.lastList.map { ($0.lowercased, cursor.lastTask?.lowercased ?? "") } ?? ("", "")
+      let rest = "m.member = ? AND m.listID >= ? AND t.uuid > (CASE m.listID WHEN ? THEN ? ELSE '' END)"
+      let from = "SELECT \(Self.taskColumns("t")) FROM members m JOIN tasks t ON t.listID = m.listID WHERE \(rest)"
+      let position: StatementArguments = [caller.key, lastList, lastList, lastTask]
+      let rows: [Row]
+      if cursor.after == nil {
+        rows = try Row.fetchAll(
+          db, sql: "\(from) AND t.seq <= ? AND m.joinedSeq <= ? ORDER BY m.listID, t.uuid LIMIT ?",
+          arguments: position + [upTo, upTo, limit + 1])
+      } else {
+        rows = try Row.fetchAll(
+          db,
+          sql: """
+            \(from) AND m.joinedSeq <= ? AND t.seq > ? AND t.seq <= ?
+            UNION ALL
+            \(from) AND m.joinedSeq > ? AND m.joinedSeq <= ? AND t.seq <= ?
+            ORDER BY 2, 1 LIMIT ?
+            """,
+          arguments: position + [after, after, upTo] + position + [after, upTo, upTo, limit + 1])
+      }
+      page.tasks = rows.map(Self.storedTask)
       if page.tasks.count > limit {
         page.tasks.removeLast()
-        page.more = PlannerFeedCursor(after: cursor.after, upTo: upTo, lastTask: page.tasks.last?.id)
+        page.more = PlannerFeedCursor(
+          after: cursor.after, upTo: upTo, lastList: page.tasks.last?.listID, lastTask: page.tasks.last?.id)
       }
       return page
     }

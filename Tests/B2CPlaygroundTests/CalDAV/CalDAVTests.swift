@@ -174,6 +174,9 @@ struct CalDAVTests {
       #expect(try await ann.array("/app-passwords").isEmpty)
       // A name is needed; the 21st is refused in words.
       #expect(try await ann.call("POST", "/app-passwords", [String: Any]()).status == 400)
+      for blank in ["", " \t"] {
+        #expect(try await ann.call("POST", "/app-passwords", ["name": blank]).status == 400, "a blank name")
+      }
       for index in 0..<20 { _ = try await ann.object("POST", "/app-passwords", ["name": "Device \(index)"]) }
       let over = try await ann.call("POST", "/app-passwords", ["name": "One more"])
       #expect(try over.status == 409 && over.json()["error"] as? String == "limit_reached", "\(over.text)")
