@@ -85,11 +85,13 @@ extension SQLiteTaskStore: PlannerStore {
     }
     registerDAV(in: &migrator)
     // A feed read's pages walk the member's lists in id order and each list's tasks in id order, through these two
-    // indexes: a page reads its own rows and sorts nothing (it used to read and sort all the member's tasks).
+    // indexes: a page reads its own rows and sorts nothing (it used to read and sort all the member's tasks). The
+    // first must be UNIQUE (as (listID, member) is): only then does SQLite know that each of its rows is one list,
+    // and take the tasks' order from the second index instead of sorting them.
     migrator.registerMigration("planner-v4-feed-order") { db in
       try db.execute(
         sql: """
-          CREATE INDEX membersMemberList ON members (member, listID);
+          CREATE UNIQUE INDEX membersMemberList ON members (member, listID);
           DROP INDEX membersMember;
           CREATE INDEX tasksListUUID ON tasks (listID, uuid);
           """)
