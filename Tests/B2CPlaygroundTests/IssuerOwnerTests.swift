@@ -38,15 +38,16 @@ struct IssuerOwnerTests {
     return tasks.compactMap { $0["Text"] as? String }
   }
 
-  /// Starts a second playground on a copy of `harness`'s users (the same object ids; its own signing key) on another
-  /// port: another issuer, whose users have the subjects of the first's. `harness` must be stopped (its database
-  /// closed) for the copy; returns the copy's harness and folder.
-  private static func twin(of data: URL) async throws -> (PlaygroundHarness, URL) {
+  /// A copy of a stopped playground's data folder for a second playground: the same users (the same object ids),
+  /// its own signing key: another issuer, whose users have the subjects of the first's. The folder must be one no
+  /// playground runs on: a copy of a live database's files, taken while it writes, is damaged (a CI run's twin,
+  /// copied from the running issuer A, failed with SQLite's "disk I/O error").
+  private static func twinFolder(of data: URL) throws -> URL {
     let copy = try TestDesktop.temporaryFolder("playground-twin")
     try FileManager.default.removeItem(at: copy)
     try FileManager.default.copyItem(at: data, to: copy)
     try FileManager.default.removeItem(at: copy.appending(path: "signing-key.pem"))
-    return (try await PlaygroundHarness.start { $0.dataDirectory = copy }, copy)
+    return copy
   }
 
   @Test(
@@ -59,9 +60,10 @@ struct IssuerOwnerTests {
     try FileManager.default.removeItem(at: keep)
     await first.running.stop()
     try FileManager.default.copyItem(at: first.data, to: keep)
+    let bData = try Self.twinFolder(of: first.data)
     try? FileManager.default.removeItem(at: first.data)
     let a = try await PlaygroundHarness.start { $0.dataDirectory = keep }
-    let (b, bData) = try await Self.twin(of: keep)
+    let b = try await PlaygroundHarness.start { $0.dataDirectory = bData }
     try await withTeardown({
       await a.stop(); await b.stop()
       try? FileManager.default.removeItem(at: keep)
