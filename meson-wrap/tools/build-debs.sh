@@ -28,6 +28,9 @@ CHANGELOG
 # SwiftPM reads its packages' addresses through git's configuration, which debhelper's private HOME would hide.
 if [ -f "$HOME/.gitconfig" ]; then export GIT_CONFIG_GLOBAL="$HOME/.gitconfig"; fi
 export B2C_SWIFT_SCRATCH="$repo/.build-debs"
+# The -dbgsym packages were made and then left out of OUTDIR: not made at all (dh_strip no longer copies and compresses
+# the programs' debug sections, some hundred megabytes).
+export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:+$DEB_BUILD_OPTIONS }noautodbgsym"
 (cd "$source" && dpkg-buildpackage -b -us -uc --no-pre-clean)
 rm -f "$outdir"/b2c-tasks_*.deb "$outdir"/b2c-tasks-api_*.deb "$outdir"/b2c-playground_*.deb
 for deb in "$stage"/*.deb; do
