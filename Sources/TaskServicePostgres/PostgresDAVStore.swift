@@ -95,14 +95,14 @@ extension PostgresTaskStore: DAVStore {
             "SELECT \(unescaped: columns) FROM tasks t WHERE t.list_id = \(listID) AND t.seq > \(after)",
             logger: self.logger)
         }
-        typealias Row = (
-          UUID, UUID, String, Bool, Date?, UUID?, String, Date?, Date, Int64, UUID?, String?, String?, String?,
-          String?
-        )
-        for try await row in rows.decode(Row.self) {
-          let stored = Self.storedTask((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
+        for try await row in rows {
+          let cells = row.makeRandomAccess()
+          let record = DAVRecord(
+            name: try cells[11].decode(String?.self), uid: try cells[12].decode(String?.self),
+            ical: try cells[13].decode(String?.self))
           collection.tasks.append(
-            DAVTask(stored: stored, record: DAVRecord(name: row.11, uid: row.12, ical: row.13), parentUID: row.14))
+            DAVTask(
+              stored: try Self.storedTask(cells), record: record, parentUID: try cells[14].decode(String?.self)))
         }
         return collection
       }
