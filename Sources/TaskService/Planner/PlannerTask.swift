@@ -493,8 +493,7 @@ extension PlannerTask {
     title: String, completed: Bool, completedAt: Date?, parentID: UUID?, details: String
   ) throws(FieldError) {
     self.init(title: title)
-    let parsed = try? JSONSerialization.jsonObject(with: Data(details.utf8))
-    guard let object = parsed as? [String: Any] else { throw FieldError("details", "not a JSON object") }
+    guard let object = Self.detailsObject(details) else { throw FieldError("details", "not a JSON object") }
     let changes = try TaskChanges(object: object)
     notes = changes.notes.value(or: "", default: "")
     priority = changes.priority.value(or: 0, default: 0)
@@ -508,6 +507,12 @@ extension PlannerTask {
     self.parentID = parentID
     lastOccurrenceDone = (object["lastOccurrenceDone"] as? String).flatMap(CalendarDate.init)
     occurrencesDone = FieldReader(object).integer(object["occurrencesDone"] ?? 0) ?? 0
+  }
+
+  /// The object a details column holds: read by `StoredDetails` when it is as the service writes it, else by
+  /// JSONSerialization (which refuses what is not JSON); nil when it is not a JSON object.
+  static func detailsObject(_ details: String) -> [String: Any]? {
+    StoredDetails.object(details) ?? (try? JSONSerialization.jsonObject(with: Data(details.utf8))) as? [String: Any]
   }
 
   /// `2026-11-25T09:00:00.123Z`: UTC, milliseconds (as the feed writes it, `PlannerFeedJSON`).
