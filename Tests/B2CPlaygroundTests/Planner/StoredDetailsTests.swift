@@ -17,7 +17,7 @@ struct StoredDetailsTests {
     "\u{1}bell", "\u{202E}evil", "👩‍👩‍👧", "e\u{301}", "{\"json\": [1, 2]}", "\\u0041", "",
   ]
 
-  static func randomTask(_ random: inout SeededGenerator) -> PlannerTask {
+  static func randomTask(_ random: inout SeededGenerator) throws -> PlannerTask {
     func text(_ random: inout SeededGenerator) -> String {
       (0..<Int.random(in: 0...3, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
     }
@@ -38,7 +38,7 @@ struct StoredDetailsTests {
     }
     if Bool.random(using: &random) {
       task.recurrence = TaskRecurrence(
-        rule: try! RecurrenceRule(rrule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE"),
+        rule: try RecurrenceRule(rrule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE"),
         from: Bool.random(using: &random) ? .due : .completion)
       task.lastOccurrenceDone = Bool.random(using: &random) ? CalendarDate("2026-11-30") : nil
     }
@@ -77,7 +77,7 @@ struct StoredDetailsTests {
     var random = SeededGenerator(seed: 66)
     var readHere = 0
     for _ in 0..<3_000 {
-      let task = Self.randomTask(&random)
+      let task = try Self.randomTask(&random)
       let details = task.details
       let expected = try #require(Self.foundation(details))
       guard let object = StoredDetails.object(details) else {
@@ -98,7 +98,7 @@ struct StoredDetailsTests {
     let alphabet = Array(#"{}[]":,\/ 0123456789-.eEnulltrufas"#.utf8) + [0x0A, 0x01, 0xC3, 0xA9]
     var readHere = 0
     for _ in 0..<20_000 {
-      var bytes = Array(Self.randomTask(&random).details.utf8)
+      var bytes = Array(try Self.randomTask(&random).details.utf8)
       for _ in 0..<Int.random(in: 1...3, using: &random) {
         let at = Int.random(in: 0..<bytes.count, using: &random)
         switch Int.random(in: 0...2, using: &random) {
