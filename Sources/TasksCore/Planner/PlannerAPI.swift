@@ -97,6 +97,31 @@ public struct PlannerChanges: Equatable, Sendable {
   }
 }
 
+/// One answer of the change feed as it came from the service.
+public struct PlannerFeedPage: Sendable {
+  let body: Data
+
+  /// Whether more pages follow and the token of the next, read without the page's lists and tasks; nil when the page
+  /// does not read so (`decoded` then says why). Decoding the tasks takes longer than the service takes to answer a
+  /// page (a profile of the CLI's first sync: two thirds of its time), so the next page is asked for meanwhile.
+  public var head: (more: Bool, next: String)? {
+    guard let head = try? JSONDecoder().decode(Head.self, from: body) else { return nil }
+    return (head.more ?? false, head.next)
+  }
+
+  /// The page, read; anything that is not one is a bad response naming the part.
+  public func decoded() throws(TaskAPIError) -> PlannerChanges {
+    do throws(PlannerJSONError) { return try PlannerChanges(json: body) } catch {
+      throw .badResponse(error.description)
+    }
+  }
+
+  private struct Head: Decodable {
+    let more: Bool?
+    let next: String
+  }
+}
+
 extension PlannerChanges: Decodable {
   public init(from decoder: any Decoder) throws {
     let read = try PlannerJSONReader(decoder)
@@ -247,6 +272,14 @@ extension TaskAPIClient {
   public func changes(since token: String?, limit: Int? = nil, wait: Int? = nil) async throws(TaskAPIError)
     -> PlannerChanges
   {
+    try await changesPage(since: token, limit: limit, wait: wait).decoded()
+  }
+
+  /// A page of the change feed as it came, not yet decoded: `head` tells where the next page starts before the
+  /// page's tasks are decoded, so that a reader can ask for it meanwhile (`PlannerReplica.read`).
+  public func changesPage(since token: String?, limit: Int? = nil, wait: Int? = nil) async throws(TaskAPIError)
+    -> PlannerFeedPage
+  {
     var url = planner("changes")
     if let token { url.append(queryItems: [URLQueryItem(name: "since", value: token)]) }
     if let limit { url.append(queryItems: [URLQueryItem(name: "limit", value: String(limit))]) }
@@ -257,10 +290,7 @@ extension TaskAPIClient {
       url.append(queryItems: [URLQueryItem(name: "wait", value: String(wait))])
       timeout = TimeInterval(wait + 30)
     }
-    let answer = try await send("GET", url, timeout: timeout)
-    do throws(PlannerJSONError) { return try PlannerChanges(json: answer.body) } catch {
-      throw .badResponse(error.description)
-    }
+    return PlannerFeedPage(body: try await send("GET", url, timeout: timeout).body)
   }
 
   // MARK: Sharing

@@ -127,24 +127,52 @@ public actor PlannerReplica {
         throw .badResponse("a page of the change feed had more to come but no task")
       }
     }
-    var changes = try await client.changes(since: token, limit: limit, wait: wait)
-    try check(changes)
-    var read = changes.tasks.count
-    changes.tasks = changes.tasks.filter(keep).map(shape)
-    while changes.more {
+    var page = try await client.changesPage(since: token, limit: limit, wait: wait)
+    var changes: PlannerChanges?
+    var read = 0
+    while true {
+      // The next page is asked for while this one is decoded (and given up if this one turns out bad).
+      let head = page.head
+      async let ahead = Self.fetch(client, after: head?.more == true ? head?.next : nil, limit: limit)
+      var decoded = try page.decoded()
+      try check(decoded)
+      if let head, head != (decoded.more, decoded.next) {
+        throw .badResponse("the change feed's page read two ways")
+      }
+      read += decoded.tasks.count
+      decoded.tasks = decoded.tasks.filter(keep).map(shape)
+      // Added in place (through the optional: a copy of the pages so far would be copied again at every page).
+      if let previous = changes?.next {
+        guard decoded.next != previous else { throw .badResponse("the change feed's next page did not move on") }
+        changes?.lists += decoded.lists
+        changes?.tasks += decoded.tasks
+        changes?.deletedLists += decoded.deletedLists
+        changes?.deletedTasks += decoded.deletedTasks
+        changes?.next = decoded.next
+        changes?.more = decoded.more
+      } else {
+        changes = decoded
+      }
+      guard decoded.more else { break }
       guard read < maxTasks else { throw .badResponse("the change feed's pages did not end") }
-      let page = try await client.changes(since: changes.next, limit: limit)
-      try check(page)
-      guard page.next != changes.next else { throw .badResponse("the change feed's next page did not move on") }
-      read += page.tasks.count
-      changes.lists += page.lists
-      changes.tasks += page.tasks.filter(keep).map(shape)
-      changes.deletedLists += page.deletedLists
-      changes.deletedTasks += page.deletedTasks
-      changes.next = page.next
-      changes.more = page.more
+      if let next = await ahead {
+        page = try next.get()
+      } else {
+        page = try await client.changesPage(since: decoded.next, limit: limit)
+      }
     }
+    guard let changes else { throw .badResponse("the change feed answered no page") }
     return changes
+  }
+
+  /// The page after `token` (nil: none to ask for).
+  private static func fetch(_ client: TaskAPIClient, after token: String?, limit: Int?) async -> Result<
+    PlannerFeedPage, TaskAPIError
+  >? {
+    guard let token else { return nil }
+    do throws(TaskAPIError) { return .success(try await client.changesPage(since: token, limit: limit)) } catch {
+      return .failure(error)
+    }
   }
 
   /// Deletions first, then what is there now (a task moved to another list comes as gone there and here now).
