@@ -268,8 +268,15 @@ extension AppUI {
         gesture += ["mousemove", "\(x)", "\(top + (bottom - top) * step / 60)", "sleep", "0.005"]
       }
       gesture += ["sleep", "0.2", "mouseup", "1"]
-      let drag = try await ChildProcess.run(Tools.xdotool, gesture)
-      try #require(drag.status == 0, "xdotool failed: \(drag.error)")
+      // Sent again while it has not reached the bottom (a loaded machine can drop a gesture's press).
+      for _ in 1...3 {
+        let drag = try await ChildProcess.run(Tools.xdotool, gesture)
+        try #require(drag.status == 0, "xdotool failed: \(drag.error)")
+        let atBottom = try await eventually(timeout: .seconds(20), every: .milliseconds(300)) {
+          try await app.dumpTree()?.contains { $0.role == "label" && $0.name == "task number 2000" } == true
+        }
+        if atBottom { break }
+      }
 
       // At the bottom: the newest tasks. Every row there (and around it) is named for its own text: the row as
       // "text, not done", its check box by the text.
