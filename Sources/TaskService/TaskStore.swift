@@ -67,8 +67,8 @@ public final class SQLiteTaskStore: TaskStore {
     Self.ring(feedBell, from: database)
   }
 
-  /// Opens (creating and migrating) the database file at `path`.
-  public convenience init(path: String) throws {
+  /// How every connection to a database of tasks is set up (the service's pool, the playground's queue).
+  public static var configuration: Configuration {
     var configuration = Configuration()
     configuration.prepareDatabase { db in
       // Durable on commit: an acknowledged task survives kill -9 and power loss.
@@ -77,8 +77,13 @@ public final class SQLiteTaskStore: TaskStore {
       // sync's feed read of 10 000 tasks spent a quarter of its time in pread (Tests/Benchmarks/RESULTS.md).
       try db.execute(sql: "PRAGMA mmap_size = 268435456")
     }
+    return configuration
+  }
+
+  /// Opens (creating and migrating) the database file at `path`.
+  public convenience init(path: String) throws {
     // WAL: readers do not wait for a writer (and a second process may open the same file).
-    let pool = try DatabasePool(path: path, configuration: configuration)
+    let pool = try DatabasePool(path: path, configuration: Self.configuration)
     var migrator = DatabaseMigrator()
     migrator.registerMigration("tasks-v1") { db in try Self.createTables(db) }
     Self.registerListVersions(in: &migrator)

@@ -1,5 +1,6 @@
 // A hostile task service's change feed: pages that say there is more but bring nothing, whose next token never
-// moves on, that bring more tasks than asked for, or that never end. Each is a bad response after a bounded number
+// moves on, that bring more tasks than asked for, that never end, or whose head reads but a task does not (the
+// next page is already asked for while it is decoded). Each is a bad response after a bounded number
 // of requests, and the copy keeps nothing of it.
 
 import Foundation
@@ -24,13 +25,16 @@ struct PlannerHostileFeedTests {
         print("page %d" % n, flush=True)
         kind = sys.argv[1]
         size = {"empty": 0, "too-many": 11}.get(kind, 10)
-        return {"lists": [], "tasks": [task(n * 100 + i) for i in range(size)], "deleted": {"lists": [], "tasks": []},
+        tasks = [task(n * 100 + i) for i in range(size)]
+        if kind == "bad-task" and n % 2 == 0:
+            tasks[3]["status"] = "sideways"
+        return {"lists": [], "tasks": tasks, "deleted": {"lists": [], "tasks": []},
                 "more": True, "next": "c.40.stuck" if kind == "stuck" else "c7.40.00000000-0000-4000-9000-%012d" % n}
     """
 
   @Test(
-    "pages that bring nothing, never move on, bring more than asked or never end are a bad response",
-    arguments: ["empty", "stuck", "too-many", "endless"])
+    "pages that bring nothing, never move on, bring more than asked, never end or hold a bad task are a bad response",
+    arguments: ["empty", "stuck", "too-many", "endless", "bad-task"])
   func hostilePages(kind: String) async throws {
     let server = try await ScriptServer.json(Self.source, [kind])
     defer { server.stop() }
@@ -44,9 +48,11 @@ struct PlannerHostileFeedTests {
         return
       }
       #expect(!reason.isEmpty)
+      if kind == "bad-task" { #expect(reason.contains("status"), "\(reason)") }
     }
     let asked = server.process.standardOutput.split(separator: "\n").filter { $0.hasPrefix("page ") }.count
-    #expect(asked <= 12, "\(asked) pages asked for")
+    // A bad second page: the third was asked for while it was decoded, and nothing after it.
+    #expect(asked <= (kind == "bad-task" ? 3 : 12), "\(asked) pages asked for")
     // The follower keeps nothing of it (an endless feed is bounded at a million tasks: not waited for here).
     guard kind != "endless" else { return }
     let replica = PlannerReplica(file: nil, pageSize: 10)

@@ -40,12 +40,8 @@ final class PlaygroundStore: Sendable {
   /// Opens (creating and migrating) the database at `file`.
   init(file: URL) throws {
     try PrivateFiles.createFolder(file.deletingLastPathComponent())
-    var configuration = Configuration()
-    configuration.prepareDatabase { db in
-      // Durable on commit: an acknowledged task survives kill -9 and power loss.
-      try db.execute(sql: "PRAGMA synchronous = FULL")
-    }
-    database = try DatabaseQueue(path: file.path, configuration: configuration)
+    // Its tasks are the task API's (SQLiteTaskStore over this queue): the same durability and mapping.
+    database = try DatabaseQueue(path: file.path, configuration: SQLiteTaskStore.configuration)
     try Self.migrator.migrate(database)
   }
 

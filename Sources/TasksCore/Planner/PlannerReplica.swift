@@ -136,6 +136,7 @@ public actor PlannerReplica {
       async let ahead = Self.fetch(client, after: head?.more == true ? head?.next : nil, limit: limit)
       var decoded = try page.decoded()
       try check(decoded)
+      // Its head is read by the same decoder: a page it does not read does not decode either.
       if let head, head != (decoded.more, decoded.next) {
         throw .badResponse("the change feed's page read two ways")
       }
@@ -155,11 +156,9 @@ public actor PlannerReplica {
       }
       guard decoded.more else { break }
       guard read < maxTasks else { throw .badResponse("the change feed's pages did not end") }
-      if let next = await ahead {
-        page = try next.get()
-      } else {
-        page = try await client.changesPage(since: decoded.next, limit: limit)
-      }
+      // The head read as the page did, and it has more: the next page was asked for.
+      guard let next = await ahead else { throw .badResponse("the change feed's page read two ways") }
+      page = try next.get()
     }
     guard let changes else { throw .badResponse("the change feed answered no page") }
     return changes
