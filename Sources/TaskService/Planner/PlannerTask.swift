@@ -267,12 +267,17 @@ public struct TaskChanges: Equatable, Sendable {
       due.time = parsed
     }
     if let zone = object["timeZone"], !(zone is NSNull) {
-      guard let name = zone as? String, name.count <= 64, name.contains("/") || name == "UTC",
-        TimeZone(identifier: name) != nil
-      else { throw FieldError("due.timeZone", "an IANA time zone, as Europe/Helsinki") }
+      guard let name = zone as? String, isTimeZone(name) else {
+        throw FieldError("due.timeZone", "an IANA time zone, as Europe/Helsinki")
+      }
       due.timeZone = name
     }
     return due
+  }
+
+  /// Whether `name` is an IANA time zone's (`Europe/Helsinki`, `UTC`) this system knows.
+  static func isTimeZone(_ name: String) -> Bool {
+    name.count <= 64 && (name.contains("/") || name == "UTC") && TimeZone(identifier: name) != nil
   }
 
   private static func recurrence(_ value: Any) throws(FieldError) -> TaskRecurrence {
@@ -493,7 +498,20 @@ extension PlannerTask {
     title: String, completed: Bool, completedAt: Date?, parentID: UUID?, details: String
   ) throws(FieldError) {
     self.init(title: title)
-    guard let object = Self.detailsObject(details) else { throw FieldError("details", "not a JSON object") }
+    if !StoredDetails.read(details, into: &self) {
+      guard let object = (try? JSONSerialization.jsonObject(with: Data(details.utf8))) as? [String: Any] else {
+        throw FieldError("details", "not a JSON object")
+      }
+      try readDetails(object)
+    }
+    status = completed ? .completed : .needsAction
+    self.completedAt = completed ? (completedAt ?? Date(timeIntervalSince1970: 0)) : nil
+    self.parentID = parentID
+  }
+
+  /// Sets the details fields from a details column's object read by JSONSerialization (the general reader: text
+  /// `StoredDetails` does not read), each checked as a client's change is.
+  mutating func readDetails(_ object: [String: Any]) throws(FieldError) {
     let changes = try TaskChanges(object: object)
     notes = changes.notes.value(or: "", default: "")
     priority = changes.priority.value(or: 0, default: 0)
@@ -502,17 +520,8 @@ extension PlannerTask {
     reminders = changes.reminders.value(or: [], default: [])
     categories = changes.categories.value(or: [], default: [])
     sortKey = changes.sortKey.value(or: "", default: "")
-    status = completed ? .completed : .needsAction
-    self.completedAt = completed ? (completedAt ?? Date(timeIntervalSince1970: 0)) : nil
-    self.parentID = parentID
     lastOccurrenceDone = (object["lastOccurrenceDone"] as? String).flatMap(CalendarDate.init)
     occurrencesDone = FieldReader(object).integer(object["occurrencesDone"] ?? 0) ?? 0
-  }
-
-  /// The object a details column holds: read by `StoredDetails` when it is as the service writes it, else by
-  /// JSONSerialization (which refuses what is not JSON); nil when it is not a JSON object.
-  static func detailsObject(_ details: String) -> [String: Any]? {
-    StoredDetails.object(details) ?? (try? JSONSerialization.jsonObject(with: Data(details.utf8))) as? [String: Any]
   }
 
   /// `2026-11-25T09:00:00.123Z`: UTC, milliseconds (as the feed writes it, `PlannerFeedJSON`).

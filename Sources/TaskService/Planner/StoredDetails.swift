@@ -1,30 +1,60 @@
-// StoredDetails: a task's details column read into Swift's own values, for the JSON the service itself writes there;
-// anything else is left to JSONSerialization. Pure functions.
+// StoredDetails: a task's details column read straight into the task's typed fields, each checked as a client's
+// change is checked, for the JSON the service itself writes there; anything else is left to JSONSerialization and
+// `TaskChanges(object:)`. Pure functions.
 
 import Foundation
+import TasksCalendar
 
-/// The details column (`PlannerTask.details`) as a JSON object of Swift values: `String`, `[Any]`, `[String: Any]`,
-/// `NSNull`, and numbers and booleans as the `NSNumber`s JSONSerialization gives.
+/// Reads the details column (`PlannerTask.details`) into a task's fields without a dictionary.
 ///
-/// Why not JSONSerialization alone: a first sync of 10 000 tasks spent half of the service's time in reading the
-/// details (perf, Tests/Benchmarks/RESULTS.md): JSONSerialization on Linux builds Foundation objects (NSDictionary,
-/// NSString), and every field's cast back to a Swift type is a bridge. JSONDecoder into a typed struct was no faster
-/// (measured: 55 ms against 53 ms for 10 000 rows of the benchmark's details). This reader takes only what the
-/// service writes (objects, arrays, strings with the escapes JSONSerialization writes, whole numbers, true, false,
-/// null) and answers nil for anything else — a `\u` escape, a fraction, a repeated key, text after the object, any
-/// syntax error — so that JSONSerialization then reads it (and refuses what it refuses). What it answers is what
-/// JSONSerialization's object holds (StoredDetailsTests compares the two on written details and on damaged ones);
-/// the fields are then checked as before (`TaskChanges(object:)`).
+/// Why: a first sync of 10 000 tasks spent most of the service's time reading the details (perf,
+/// Tests/Benchmarks/RESULTS.md): JSONSerialization builds Foundation objects, and checking them
+/// (`TaskChanges(object:)`) casts every value out of `Any`, reads numbers through `NSNumber` and times through a date
+/// parser; 40 % of the PostgreSQL feed's samples after a first reader that still built a dictionary. This one reads
+/// only what the service writes — the fields it knows, each once, in any order: strings with the escapes
+/// JSONSerialization writes, whole numbers under 10⁹, null, times as `PlannerTask.time` writes them (UTC,
+/// milliseconds), dates and times of day as their types write them — and checks each value as
+/// `TaskChanges(object:)` would. It answers false for anything else (a `\u` escape, a field it does not know, a
+/// fraction, a boolean, a value a check refuses, any syntax error), and the caller then reads the text the general
+/// way, which reads it or names what is wrong with it. StoredDetailsTests holds the two readers to the same task on
+/// written, damaged and hostile details.
 enum StoredDetails {
-  /// The object `text` holds, or nil when this reader leaves it to JSONSerialization.
-  static func object(_ text: String) -> [String: Any]? {
+  /// Reads `text` into `task`'s details fields (notes, priority, due, recurrence, reminders, categories, sort key,
+  /// the series' progress), which must hold their defaults; false (and `task` unchanged) when it leaves `text` to
+  /// the general reader.
+  static func read(_ text: String, into task: inout PlannerTask) -> Bool {
     var text = text
     return text.withUTF8 { bytes in
       var reader = Reader(bytes: bytes)
-      guard let object = reader.value(depth: 0) as? [String: Any], reader.atEnd() else { return nil }
-      return object
+      var read = task
+      guard reader.details(into: &read), reader.atEnd() else { return false }
+      task = read
+      return true
     }
   }
+
+  /// A string value and what its checks need, found while it was read.
+  private struct Text {
+    var string: String
+    /// Unicode scalars in it.
+    var scalars: Int
+    var hasLineBreak: Bool
+    /// A control character other than a tab or a line break (C0, DEL, C1).
+    var hasOtherControl: Bool
+
+    /// `FieldReader.text`'s checks: at most `max` scalars, no control characters but tabs (and line breaks where
+    /// allowed).
+    func checked(max: Int, lineBreaks: Bool) -> String? {
+      guard scalars <= max, !hasOtherControl, lineBreaks || !hasLineBreak else { return nil }
+      return string
+    }
+  }
+
+  private enum Field: String {
+    case notes, priority, due, recurrence, reminders, categories, sortKey, lastOccurrenceDone, occurrencesDone
+  }
+
+  private enum ReminderField: String { case at, before, acknowledgedAt, snoozedUntil }
 
   private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
@@ -40,9 +70,6 @@ enum StoredDetails {
       return index == bytes.count
     }
 
-    /// Deeper than the service writes (reminders in an array in the object): not ours to read.
-    static let maxDepth = 4
-
     mutating func skipWhitespace() {
       while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
     }
@@ -54,60 +81,240 @@ enum StoredDetails {
       return true
     }
 
-    mutating func value(depth: Int) -> Any? {
+    mutating func takeNull() -> Bool {
       skipWhitespace()
-      guard index < bytes.count, depth <= Self.maxDepth else { return nil }
-      switch bytes[index] {
-      case UInt8(ascii: "{"): return object(depth: depth)
-      case UInt8(ascii: "["): return array(depth: depth)
-      case UInt8(ascii: "\""): return string()
-      case UInt8(ascii: "n"): return word("null", NSNull())
-      case UInt8(ascii: "t"): return word("true", NSNumber(value: true))
-      case UInt8(ascii: "f"): return word("false", NSNumber(value: false))
-      default: return integer()
+      guard bytes.count - index >= 4, bytes[index] == UInt8(ascii: "n"), bytes[index + 1] == UInt8(ascii: "u"),
+        bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l")
+      else { return false }
+      index += 4
+      return true
+    }
+
+    /// Reads `{ "key": value, … }`, each key once, `member` reading the value after each key (false: give up).
+    mutating func object(_ member: (inout Reader, String) -> Bool) -> Bool {
+      guard take(UInt8(ascii: "{")) else { return false }
+      if take(UInt8(ascii: "}")) { return true }
+      var keys: [String] = []
+      repeat {
+        guard let key = text()?.string, take(UInt8(ascii: ":")), !keys.contains(key) else { return false }
+        keys.append(key)
+        guard member(&self, key) else { return false }
+      } while take(UInt8(ascii: ","))
+      return take(UInt8(ascii: "}"))
+    }
+
+    /// Reads `[ value, … ]` of at most `max` values, `element` reading each.
+    mutating func array(max: Int, _ element: (inout Reader) -> Bool) -> Bool {
+      guard take(UInt8(ascii: "[")) else { return false }
+      if take(UInt8(ascii: "]")) { return true }
+      var count = 0
+      repeat {
+        count += 1
+        guard count <= max, element(&self) else { return false }
+      } while take(UInt8(ascii: ","))
+      return take(UInt8(ascii: "]"))
+    }
+
+    mutating func details(into task: inout PlannerTask) -> Bool {
+      object { reader, key in
+        guard let field = Field(rawValue: key) else { return false }
+        if reader.takeNull() { return true }
+        switch field {
+        case .notes:
+          guard let notes = reader.text()?.checked(max: PlannerTask.maxNotesLength, lineBreaks: true) else {
+            return false
+          }
+          task.notes = notes
+        case .priority:
+          guard let priority = reader.integer(), priority <= 9 else { return false }
+          task.priority = priority
+        case .due:
+          guard let due = reader.due() else { return false }
+          task.due = due
+        case .recurrence:
+          guard let recurrence = reader.recurrence() else { return false }
+          task.recurrence = recurrence
+        case .reminders:
+          return reader.array(max: PlannerTask.maxReminders) { reader in
+            guard let reminder = reader.reminder() else { return false }
+            task.reminders.append(reminder)
+            return true
+          }
+        case .categories:
+          return reader.array(max: PlannerTask.maxCategories) { reader in
+            guard let name = reader.text()?.checked(max: PlannerTask.maxCategoryLength, lineBreaks: false),
+              !name.isEmpty
+            else { return false }
+            if !task.categories.contains(name) { task.categories.append(name) }
+            return true
+          }
+        case .sortKey:
+          guard let key = reader.text()?.checked(max: PlannerTask.maxSortKeyLength, lineBreaks: false) else {
+            return false
+          }
+          task.sortKey = key
+        case .lastOccurrenceDone:
+          guard let date = reader.text().flatMap({ Self.bytes(of: $0.string, Self.date) }) else { return false }
+          task.lastOccurrenceDone = date
+        case .occurrencesDone:
+          guard let count = reader.integer() else { return false }
+          task.occurrencesDone = count
+        }
+        return true
       }
     }
 
-    mutating func word(_ word: StaticString, _ value: Any) -> Any? {
-      let count = word.utf8CodeUnitCount
-      guard bytes.count - index >= count,
-        UnsafeBufferPointer(rebasing: bytes[index..<index + count]).elementsEqual(
-          UnsafeBufferPointer(start: word.utf8Start, count: count))
-      else { return nil }
-      index += count
-      return value
+    /// `{"date": "YYYY-MM-DD", "time": "HH:MM" or null, "timeZone": an IANA name or null}`.
+    mutating func due() -> TaskDue? {
+      var date: CalendarDate?
+      var time: TimeOfDay?
+      var zone: String?
+      let read = object { reader, key in
+        switch key {
+        case "date":
+          date = reader.text().flatMap { Self.bytes(of: $0.string, Self.date) }
+          return date != nil
+        case "time":
+          if reader.takeNull() { return true }
+          time = reader.text().flatMap { Self.bytes(of: $0.string, Self.timeOfDay) }
+          return time != nil
+        case "timeZone":
+          if reader.takeNull() { return true }
+          zone = reader.text()?.string
+          return zone.map(TaskChanges.isTimeZone) == true
+        default: return false
+        }
+      }
+      guard read, let date else { return nil }
+      return TaskDue(date: date, time: time, timeZone: zone)
     }
 
-    mutating func object(depth: Int) -> [String: Any]? {
-      index += 1
-      var object: [String: Any] = [:]
-      if take(UInt8(ascii: "}")) { return object }
-      repeat {
-        skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string(), take(UInt8(ascii: ":")),
-          let value = value(depth: depth + 1), object.updateValue(value, forKey: key) == nil
+    /// `{"rrule": an RRULE of the supported subset, "from": "due" or "completion"}` (`from` may be left out: due).
+    mutating func recurrence() -> TaskRecurrence? {
+      var rule: RecurrenceRule?
+      var from = TaskRecurrence.From.due
+      let read = object { reader, key in
+        switch key {
+        case "rrule":
+          guard let text = reader.text() else { return false }
+          rule = try? RecurrenceRule(rrule: text.string)
+          return rule != nil
+        case "from":
+          guard let text = reader.text(), let counted = TaskRecurrence.From(rawValue: text.string) else {
+            return false
+          }
+          from = counted
+          return true
+        default: return false
+        }
+      }
+      guard read, let rule else { return nil }
+      return TaskRecurrence(rule: rule, from: from)
+    }
+
+    /// `{"at": a time, or "before": minutes, "acknowledgedAt": a time or null, "snoozedUntil": a time or null}`.
+    mutating func reminder() -> TaskReminder? {
+      var when: TaskReminder.When?
+      var acknowledged: Date?
+      var snoozed: Date?
+      let read = object { reader, key in
+        guard let field = ReminderField(rawValue: key) else { return false }
+        if reader.takeNull() { return true }
+        switch field {
+        case .at, .before:
+          guard when == nil else { return false }
+          if field == .at {
+            when = reader.time().map { .at($0) }
+          } else {
+            when = reader.integer().flatMap { $0 <= PlannerTask.maxReminderOffset ? .before(minutes: $0) : nil }
+          }
+          return when != nil
+        case .acknowledgedAt:
+          acknowledged = reader.time()
+          return acknowledged != nil
+        case .snoozedUntil:
+          snoozed = reader.time()
+          return snoozed != nil
+        }
+      }
+      guard read, let when else { return nil }
+      return TaskReminder(when, acknowledgedAt: acknowledged, snoozedUntil: snoozed)
+    }
+
+    /// `"YYYY-MM-DDTHH:MM:SS.mmmZ"` (as `PlannerTask.time` writes it) from 1970 on, as
+    /// `Date.ISO8601FormatStyle` reads it to the bit (the same sum: the whole seconds since 2001, then the
+    /// milliseconds).
+    mutating func time() -> Date? {
+      guard let text = text() else { return nil }
+      return Self.bytes(of: text.string) { utf8 in
+        guard utf8.count == 24, utf8[10] == UInt8(ascii: "T"), utf8[13] == UInt8(ascii: ":"),
+          utf8[16] == UInt8(ascii: ":"), utf8[19] == UInt8(ascii: "."), utf8[23] == UInt8(ascii: "Z"),
+          let date = Self.date(utf8[0..<10]), let hour = Self.number(utf8[11..<13]), hour < 24,
+          let minute = Self.number(utf8[14..<16]), minute < 60, let second = Self.number(utf8[17..<19]), second < 60,
+          let milliseconds = Self.number(utf8[20..<23])
         else { return nil }
-      } while take(UInt8(ascii: ","))
-      return take(UInt8(ascii: "}")) ? object : nil
+        let seconds = date.dayNumber * 86_400 + hour * 3_600 + minute * 60 + second
+        let time = Date(timeIntervalSinceReferenceDate: Double(seconds - 978_307_200) + Double(milliseconds) / 1000)
+        return PlannerTask.timeRange.contains(time) ? time : nil
+      }
     }
 
-    mutating func array(depth: Int) -> [Any]? {
-      index += 1
-      var array: [Any] = []
-      if take(UInt8(ascii: "]")) { return array }
-      repeat {
-        guard let value = value(depth: depth + 1) else { return nil }
-        array.append(value)
-      } while take(UInt8(ascii: ","))
-      return take(UInt8(ascii: "]")) ? array : nil
+    /// `body` over the UTF-8 of `string`.
+    static func bytes<Value>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Value?) -> Value? {
+      var string = string
+      return string.withUTF8(body)
+    }
+
+    /// `YYYY-MM-DD`, a day that exists.
+    static func date<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> CalendarDate? where Bytes.Index == Int {
+      let start = bytes.startIndex
+      guard bytes.count == 10, bytes[start + 4] == UInt8(ascii: "-"), bytes[start + 7] == UInt8(ascii: "-"),
+        let year = number(bytes[start..<start + 4]), let month = number(bytes[start + 5..<start + 7]),
+        let day = number(bytes[start + 8..<start + 10])
+      else { return nil }
+      return CalendarDate(year: year, month: month, day: day)
+    }
+
+    /// `HH:MM` (as `TimeOfDay` writes it).
+    static func timeOfDay<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> TimeOfDay? where Bytes.Index == Int {
+      let start = bytes.startIndex
+      guard bytes.count == 5, bytes[start + 2] == UInt8(ascii: ":"), let hour = number(bytes[start..<start + 2]),
+        let minute = number(bytes[start + 3..<start + 5]), let time = TimeOfDay(hour: hour, minute: minute)
+      else { return nil }
+      return time
+    }
+
+    /// ASCII digits as a number.
+    static func number<Bytes: Collection<UInt8>>(_ digits: Bytes) -> Int? {
+      var value = 0
+      for digit in digits {
+        guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+        value = value * 10 + Int(digit - UInt8(ascii: "0"))
+      }
+      return digits.isEmpty ? nil : value
+    }
+
+    /// A whole number from 0 to 999 999 999 as JSON writes it (no sign, leading zero, fraction or exponent).
+    mutating func integer() -> Int? {
+      skipWhitespace()
+      let start = index
+      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+      let count = index - start
+      guard count > 0, count <= 9, count == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
+      if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) {
+        return nil
+      }
+      return Self.number(UnsafeBufferPointer(rebasing: bytes[start..<index]))
     }
 
     /// A string whose escapes are those JSONSerialization writes for text (`\"`, `\\`, `\/`, `\n`, `\r`, `\t`,
     /// `\b`, `\f`); a `\u` escape or a raw control character is not read here.
-    mutating func string() -> String? {
-      index += 1
+    mutating func text() -> Text? {
+      guard take(UInt8(ascii: "\"")) else { return nil }
       let start = index
       var plain = true
+      var text = Text(string: "", scalars: 0, hasLineBreak: false, hasOtherControl: false)
+      var previous: UInt8 = 0
       while index < bytes.count {
         let byte = bytes[index]
         if byte == UInt8(ascii: "\"") { break }
@@ -115,13 +322,29 @@ enum StoredDetails {
         if byte == UInt8(ascii: "\\") {
           plain = false
           index += 1
+          guard index < bytes.count else { return nil }
+          switch bytes[index] {
+          case UInt8(ascii: "n"), UInt8(ascii: "r"): text.hasLineBreak = true
+          case UInt8(ascii: "b"), UInt8(ascii: "f"): text.hasOtherControl = true
+          case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "t"): break
+          default: return nil
+          }
+          text.scalars += 1
+        } else {
+          // DEL, and C1 controls (U+0080…U+009F: C2 80…C2 9F in UTF-8).
+          if byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) { text.hasOtherControl = true }
+          if byte & 0xC0 != 0x80 { text.scalars += 1 }
         }
+        previous = byte
         index += 1
       }
       guard index < bytes.count else { return nil }
       let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
       index += 1
-      if plain { return String(decoding: raw, as: UTF8.self) }
+      if plain {
+        text.string = String(decoding: raw, as: UTF8.self)
+        return text
+      }
       var unescaped: [UInt8] = []
       unescaped.reserveCapacity(raw.count)
       var position = 0
@@ -130,35 +353,19 @@ enum StoredDetails {
         if byte == UInt8(ascii: "\\") {
           position += 1
           switch raw[position] {
-          case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): byte = raw[position]
           case UInt8(ascii: "n"): byte = 0x0A
           case UInt8(ascii: "r"): byte = 0x0D
           case UInt8(ascii: "t"): byte = 0x09
           case UInt8(ascii: "b"): byte = 0x08
           case UInt8(ascii: "f"): byte = 0x0C
-          default: return nil
+          default: byte = raw[position]
           }
         }
         unescaped.append(byte)
         position += 1
       }
-      return String(decoding: unescaped, as: UTF8.self)
-    }
-
-    /// A whole number of at most 15 digits as JSON writes it (no leading zero, no fraction or exponent).
-    mutating func integer() -> NSNumber? {
-      let start = index
-      if bytes[index] == UInt8(ascii: "-") { index += 1 }
-      let digits = index
-      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-      let count = index - digits
-      guard count > 0, count <= 15, count == 1 || bytes[digits] != UInt8(ascii: "0") else { return nil }
-      if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) {
-        return nil
-      }
-      guard let number = Int(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
-      else { return nil }
-      return NSNumber(value: number)
+      text.string = String(decoding: unescaped, as: UTF8.self)
+      return text
     }
   }
 }
