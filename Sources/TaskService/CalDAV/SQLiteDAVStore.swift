@@ -3,6 +3,7 @@
 
 import Foundation
 import GRDB
+import TasksCalendar
 
 extension SQLiteTaskStore: DAVStore {
   /// A task's resource: `davName` (unique in its list; nil: `<uuid>.ics`), `davUID` (nil: its id) and `ical`, the
@@ -120,7 +121,7 @@ extension SQLiteTaskStore: DAVStore {
 
   static func appPassword(_ row: Row) -> AppPasswordRecord {
     AppPasswordRecord(
-      id: UUID(uuidString: row[0]) ?? UUID(), owner: row[1], displayName: row[2], username: row[3], name: row[4],
+      id: UUID(text: row[0]) ?? UUID(), owner: row[1], displayName: row[2], username: row[3], name: row[4],
       hash: row[5], createdAt: row[6], lastUsedAt: row[7])
   }
 

@@ -107,7 +107,7 @@ extension SQLiteTaskStore: PlannerStore {
 
   static func listView(_ row: Row) -> PlannerListView {
     PlannerListView(
-      id: UUID(uuidString: row[0]) ?? UUID(), name: row[1], sortKey: row[2], isDefault: row[3], createdAt: row[4],
+      id: UUID(text: row[0]) ?? UUID(), name: row[1], sortKey: row[2], isDefault: row[3], createdAt: row[4],
       updatedAt: row[5], version: row[6], role: PlannerListView.Role(rawValue: row[7]) ?? .member, memberCount: row[8])
   }
 
@@ -141,10 +141,10 @@ extension SQLiteTaskStore: PlannerStore {
     let parent: String? = row[5]
     let changedBy: String? = row[10]
     return StoredTask(
-      id: UUID(uuidString: row[0]) ?? UUID(), listID: UUID(uuidString: row[1]) ?? UUID(), title: row[2],
-      completed: row[3], completedAt: row[4], parentID: parent.flatMap { UUID(uuidString: $0) }, details: row[6],
+      id: UUID(text: row[0]) ?? UUID(), listID: UUID(text: row[1]) ?? UUID(), title: row[2],
+      completed: row[3], completedAt: row[4], parentID: parent.flatMap { UUID(text: $0) }, details: row[6],
       createdAt: row[7] ?? row[8], updatedAt: row[8], version: row[9],
-      changedBy: changedBy.flatMap { UUID(uuidString: $0) })
+      changedBy: changedBy.flatMap { UUID(text: $0) })
   }
 
   static func task(_ db: Database, id: UUID) throws -> StoredTask? {
@@ -345,7 +345,7 @@ extension SQLiteTaskStore: PlannerStore {
       }
       return try PlannerRules.stamped(outcome, unchanged: current) { list in
         try String.fetchOne(db, sql: Self.memberID, arguments: [list.lowercased, caller])
-          .flatMap { UUID(uuidString: $0) }
+          .flatMap { UUID(text: $0) }
       }
     }
   }
@@ -480,11 +480,11 @@ extension SQLiteTaskStore: PlannerStore {
                 AND NOT EXISTS (SELECT 1 FROM tasks x JOIN members y ON y.listID = x.listID
                   WHERE x.uuid = t.id AND y.member = m.member)
               """, arguments: [caller.key, after, after, upTo]
-          ).compactMap { UUID(uuidString: $0) }
+          ).compactMap { UUID(text: $0) }
           page.deletedLists = try String.fetchAll(
             db, sql: "SELECT id FROM tombstones WHERE member = ? AND kind = 'list' AND seq > ? AND seq <= ?",
             arguments: [caller.key, after, upTo]
-          ).compactMap { UUID(uuidString: $0) }
+          ).compactMap { UUID(text: $0) }
         }
       }
       // A task is in this read when it changed, or its list was joined, after `after` and not after `upTo`; in
@@ -584,7 +584,7 @@ extension SQLiteTaskStore: PlannerStore {
           """, arguments: [caller, listID.lowercased]
       ).map { row in
         PlannerMember(
-          id: UUID(uuidString: row[0]) ?? UUID(), displayName: row[1],
+          id: UUID(text: row[0]) ?? UUID(), displayName: row[1],
           role: PlannerListView.Role(rawValue: row[2]) ?? .member, isCaller: row[3])
       }
     }

@@ -3,6 +3,7 @@
 // `PlannerJSONError` naming the field by its path ("tasks[3].due.date"). Value type; any thread.
 
 import FoundationEssentials
+import TasksCalendar
 
 /// What is wrong with the service's JSON: the field's path and what was expected.
 public struct PlannerJSONError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -111,10 +112,10 @@ struct PlannerJSONReader {
     try required(key, expected: "a string") { $0 }
   }
 
-  func uuid(_ key: String) throws(PlannerJSONError) -> UUID { try required(key, expected: "a UUID", UUID.init) }
+  func uuid(_ key: String) throws(PlannerJSONError) -> UUID { try required(key, expected: "a UUID", UUID.init(text:)) }
 
   func optionalUUID(_ key: String) throws(PlannerJSONError) -> UUID? {
-    try optional(key, expected: "a UUID", UUID.init)
+    try optional(key, expected: "a UUID", UUID.init(text:))
   }
 
   func time(_ key: String) throws(PlannerJSONError) -> Date {
@@ -179,7 +180,7 @@ struct PlannerJSONID: Decodable {
 
   init(from decoder: any Decoder) throws {
     let text = try? decoder.singleValueContainer().decode(String.self)
-    guard let id = text.flatMap(UUID.init(uuidString:)) else {
+    guard let id = text.flatMap(UUID.init(text:)) else {
       throw PlannerJSONError(field: PlannerJSONError.path(decoder.codingPath), expected: "a UUID")
     }
     self.id = id

@@ -3,6 +3,7 @@
 // task meanwhile (412). Actor.
 
 import FoundationEssentials
+import TasksCalendar
 
 /// An edit of the user's.
 public enum PlannerEdit: Equatable, Sendable {
@@ -314,7 +315,7 @@ public actor PlannerOutbox {
 
   private static func pending(_ value: JSONValue) -> Pending? {
     guard case .object(let object) = value, let kind = object["kind"]?.string else { return nil }
-    func id(_ key: String) -> UUID? { object[key]?.string.flatMap { UUID(uuidString: $0) } }
+    func id(_ key: String) -> UUID? { object[key]?.string.flatMap { UUID(text: $0) } }
     func item(_ key: String) -> PlannerItem? {
       guard case .object(let fields) = object[key] ?? .null,
         let data = try? JSONEncoder().encode(JSONValue.object(fields))

@@ -3,6 +3,7 @@
 
 import CGLib
 import FoundationEssentials
+import TasksCalendar
 
 extension StringProtocol {
   /// The text without white space at either end; line breaks count as white space unless `newlines` is false.
@@ -80,21 +81,12 @@ extension String {
         bytes.append(byte)
         continue
       }
-      guard let high = input.next().flatMap(Self.hexValue), let low = input.next().flatMap(Self.hexValue) else {
+      guard let high = input.next().flatMap(\.hexDigitValue), let low = input.next().flatMap(\.hexDigitValue) else {
         return nil
       }
       bytes.append(high << 4 | low)
     }
     return String(validating: bytes, as: UTF8.self)
-  }
-
-  private static func hexValue(_ digit: UInt8) -> UInt8? {
-    switch digit {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 
   /// The text as searches compare it: case folded, compatibility forms (full-width letters, ligatures) decomposed,
