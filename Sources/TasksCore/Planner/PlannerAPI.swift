@@ -93,7 +93,11 @@ public struct PlannerChanges: Equatable, Sendable {
 
   /// Reads a feed answer; anything that is not one is a `PlannerJSONError` naming the part.
   public init(json data: Data) throws(PlannerJSONError) {
-    self = try PlannerJSONReader.decode(PlannerChanges.self, from: data)
+    if let changes = PlannerFeedReader.changes(data) {
+      self = changes
+    } else {
+      self = try PlannerJSONReader.decode(PlannerChanges.self, from: data)
+    }
   }
 }
 
@@ -105,6 +109,7 @@ public struct PlannerFeedPage: Sendable {
   /// does not read so (`decoded` then says why). Decoding the tasks takes longer than the service takes to answer a
   /// page (a profile of the CLI's first sync: two thirds of its time), so the next page is asked for meanwhile.
   public var head: (more: Bool, next: String)? {
+    if let head = PlannerFeedReader.head(body) { return head }
     guard let head = try? JSONDecoder().decode(Head.self, from: body) else { return nil }
     return (head.more ?? false, head.next)
   }
