@@ -25,27 +25,33 @@ enum PlannerFeedReader {
     }
   }
 
-  /// A page's `more` and `next`, the rest of it skipped; nil when this reader leaves the page to the Codable one.
+  /// A page's `more` and `next`, read from its first members (the service writes them before the tasks, so the
+  /// rest is not read); nil when this reader leaves the page to the Codable one. A page that turns out bad after its
+  /// head is refused when it is decoded.
   static func head(_ data: Data) -> (more: Bool, next: String)? {
     data.withUnsafeBytes { raw in
       var scanner = JSONScanner(bytes: raw.bindMemory(to: UInt8.self))
-      var more = false
+      var more: Bool?
       var next: String?
-      let read = scanner.object { scanner, key in
+      guard scanner.take(UInt8(ascii: "{")) else { return nil }
+      repeat {
+        guard let key = scanner.text()?.string, scanner.take(UInt8(ascii: ":")) else { return nil }
         switch key {
         case "more":
-          if scanner.takeNull() { return true }
-          guard let value = scanner.boolean() else { return false }
-          more = value
-          return true
+          guard more == nil else { return nil }
+          more = scanner.takeNull() ? false : scanner.boolean()
+          guard more != nil else { return nil }
         case "next":
+          guard next == nil else { return nil }
           next = scanner.text()?.string
-          return next != nil
-        default: return scanner.skipValue()
+          guard next != nil else { return nil }
+        default:
+          guard scanner.skipValue() else { return nil }
         }
-      }
-      guard read, scanner.atEnd(), let next else { return nil }
-      return (more, next)
+        if let more, let next { return (more, next) }
+      } while scanner.take(UInt8(ascii: ","))
+      guard scanner.take(UInt8(ascii: "}")), scanner.atEnd(), let next else { return nil }
+      return (more ?? false, next)
     }
   }
 }
@@ -144,6 +150,9 @@ extension JSONScanner {
         guard let text = scanner.text() else { return false }
         list.sortKey = text.string
         return true
+      case "createdAt", "updatedAt":
+        // Written by the service, not kept by the app (the Codable reader ignores them too).
+        return scanner.takeNull() || scanner.text() != nil
       case "isDefault", "shared":
         if scanner.takeNull() { return true }
         guard let value = scanner.boolean() else { return false }
