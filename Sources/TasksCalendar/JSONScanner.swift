@@ -263,7 +263,7 @@ public struct JSONScanner {
   }
 
   /// ASCII digits as a number; nil for anything else or nothing.
-  public static func number<Bytes: Collection<UInt8>>(_ digits: Bytes) -> Int? {
+  @inlinable public static func number<Bytes: Collection<UInt8>>(_ digits: Bytes) -> Int? {
     var value = 0
     for digit in digits {
       guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
@@ -275,7 +275,7 @@ public struct JSONScanner {
 
 extension CalendarDate {
   /// `YYYY-MM-DD` in ASCII digits, a day that exists (what `CalendarDate(_:)` reads from them).
-  public init?<Bytes: Collection<UInt8>>(digits bytes: Bytes) where Bytes.Index == Int {
+  @inlinable public init?<Bytes: Collection<UInt8>>(digits bytes: Bytes) where Bytes.Index == Int {
     let start = bytes.startIndex
     guard bytes.count == 10, bytes[start + 4] == UInt8(ascii: "-"), bytes[start + 7] == UInt8(ascii: "-"),
       let year = JSONScanner.number(bytes[start..<start + 4]),
@@ -288,7 +288,7 @@ extension CalendarDate {
 
 extension TimeOfDay {
   /// `HH:MM` in ASCII digits, as `TimeOfDay` writes it.
-  public init?<Bytes: Collection<UInt8>>(digits bytes: Bytes) where Bytes.Index == Int {
+  @inlinable public init?<Bytes: Collection<UInt8>>(digits bytes: Bytes) where Bytes.Index == Int {
     let start = bytes.startIndex
     guard bytes.count == 5, bytes[start + 2] == UInt8(ascii: ":"),
       let hour = JSONScanner.number(bytes[start..<start + 2]),
