@@ -156,8 +156,8 @@ extension JSONScanner {
   }
 
   /// `"YYYY-MM-DDTHH:MM:SS.mmmZ"` (as `PlannerTask.time` writes it) from 1970 on, as
-  /// `Date.ISO8601FormatStyle` reads it to the bit (the same sum: the whole seconds since 2001, then the
-  /// milliseconds).
+  /// `Date.ISO8601FormatStyle` reads it to the bit: the same sum, the day's start from 1 January 2001 plus the time
+  /// of day with its fraction (adding the fraction last differs in the last bit near 2001, where the sum is small).
   fileprivate mutating func time() -> Date? {
     guard let text = text() else { return nil }
     return JSONScanner.bytes(of: text.string) { utf8 in
@@ -168,8 +168,9 @@ extension JSONScanner {
         second < 60,
         let milliseconds = JSONScanner.number(utf8[20..<23])
       else { return nil }
-      let seconds = date.dayNumber * 86_400 + hour * 3_600 + minute * 60 + second
-      let time = Date(timeIntervalSinceReferenceDate: Double(seconds - 978_307_200) + Double(milliseconds) / 1000)
+      let dayStart = date.dayNumber * 86_400 - 978_307_200
+      let timeOfDay = Double(hour * 3_600 + minute * 60 + second) + Double(milliseconds) / 1000
+      let time = Date(timeIntervalSinceReferenceDate: Double(dayStart) + timeOfDay)
       return PlannerTask.timeRange.contains(time) ? time : nil
     }
   }

@@ -232,6 +232,15 @@ struct PlannerFeedReaderTests {
     #expect(refused > 40, "\(refused) of \(Self.hostile.count) refused by the Codable reader")
   }
 
+  @Test("a page as the service writes it, lists with their times, is read here")
+  func servicePage() {
+    let list =
+      #"{"id":"6f1c3a52-93b4-4c1e-9a57-2d8e0b7c4f10","name":"L","sortKey":"","isDefault":true,"createdAt":"2026-11-20T08:00:00.000Z","updatedAt":"2026-11-21T08:00:00.000Z","version":1,"role":"owner","shared":false}"#
+    let page = #"{"deleted":{"lists":[],"tasks":[]},"lists":[\#(list)],"more":true,"next":"c.1.AA","tasks":[]}"#
+    #expect(Self.agree(Data(page.utf8)))
+    #expect(PlannerFeedReader.head(Data(page.utf8))! == (true, "c.1.AA"))
+  }
+
   @Test(
     "a page's own members: hostile ones are read as the Codable reader reads them, or left to it",
     arguments: [
