@@ -9,9 +9,6 @@
 public struct JSONScanner {
   @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
   @usableFromInline var index = 0
-  /// The keys of the objects being read, innermost last (one array for all of them: an array per object was an
-  /// allocation or more per task).
-  private var keys: [String] = []
 
   /// A reader of `bytes`, which must outlive it.
   public init(bytes: UnsafeBufferPointer<UInt8>) {
@@ -76,10 +73,9 @@ public struct JSONScanner {
   public mutating func object(_ member: (inout JSONScanner, String) -> Bool) -> Bool {
     guard take(UInt8(ascii: "{")) else { return false }
     if take(UInt8(ascii: "}")) { return true }
-    let first = keys.count
-    defer { keys.removeSubrange(first...) }
+    var keys: [String] = []
     repeat {
-      guard let key = text()?.string, take(UInt8(ascii: ":")), !keys[first...].contains(key) else { return false }
+      guard let key = text()?.string, take(UInt8(ascii: ":")), !keys.contains(key) else { return false }
       keys.append(key)
       guard member(&self, key) else { return false }
     } while take(UInt8(ascii: ","))
