@@ -46,3 +46,15 @@ public struct TaskReminder: Equatable, Sendable {
     self.snoozedUntil = snoozedUntil
   }
 }
+
+extension CalendarDate {
+  /// The instant `hour:minute:second` and `nanoseconds` into this day in UTC, summed as Foundation's ISO 8601 parser
+  /// sums it: the day's start counted from 1 January 2001, plus the time of day with its fraction (adding the
+  /// fraction last differs in the last bit near 2001, where the sum is small). The readers of the API's times that
+  /// do not go through that parser (the app's `WireDate`, the service's details) give its date to the bit this way.
+  public func utcInstant(hour: Int, minute: Int, second: Int, nanoseconds: Int) -> Date {
+    let dayStart = (dayNumber - 11_323) * 86_400
+    let timeOfDay = Double(hour * 3_600 + minute * 60 + second) + Double(nanoseconds) / 1_000_000_000
+    return Date(timeIntervalSinceReferenceDate: Double(dayStart) + timeOfDay)
+  }
+}

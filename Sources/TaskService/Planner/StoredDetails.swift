@@ -155,9 +155,8 @@ extension JSONScanner {
     return TaskReminder(when, acknowledgedAt: acknowledged, snoozedUntil: snoozed)
   }
 
-  /// `"YYYY-MM-DDTHH:MM:SS.mmmZ"` (as `PlannerTask.time` writes it) from 1970 on, as
-  /// `Date.ISO8601FormatStyle` reads it to the bit: the same sum, the day's start from 1 January 2001 plus the time
-  /// of day with its fraction (adding the fraction last differs in the last bit near 2001, where the sum is small).
+  /// `"YYYY-MM-DDTHH:MM:SS.mmmZ"` (as `PlannerTask.time` writes it) from 1970 on, as `Date.ISO8601FormatStyle`
+  /// reads it to the bit (`CalendarDate.utcInstant` sums as it does).
   fileprivate mutating func time() -> Date? {
     guard let text = text() else { return nil }
     return JSONScanner.bytes(of: text.string) { utf8 in
@@ -168,9 +167,7 @@ extension JSONScanner {
         second < 60,
         let milliseconds = JSONScanner.number(utf8[20..<23])
       else { return nil }
-      let dayStart = date.dayNumber * 86_400 - 978_307_200
-      let timeOfDay = Double(hour * 3_600 + minute * 60 + second) + Double(milliseconds) / 1000
-      let time = Date(timeIntervalSinceReferenceDate: Double(dayStart) + timeOfDay)
+      let time = date.utcInstant(hour: hour, minute: minute, second: second, nanoseconds: milliseconds * 1_000_000)
       return PlannerTask.timeRange.contains(time) ? time : nil
     }
   }

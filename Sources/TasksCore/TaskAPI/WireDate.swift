@@ -1,6 +1,7 @@
 // WireDate: the task API's DateModified, read from its text. Any thread.
 
 import FoundationEssentials
+import TasksCalendar
 
 /// Reads a task's `DateModified` ("2016-07-26T20:14:05.123Z"; PROTOCOL.md, the task API).
 enum WireDate {
@@ -27,18 +28,10 @@ enum WireDate {
         bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
         bytes[count - 1] == UInt8(ascii: "Z")
       else { return nil }
-      func number(_ range: Range<Int>) -> Int? {
-        var value = 0
-        for index in range {
-          let digit = Int(bytes[index]) - Int(UInt8(ascii: "0"))
-          guard (0...9).contains(digit) else { return nil }
-          value = value * 10 + digit
-        }
-        return value
-      }
+      func number(_ range: Range<Int>) -> Int? { JSONScanner.number(bytes[range]) }
       guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
         let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-        (1583...9999).contains(year), (1...12).contains(month), (1...daysIn(month, of: year)).contains(day),
+        (1583...9999).contains(year), let date = CalendarDate(year: year, month: month, day: day),
         hour < 24, minute < 60, second < 60
       else { return nil }
       var nanoseconds = 0
@@ -48,30 +41,7 @@ enum WireDate {
         nanoseconds = fraction
         for _ in digits.count..<9 { nanoseconds *= 10 }
       }
-      // As Foundation adds them (the last bit of the fraction depends on it): the day's start from 1 January 2001,
-      // plus the time of day with its fraction.
-      let dayStart = (daysSince1970(year, month, day) - 11_323) * 86_400
-      let timeOfDay = Double(hour * 3_600 + minute * 60 + second) + Double(nanoseconds) / 1_000_000_000
-      return Date(timeIntervalSinceReferenceDate: Double(dayStart) + timeOfDay)
+      return date.utcInstant(hour: hour, minute: minute, second: second, nanoseconds: nanoseconds)
     }
-  }
-
-  private static func daysIn(_ month: Int, of year: Int) -> Int {
-    switch month {
-    case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
-  }
-
-  /// Days from 1 January 1970 to a day of the (proleptic) Gregorian calendar, counted in 400-year eras of
-  /// 146 097 days with March as the first month, so that 29 February ends a year.
-  private static func daysSince1970(_ year: Int, _ month: Int, _ day: Int) -> Int {
-    let marchYear = month <= 2 ? year - 1 : year
-    let era = marchYear / 400  // years 1583–9999 only: never negative
-    let yearOfEra = marchYear - era * 400
-    let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
   }
 }
