@@ -20,15 +20,23 @@ let startupLayout: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sect
 // The program links the Swift runtime and FoundationEssentials statically (no libswiftCore.so and ten more libraries
 // to load, relocate and bind at every start; only the code used is in the file), with LLD to order its code by the
 // start-up order, relative relocations packed (DT_RELR, glibc 2.36) and no symbols exported (nothing looks its symbols
-// up; the WebKit plugin it loads is C).
-let startupLinking: [LinkerSetting] = [
-  .unsafeFlags([
-    "-static-stdlib", "-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld",
-    "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/TasksApp/startup.order",
-    "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-    "-Xlinker", "--no-export-dynamic",
-  ])
-]
+// up; the WebKit plugin it loads is C). The order names functions; what has no name (value witnesses and other
+// compiler-made functions, static initializers) is laid out before it by Sources/TasksApp/text-layout.ld, 75 KiB in
+// all, instead of where each module's objects fall: one of them run made the kernel map 64 KiB of cold code around
+// it (the reminder service had 1.2 MB of such code resident). Release builds through meson-wrap/tools/swift-build.sh
+// also give the packages' modules a section per function (Package.swift cannot set their flags), so that the order
+// moves the function a start runs, not a whole module's code with it.
+func orderedLinking(_ order: String) -> [LinkerSetting] {
+  [
+    .unsafeFlags([
+      "-static-stdlib", "-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld",
+      "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/\(order)",
+      "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-T",
+      "-Xlinker", "\(Context.packageDirectory)/Sources/TasksApp/text-layout.ld",
+      "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+    ])
+  ]
+}
 
 let package = Package(
   name: "B2CTasks",
@@ -113,21 +121,15 @@ let package = Package(
       dependencies: [
         "TasksCore", "TasksAccount", "TasksKeyring", "TasksSoup", "TasksLoopback", "GtkSupport", "CGtk", "CWebViewABI",
       ],
-      exclude: ["startup.order"], swiftSettings: startupLayout, linkerSettings: startupLinking),
+      exclude: ["startup.order", "text-layout.ld"], swiftSettings: startupLayout,
+      linkerSettings: orderedLinking("TasksApp/startup.order")),
 
     // Linked as b2c-tasks is, with the code its reads of the feed run laid out first (service.order, written by
     // Tests/Benchmarks/reminders-order.sh): what stays resident while it waits is that code, not pages around it.
     .executableTarget(
       name: "TasksReminders", dependencies: ["TasksCore", "TasksKeyring", "TasksSoup", "GLibSupport", "CGio"],
       exclude: ["service.order"], swiftSettings: startupLayout,
-      linkerSettings: [
-        .unsafeFlags([
-          "-static-stdlib", "-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld",
-          "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/TasksReminders/service.order",
-          "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-          "-Xlinker", "--no-export-dynamic",
-        ])
-      ]),
+      linkerSettings: orderedLinking("TasksReminders/service.order")),
     .executableTarget(name: "TasksFuzz", dependencies: ["TasksCore", "TasksURLSession"]),
     .executableTarget(
       name: "TasksCLI",

@@ -1,7 +1,7 @@
 # task-api-setup.sh: what the task API benchmarks share, sourced after setting $repo, $configuration and $duration:
 # builds b2c-playground and b2c-tasks-api, starts the playground, signs the demo user in as a browser does (the token
 # in $work/auth.header and $work/auth.lua, never on a command line), starts a PostgreSQL of its own ($database_url,
-# $pgbin, $pgport), and defines api, measure, ratio and median. Everything it starts stops at exit.
+# $pgbin, $pgport), and defines api, balancer, measure, ratio and median. Everything it starts stops at exit.
 for tool in wrk nginx:/usr/sbin/nginx initdb:/usr/lib/postgresql/15/bin/initdb; do
   path=${tool#*:}
   command -v "$path" >/dev/null || { echo "${tool%%:*} is missing: meson-wrap/tools/install-deps.sh --tests" >&2; exit 1; }
@@ -9,8 +9,11 @@ done
 pgbin=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")
 work=$(mktemp -d /tmp/b2c-bench.XXXXXX)
 chmod 755 "$work"
-if ! swift build -c "$configuration" --product b2c-playground >"$work/build.log" 2>&1 \
-  || ! swift build -c "$configuration" --product b2c-tasks-api >>"$work/build.log" 2>&1; then
+# With the flags meson's build gives (the two share .build/).
+flags=$("$repo/meson-wrap/tools/swift-build.sh" --flags "$configuration")
+# shellcheck disable=SC2086
+if ! swift build -c "$configuration" $flags --product b2c-playground >"$work/build.log" 2>&1 \
+  || ! swift build -c "$configuration" $flags --product b2c-tasks-api >>"$work/build.log" 2>&1; then
   cat "$work/build.log" >&2; exit 1
 fi
 bin=$(swift build -c "$configuration" --show-bin-path)
@@ -88,6 +91,26 @@ measure() {
   errors=$(printf '%s\n' "$out" | awk '/Non-2xx/ {print $5}')
   [ -z "$errors" ] || { echo "wrk saw non-2xx answers: $out" >&2; exit 1; }
   echo "$rps $p99"
+}
+# balancer NAME PORT UPSTREAM…: nginx on PORT, spreading requests over the UPSTREAM instances (kept-alive
+# connections, as a deployment would).
+balancer() { # NAME PORT UPSTREAM...
+  name=$1 port=$2
+  shift 2
+  {
+    echo "worker_processes 1; error_log $work/$name.log warn; pid $work/$name.pid; events { worker_connections 1024; }"
+    echo "http { access_log off; proxy_max_temp_file_size 0; proxy_buffers 16 16k; upstream tasks {"
+    for upstream in "$@"; do echo "  server ${upstream#http://};"; done
+    echo "  keepalive 32; }"
+    echo "  server { listen 127.0.0.1:$port; location / { proxy_pass http://tasks; proxy_http_version 1.1;"
+    echo "    proxy_set_header Connection \"\"; } } }"
+  } >"$work/$name.conf"
+  /usr/sbin/nginx -p "$work" -c "$work/$name.conf" -e stderr -g "daemon off;" 2>"$work/$name.err" &
+  pids="$pids $!"
+  tries=0
+  until curl -sf -o /dev/null "http://127.0.0.1:$port/health"; do
+    tries=$((tries + 1)); [ "$tries" -lt 150 ] || { cat "$work/$name.err" >&2; exit 1; }; sleep 0.2
+  done
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

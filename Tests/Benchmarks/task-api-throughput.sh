@@ -57,24 +57,6 @@ compare "b2c-tasks-api, PostgreSQL" "$first"
 # One instance behind nginx, then two (the second on the same database), in the same run.
 api postgres2 "$database_url"
 second=$api_url
-balancer() { # NAME PORT UPSTREAM...
-  name=$1 port=$2
-  shift 2
-  {
-    echo "worker_processes 1; error_log $work/$name.log warn; pid $work/$name.pid; events { worker_connections 1024; }"
-    echo "http { access_log off; proxy_max_temp_file_size 0; proxy_buffers 16 16k; upstream tasks {"
-    for upstream in "$@"; do echo "  server ${upstream#http://};"; done
-    echo "  keepalive 32; }"
-    echo "  server { listen 127.0.0.1:$port; location / { proxy_pass http://tasks; proxy_http_version 1.1;"
-    echo "    proxy_set_header Connection \"\"; } } }"
-  } >"$work/$name.conf"
-  /usr/sbin/nginx -p "$work" -c "$work/$name.conf" -e stderr -g "daemon off;" 2>"$work/$name.err" &
-  pids="$pids $!"
-  tries=0
-  until curl -sf -o /dev/null "http://127.0.0.1:$port/health"; do
-    tries=$((tries + 1)); [ "$tries" -lt 150 ] || { cat "$work/$name.err" >&2; exit 1; }; sleep 0.2
-  done
-}
 one_port=$(free_port)
 balancer one "$one_port" "$first"
 two_port=$(free_port)
