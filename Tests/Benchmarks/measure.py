@@ -8,7 +8,8 @@ row appears. MEASURE_TIMEOUT=SECONDS replaces the 120 s limit; MEASURE_STOP=TERM
 (and waits for it) instead of SIGKILL, for a program run under a profiler that writes its findings at exit;
 MEASURE_LINGER=SECONDS lets it run that long after the row appeared (what a start does just after its first frame).
 MEASURE_WAIT_FILES=PATTERN lets it run, after the row appeared, until a file matches the glob PATTERN (the copy it
-keeps for the next start, written once the first frame is out).
+keeps for the next start, written once the first frame is out), and prints a third figure: the seconds from the spawn
+to the last change of those files.
 MEASURE_ALSO="ROLE|PREFIX": the start ends only once an object of ROLE whose name starts with PREFIX is there too
 (the planner's sidebar entry of its last list, say)."""
 import glob
@@ -102,18 +103,19 @@ def scroll(pid):
         subprocess.run([os.environ["SCROLL"], window, str(top)], stdout=out, check=True, timeout=60)
 
 
-def wait_for_files(pattern, child, start):
+def wait_for_files(pattern, child, start, spawned):
     """Until a file matches `pattern` (what a program writes once its start is over: the copy a later start reads),
-    or the time is up."""
-    while not glob.glob(pattern):
+    or the time is up; the seconds from `spawned` (the wall clock's, as files' times are) to the files' last change."""
+    while not (files := glob.glob(pattern)):
         if child.poll() is not None or time.monotonic() - start > float(os.environ.get("MEASURE_TIMEOUT", "120")):
             sys.exit(f"nothing matched {pattern}")
         time.sleep(0.05)
+    return max(os.stat(file).st_mtime_ns for file in files) / 1e9 - spawned
 
 
 def main():
     name, command = sys.argv[1], sys.argv[2:]
-    start = time.monotonic()
+    start, spawned = time.monotonic(), time.time()
     errors = tempfile.TemporaryFile()  # what it says, shown if it fails
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors)
     try:
@@ -122,14 +124,16 @@ def main():
                 elapsed = time.monotonic() - start
                 with open(f"/proc/{child.pid}/status") as status:
                     rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
-                print(f"{elapsed:.3f} {rss}")
+                if not os.environ.get("MEASURE_WAIT_FILES"):
+                    print(f"{elapsed:.3f} {rss}")
                 if os.environ.get("MEASURE_SMAPS"):  # where the memory is, mapping by mapping
                     with open(f"/proc/{child.pid}/smaps") as smaps, open(os.environ["MEASURE_SMAPS"], "w") as out:
                         out.write(smaps.read())
                 if os.environ.get("SCROLL"):
                     scroll(child.pid)
                 if os.environ.get("MEASURE_WAIT_FILES"):
-                    wait_for_files(os.environ["MEASURE_WAIT_FILES"], child, start)
+                    written = wait_for_files(os.environ["MEASURE_WAIT_FILES"], child, start, spawned)
+                    print(f"{elapsed:.3f} {rss} {written:.3f}")
                 time.sleep(float(os.environ.get("MEASURE_LINGER", "0")))
                 return
             if child.poll() is not None:

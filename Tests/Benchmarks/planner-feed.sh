@@ -5,9 +5,9 @@
 # the full sync's transfer against the floor of the same work (the account's tasks as JSON from the database's own
 # tool: sqlite3 -json, psql's json_agg; issue 66: within 3×),
 # and the throughput of an unchanged GET /api/v2/changes against /health on the same instance in the same run (wrk,
-# alternated three times, medians), as task-api-throughput.sh reports its ratios. --quick: the debug build, 200 tasks,
-# 100 counted reads and one-second runs (CI keeps the script working with it); otherwise a release build and
-# ten-second runs (about 5 minutes).
+# alternated three times, medians; on PostgreSQL also with two instances behind nginx), as task-api-throughput.sh
+# reports its ratios. --quick: the debug build, 200 tasks, 100 counted reads and one-second runs (CI keeps the script
+# working with it); otherwise a release build and ten-second runs (about 6 minutes).
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -17,7 +17,7 @@ if [ "${1:-}" = "--quick" ]; then duration=1s configuration=debug tasks=200 read
 
 # feed NAME URL: seeds the account there and prints the sizes, then the feed's throughput against /health.
 feed() {
-  name=$1 url=$2 healths="" feeds="" ratios=""
+  name=$1 url=$2
   echo "  $name:"
   python3 "$repo/Tests/Benchmarks/planner-feed.py" "$url" "$work/auth.header" "$tasks" 20 "$work/since" | sed 's/^/    /'
   since=$(cat "$work/since")
@@ -27,12 +27,19 @@ feed() {
   case $name in *SQLite*) floor_tool="sqlite3 -json" ;; *) floor_tool="psql, json_agg" ;; esac
   printf '    the floor, the tasks as JSON from the database (%s): %s ms; the feed'"'"'s transfer %s ms: ratio %s\n' \
     "$floor_tool" "$floor" "$(cat "$work/since.transfer")" "$(ratio "$(cat "$work/since.transfer")" "$floor")"
+  unchanged "unchanged feed read" "$url"
+}
+
+# unchanged LABEL URL: the throughput of an unchanged feed read (since $since) against /health's at URL, alternated
+# three times, medians.
+unchanged() {
+  label=$1 at=$2 healths="" feeds="" ratios=""
   for round in 1 2 3; do
-    set -- $(measure "$url/health") $(measure "$url/api/v2/changes?since=$since" auth)
+    set -- $(measure "$at/health") $(measure "$at/api/v2/changes?since=$since" auth)
     healths="$healths $1" feeds="$feeds $3" ratios="$ratios $(ratio "$3" "$1")"
   done
-  printf '    unchanged feed read: %s req/s against /health %s req/s: ratio %s (%s)\n' \
-    "$(median $feeds)" "$(median $healths)" "$(median $ratios)" "$(echo $ratios | tr ' ' '/')"
+  printf '    %s: %s req/s against /health %s req/s: ratio %s (%s)\n' \
+    "$label" "$(median $feeds)" "$(median $healths)" "$(median $ratios)" "$(echo $ratios | tr ' ' '/')"
 }
 
 # floor_ms NAME: the fastest of three reads of the account's tasks as JSON by the database's own command-line tool
@@ -60,6 +67,7 @@ feed "b2c-tasks-api, SQLite" "$api_url"
 kill "$!"
 api postgres "$database_url"
 feed "b2c-tasks-api, PostgreSQL" "$api_url"
+first=$api_url
 # A backend reports its statistics when idle for 10 s at the latest (PostgreSQL 15): wait before each count.
 sleep 11
 before=$(rows)
@@ -70,3 +78,9 @@ while [ $i -lt "$reads" ]; do
 done
 sleep 11
 echo "    task rows read by $reads unchanged feed reads: $(($(rows) - before))"
+# Two instances on the one database behind nginx (issue 66: the unchanged read with two instances), against /health
+# through the same nginx.
+api postgres2 "$database_url"
+port=$(free_port)
+balancer two "$port" "$api_url" "$first"
+unchanged "two instances behind nginx, unchanged feed read" "http://127.0.0.1:$port"
