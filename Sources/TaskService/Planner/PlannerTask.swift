@@ -528,7 +528,7 @@ extension PlannerTask {
   static func time(_ date: Date) -> String {
     var out: [UInt8] = []
     out.reserveCapacity(24)
-    TaskListJSON.appendTimestamp(date, to: &out)
+    JSONWriter.appendTimestamp(date, to: &out)
     return String(decoding: out, as: UTF8.self)
   }
 }

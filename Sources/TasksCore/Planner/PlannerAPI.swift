@@ -2,6 +2,7 @@
 // values it answers. Sendable.
 
 import FoundationEssentials
+import TasksCalendar
 
 /// A list as the service shows it to the signed-in user.
 public struct PlannerListItem: Equatable, Sendable, Identifiable, Decodable {
@@ -36,13 +37,19 @@ public struct PlannerListItem: Equatable, Sendable, Identifiable, Decodable {
     self.version = version
   }
 
-  /// The list as the service writes it (what the offline copy keeps).
-  var jsonValue: JSONValue {
-    .object([
-      "id": .string(id.uuidString.lowercased()), "name": .string(name), "sortKey": .string(sortKey),
-      "isDefault": .boolean(isDefault), "role": .string(role.rawValue), "shared": .boolean(shared),
-      "version": .integer(version),
-    ])
+  /// The list as the service writes it, into `out` (what the offline copies keep).
+  func appendJSON(to out: inout [UInt8]) {
+    out.append(contentsOf: #"{"id":"#.utf8)
+    JSONWriter.appendID(id, to: &out)
+    out.append(contentsOf: #","name":"#.utf8)
+    JSONWriter.appendString(name, to: &out)
+    out.append(contentsOf: #","sortKey":"#.utf8)
+    JSONWriter.appendString(sortKey, to: &out)
+    out.append(contentsOf: isDefault ? #","isDefault":true,"role":"#.utf8 : #","isDefault":false,"role":"#.utf8)
+    JSONWriter.appendString(role.rawValue, to: &out)
+    out.append(contentsOf: shared ? #","shared":true,"version":"#.utf8 : #","shared":false,"version":"#.utf8)
+    out.append(contentsOf: String(version).utf8)
+    out.append(UInt8(ascii: "}"))
   }
 }
 

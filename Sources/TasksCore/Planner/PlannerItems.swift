@@ -3,6 +3,7 @@
 // service refused with 412 against the version it was made on. Pure values; any thread.
 
 import FoundationEssentials
+import TasksCalendar
 
 /// A task of a list.
 public struct PlannerItem: Equatable, Sendable {
@@ -192,46 +193,62 @@ extension PlannerItem {
   /// (no due date, no repeat, no parent) is null, which clears it at the service. Finishing is sent as the status
   /// with its time; `listId` moves the task (with its subtasks) to another list of the user's.
   public func patch(_ fields: [Field]) -> Data {
-    var body: [String: JSONValue] = [:]
-    for field in fields {
+    var out: [UInt8] = [UInt8(ascii: "{")]
+    appendFields(fields, to: &out)
+    out.append(UInt8(ascii: "}"))
+    return Data(out)
+  }
+
+  /// `fields` as the members of a JSON object, in `Field`'s order, each once (what `patch` sends and the task's
+  /// JSON holds), written straight into bytes (`JSONWriter`).
+  func appendFields(_ fields: [Field], to out: inout [UInt8]) {
+    var first = true
+    func member(_ name: StaticString) {
+      if !first { out.append(UInt8(ascii: ",")) }
+      first = false
+      out.append(UInt8(ascii: "\""))
+      out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+      out.append(contentsOf: #"":"#.utf8)
+    }
+    for field in Field.allCases where fields.contains(field) {
       switch field {
-      case .title: body["title"] = .string(title)
-      case .notes: body["notes"] = .string(notes)
+      case .title:
+        member("title")
+        JSONWriter.appendString(title, to: &out)
+      case .notes:
+        member("notes")
+        JSONWriter.appendString(notes, to: &out)
       case .status:
-        body["status"] = .string(status.rawValue)
-        body["completedAt"] = completedAt.map { .string(PlannerJSONReader.text(of: $0)) } ?? .null
-      case .priority: body["priority"] = .integer(Int64(priority))
+        member("status")
+        JSONWriter.appendString(status.rawValue, to: &out)
+        member("completedAt")
+        JSONWriter.appendTime(completedAt, to: &out)
+      case .priority:
+        member("priority")
+        out.append(contentsOf: String(priority).utf8)
       case .due:
-        body["due"] =
-          due.map { due in
-            .object([
-              "date": .string(due.date.description), "time": due.time.map { .string($0.description) } ?? .null,
-              "timeZone": due.timeZone.map { .string($0) } ?? .null,
-            ])
-          } ?? .null
+        member("due")
+        JSONWriter.appendDue(due, to: &out)
       case .recurrence:
-        body["recurrence"] =
-          recurrence.map { .object(["rrule": .string($0.rule.rrule), "from": .string($0.from.rawValue)]) } ?? .null
+        member("recurrence")
+        JSONWriter.appendRecurrence(recurrence, to: &out)
       case .reminders:
-        body["reminders"] = .array(
-          reminders.map { reminder in
-            var fields: [String: JSONValue] = [
-              "acknowledgedAt": reminder.acknowledgedAt.map { .string(PlannerJSONReader.text(of: $0)) } ?? .null,
-              "snoozedUntil": reminder.snoozedUntil.map { .string(PlannerJSONReader.text(of: $0)) } ?? .null,
-            ]
-            switch reminder.when {
-            case .at(let time): fields["at"] = .string(PlannerJSONReader.text(of: time))
-            case .before(let minutes): fields["before"] = .integer(Int64(minutes))
-            }
-            return .object(fields)
-          })
-      case .categories: body["categories"] = .array(categories.map { .string($0) })
-      case .parentID: body["parentId"] = parentID.map { .string($0.uuidString.lowercased()) } ?? .null
-      case .sortKey: body["sortKey"] = .string(sortKey)
-      case .listID: body["listId"] = .string(listID.uuidString.lowercased())
+        member("reminders")
+        JSONWriter.appendReminders(reminders, to: &out)
+      case .categories:
+        member("categories")
+        JSONWriter.appendStrings(categories, to: &out)
+      case .parentID:
+        member("parentId")
+        JSONWriter.appendID(parentID, to: &out)
+      case .sortKey:
+        member("sortKey")
+        JSONWriter.appendString(sortKey, to: &out)
+      case .listID:
+        member("listId")
+        JSONWriter.appendID(listID, to: &out)
       }
     }
-    return (try? JSONEncoder().encode(JSONValue.object(body))) ?? Data("{}".utf8)
   }
 }
 

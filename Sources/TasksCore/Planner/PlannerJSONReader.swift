@@ -157,7 +157,9 @@ struct PlannerJSONReader {
 
   /// A time as the API writes it: RFC 3339 in UTC with milliseconds.
   static func text(of date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    var out: [UInt8] = []
+    JSONWriter.appendTimestamp(date, to: &out)
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// `data` as one `Value`; what is not is a `PlannerJSONError` naming the part ("body" when it is not JSON).

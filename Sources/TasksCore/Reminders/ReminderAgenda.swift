@@ -195,12 +195,8 @@ public struct ReminderAgenda: Equatable, Sendable {
       list.shared = sharedLists.contains(id)
       return list
     }
-    let document = JSONValue.object([
-      "next": .string(token), "lists": .array(lists.map(\.jsonValue)),
-      "tasks": .array(tasks.values.sorted { $0.id.order < $1.id.order }.map(\.jsonValue)),
-      "deleted": .object(["lists": .array([]), "tasks": .array([])]),
-    ])
-    return (try? JSONEncoder().encode(document)) ?? Data()
+    return PlannerChanges.document(
+      next: token, lists: lists, tasks: tasks.values.sorted { $0.id.order < $1.id.order })
   }
 
   /// The agenda kept by `document(token:)`, with what fired; nil (and the token too) when it does not read.

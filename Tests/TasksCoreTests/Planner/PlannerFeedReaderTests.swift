@@ -80,9 +80,11 @@ struct PlannerFeedReaderTests {
     list.role = Bool.random(using: &random) ? .owner : .member
     list.version = Int64.random(in: 0...99, using: &random)
     // The service writes a list's times too; the app does not keep them.
-    guard case .object(var listObject) = list.jsonValue else { throw PlannerJSONError(field: "list", expected: "") }
-    listObject["createdAt"] = .string("2026-11-20T08:00:00.000Z")
-    listObject["updatedAt"] = .null
+    let listObject: [String: JSONValue] = [
+      "id": .string(list.id.uuidString.lowercased()), "name": .string(list.name), "sortKey": .string(list.sortKey),
+      "isDefault": .boolean(list.isDefault), "role": .string(list.role.rawValue), "shared": .boolean(list.shared),
+      "version": .integer(list.version), "createdAt": .string("2026-11-20T08:00:00.000Z"), "updatedAt": .null,
+    ]
     let items = try (0..<tasks).map { _ in try randomTask(&random) }
     let changes = PlannerChanges(
       lists: [list], tasks: items, deletedLists: [id(&random)], deletedTasks: [id(&random), id(&random)],
