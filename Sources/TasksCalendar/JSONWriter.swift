@@ -10,7 +10,8 @@ import Glibc
 /// Tests/Benchmarks/RESULTS.md). The output is plain RFC 8259 JSON. Inlinable: called across modules, a text's
 /// writer would not be specialized for its `String` or `Substring`, as it was in the service's own module.
 public enum JSONWriter {
-  /// `"…"`: quote, backslash and control characters escaped (as JSON requires), everything else as its UTF-8.
+  /// `"…"`: quote, backslash and control characters escaped (as JSON requires; those with a short escape by it, as
+  /// JSONScanner reads without leaving the text to a slower reader), everything else as its UTF-8.
   @inlinable public static func appendString(_ text: some StringProtocol, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     // Most texts need no escape: one copy of their bytes.
@@ -26,6 +27,8 @@ public enum JSONWriter {
       case UInt8(ascii: "\n"): out.append(contentsOf: #"\n"#.utf8)
       case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
       case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
+      case 0x08: out.append(contentsOf: #"\b"#.utf8)
+      case 0x0C: out.append(contentsOf: #"\f"#.utf8)
       case 0..<0x20:
         out.append(contentsOf: #"\u00"#.utf8)
         out.append(hexDigits[Int(byte >> 4)])
@@ -69,7 +72,9 @@ public enum JSONWriter {
   /// time read from such a text is written back as that text: few milliseconds are exact in binary, and rounded down
   /// (as Foundation's ISO8601FormatStyle does) some came out one less (JSONWriterTests).
   @inlinable public static func appendTimestamp(_ date: Date, to out: inout [UInt8]) {
-    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+    // Within years 0…9999 (a later or earlier time is not one the readers take), never a trap converting.
+    let milliseconds = Int64(
+      min(max((date.timeIntervalSince1970 * 1000).rounded(), -62_167_219_200_000), 253_402_300_799_999))
     var seconds = time_t(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient)
     var millis = Int(milliseconds % 1000)
     if millis < 0 {  // before 1970: the remainder is negative

@@ -9,11 +9,23 @@ enum WireDate {
   ///
   /// The protocol's own form (UTC, whole seconds with up to nine fractional digits, years 1583–9999) is read
   /// directly, giving exactly the date Foundation's ISO 8601 parser gives (a test compares 60 000 generated dates
-  /// bit for bit); anything else (offsets, lenient dates such as 31 February) goes to that parser. Every start reads
-  /// the whole offline copy, so this is on the start-up path (figures in Tests/Benchmarks/RESULTS.md).
+  /// bit for bit); anything else (offsets, lenient dates such as 31 February) goes to that parser, and is kept when it
+  /// falls in those years. Every start reads the whole offline copy, so this is on the start-up path (figures in
+  /// Tests/Benchmarks/RESULTS.md).
   static func parse(_ text: String) -> Date? {
-    utc(text) ?? (try? withFraction.parse(text)) ?? (try? wholeSeconds.parse(text))
+    if let date = utc(text) { return date }
+    // Another form read by Foundation: only to the protocol's years, as the direct reading (an offset could move a
+    // time past 9999, and the writers write four digits of year; before 1583 Foundation reads the Julian calendar).
+    guard let date = (try? withFraction.parse(text)) ?? (try? wholeSeconds.parse(text)), range.contains(date)
+    else { return nil }
+    return date
   }
+
+  /// 1583-01-01T00:00:00Z up to the last nanosecond of 9999, as `utc` reads them.
+  private static let range =
+    CalendarDate(year: 1583, month: 1, day: 1)!.utcInstant(
+      hour: 0, minute: 0, second: 0, nanoseconds: 0)...CalendarDate(year: 9999, month: 12, day: 31)!.utcInstant(
+      hour: 23, minute: 59, second: 59, nanoseconds: 999_999_999)
 
   private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
   private static let wholeSeconds = Date.ISO8601FormatStyle()

@@ -122,4 +122,29 @@ struct JSONWriterTests {
       #expect(Set(object.keys) == keys)
     }
   }
+
+  @Test("backspace and form feed have JSON's short escapes: a kept copy holding them is read by the typed reader")
+  func shortEscapes() throws {
+    #expect(Self.written { JSONWriter.appendString("a\u{8}b\u{C}c", to: &$0) } == #""a\bb\fc""#)
+    var task = PlannerItem(
+      id: UUID(), listID: UUID(), title: "pasted\u{8}\u{C}", createdAt: Date(timeIntervalSince1970: 1e9))
+    task.notes = "\u{C}"
+    let data = PlannerChanges.document(next: "c1", lists: [], tasks: [task])
+    #expect(PlannerFeedReaderTests.agree(data), "left to the Codable reader")
+    #expect(try PlannerFeedReaderTests.general(data).get().tasks.map(\.title) == ["pasted\u{8}\u{C}"])
+  }
+
+  @Test("a hostile time beyond 9999 or before 1583, through an offset Foundation reads: refused, never written wrong")
+  func hostileTimes() {
+    #expect(WireDate.parse("9999-12-31T23:00:00-05:00") == nil)
+    #expect(WireDate.parse("1500-06-01T00:00:00+01:00") == nil)
+    #expect(WireDate.parse("2026-06-01T10:00:00+02:00") == WireDate.parse("2026-06-01T08:00:00Z"))
+    // Whatever reaches the writer, it does not trap: the last millisecond of 9999 at most, year 0 at least.
+    #expect(
+      Self.written { JSONWriter.appendTimestamp(Date(timeIntervalSince1970: 1e15), to: &$0) }
+        == "9999-12-31T23:59:59.999Z")
+    #expect(
+      Self.written { JSONWriter.appendTimestamp(Date(timeIntervalSince1970: -1e15), to: &$0) }
+        == "0000-01-01T00:00:00.000Z")
+  }
 }

@@ -63,7 +63,8 @@ struct TaskItemDecodingTests {
     ]
     for text in others {
       #expect(WireDate.utc(text) == nil, "\(text)")
-      #expect(WireDate.parse(text) == foundation(text), "\(text)")
+      // Year 1, which Foundation reads in the Julian calendar, is before the protocol's years: refused.
+      #expect(WireDate.parse(text) == (text.hasPrefix("0001-") ? nil : foundation(text)), "\(text)")
     }
   }
 
