@@ -68,6 +68,14 @@ public enum JSONWriter {
     out.append(UInt8(ascii: "\""))
   }
 
+  /// `appendTimestamp`'s text: how the service and the app write a time wherever a `String` is wanted.
+  public static func timestamp(_ date: Date) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(24)
+    appendTimestamp(date, to: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
   /// `2016-07-26T20:14:05.123Z` (UTC, to the nearest millisecond, no quotes), as the original API wrote dates. A
   /// time read from such a text is written back as that text: few milliseconds are exact in binary, and rounded down
   /// (as Foundation's ISO8601FormatStyle does) some came out one less (JSONWriterTests).

@@ -7,6 +7,7 @@ import Foundation
 import Hummingbird
 import HummingbirdBcrypt
 import Logging
+import TasksCalendar
 
 /// App passwords: their routes under `/api/v2/app-passwords` and the check of a Basic `Authorization`.
 public struct AppPasswords: Sendable {
@@ -121,8 +122,8 @@ public struct AppPasswords: Sendable {
   static func object(_ record: AppPasswordRecord) -> [String: Any] {
     [
       "id": record.id.lowercased, "name": record.name, "username": record.username,
-      "createdAt": PlannerTask.time(record.createdAt),
-      "lastUsedAt": record.lastUsedAt.map(PlannerTask.time) ?? NSNull(),
+      "createdAt": JSONWriter.timestamp(record.createdAt),
+      "lastUsedAt": record.lastUsedAt.map(JSONWriter.timestamp) ?? NSNull(),
     ]
   }
 

@@ -136,7 +136,7 @@ public struct PlannerRoutes: Sendable {
           guard try await store.list(caller: caller.key, id: listID) != nil else { return Self.notFound }
           return Self.problem(.forbidden, "forbidden", "Only the list's owner can invite.")
         }
-        return Self.json(["code": code, "expiresAt": PlannerTask.time(expires)], status: .created)
+        return Self.json(["code": code, "expiresAt": JSONWriter.timestamp(expires)], status: .created)
       }
     }
     // The code in the body, never in the address: proxies and balancers log addresses.

@@ -49,7 +49,7 @@ public struct PlannerListView: Sendable, Equatable {
   public var jsonObject: [String: Any] {
     [
       "id": id.uuidString.lowercased(), "name": name, "sortKey": sortKey, "isDefault": isDefault,
-      "createdAt": PlannerTask.time(createdAt), "updatedAt": PlannerTask.time(updatedAt), "version": version,
+      "createdAt": JSONWriter.timestamp(createdAt), "updatedAt": JSONWriter.timestamp(updatedAt), "version": version,
       "role": role.rawValue, "shared": memberCount > 1,
     ]
   }

@@ -474,11 +474,11 @@ extension PlannerTask {
       recurrence.map { ["rrule": $0.rule.rrule, "from": $0.from.rawValue] as [String: Any] } ?? NSNull()
     object["reminders"] = reminders.map { reminder -> [String: Any] in
       var fields: [String: Any] = [
-        "acknowledgedAt": reminder.acknowledgedAt.map(Self.time) ?? NSNull(),
-        "snoozedUntil": reminder.snoozedUntil.map(Self.time) ?? NSNull(),
+        "acknowledgedAt": reminder.acknowledgedAt.map(JSONWriter.timestamp) ?? NSNull(),
+        "snoozedUntil": reminder.snoozedUntil.map(JSONWriter.timestamp) ?? NSNull(),
       ]
       switch reminder.when {
-      case .at(let time): fields["at"] = Self.time(time)
+      case .at(let time): fields["at"] = JSONWriter.timestamp(time)
       case .before(let minutes): fields["before"] = minutes
       }
       return fields
@@ -524,11 +524,4 @@ extension PlannerTask {
     occurrencesDone = FieldReader(object).integer(object["occurrencesDone"] ?? 0) ?? 0
   }
 
-  /// `2026-11-25T09:00:00.123Z`: UTC, milliseconds (as the feed writes it, `PlannerFeedJSON`).
-  static func time(_ date: Date) -> String {
-    var out: [UInt8] = []
-    out.reserveCapacity(24)
-    JSONWriter.appendTimestamp(date, to: &out)
-    return String(decoding: out, as: UTF8.self)
-  }
 }

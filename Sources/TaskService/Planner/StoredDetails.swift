@@ -12,7 +12,7 @@ import TasksCalendar
 /// (`TaskChanges(object:)`) casts every value out of `Any`, reads numbers through `NSNumber` and times through a date
 /// parser; 40 % of the PostgreSQL feed's samples after a first reader that still built a dictionary. This one reads
 /// only what the service writes — the fields it knows, each once, in any order: strings with the escapes
-/// JSONSerialization writes, whole numbers under 10⁹, null, times as `PlannerTask.time` writes them (UTC,
+/// JSONSerialization writes, whole numbers under 10⁹, null, times as `JSONWriter.timestamp` writes them (UTC,
 /// milliseconds), dates and times of day as their types write them — and checks each value as
 /// `TaskChanges(object:)` would. It answers false for anything else (a `\u` escape, a field it does not know, a
 /// fraction, a boolean, a value a check refuses, any syntax error), and the caller then reads the text the general
@@ -155,7 +155,7 @@ extension JSONScanner {
     return TaskReminder(when, acknowledgedAt: acknowledged, snoozedUntil: snoozed)
   }
 
-  /// `"YYYY-MM-DDTHH:MM:SS.mmmZ"` (as `PlannerTask.time` writes it) from 1970 on, as `Date.ISO8601FormatStyle`
+  /// `"YYYY-MM-DDTHH:MM:SS.mmmZ"` (as `JSONWriter.timestamp` writes it) from 1970 on, as `Date.ISO8601FormatStyle`
   /// reads it to the bit (`CalendarDate.utcInstant` sums as it does).
   fileprivate mutating func time() -> Date? {
     guard let text = text() else { return nil }

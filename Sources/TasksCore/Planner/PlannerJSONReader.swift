@@ -155,13 +155,6 @@ struct PlannerJSONReader {
   /// true or false, nil when absent or null.
   func bool(_ key: String) throws(PlannerJSONError) -> Bool? { try optional(key, Bool.self) }
 
-  /// A time as the API writes it: RFC 3339 in UTC with milliseconds.
-  static func text(of date: Date) -> String {
-    var out: [UInt8] = []
-    JSONWriter.appendTimestamp(date, to: &out)
-    return String(decoding: out, as: UTF8.self)
-  }
-
   /// `data` as one `Value`; what is not is a `PlannerJSONError` naming the part ("body" when it is not JSON).
   static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(PlannerJSONError) -> Value {
     do {

@@ -3,6 +3,7 @@
 
 import CGLib
 import FoundationEssentials
+import TasksCalendar
 
 extension TaskDue {
   /// The moment a reminder "before" counts back from: the due time (in its time zone, else this computer's), or
@@ -184,7 +185,7 @@ public struct ReminderAgenda: Equatable, Sendable {
   /// `date` as the service gives it back (milliseconds): a notification fired for a snooze's end here is the same
   /// moment as the one the feed brings, and does not fire again.
   private static func asSent(_ date: Date) -> Date {
-    WireDate.parse(PlannerJSONReader.text(of: date)) ?? date
+    WireDate.parse(JSONWriter.timestamp(date)) ?? date
   }
 
   /// The agenda as the change feed's JSON with `token` (lists by name, the tasks kept): what a start reads when the

@@ -220,7 +220,7 @@ struct StoredDetailsTests {
     let anywhere = (0..<20_000).map { _ in Int.random(in: 0...253_402_300_799_999, using: &random) }
     for milliseconds in near2001 + anywhere {
       let time = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-      let text = Self.details("reminders", "[{\"at\":\"\(PlannerTask.time(time))\"}]")
+      let text = Self.details("reminders", "[{\"at\":\"\(JSONWriter.timestamp(time))\"}]")
       #expect(Self.agree(text), "\(text)")
     }
   }
