@@ -3,6 +3,7 @@
 // edit: kept on disk first, shown at once, then sent; Undo; the automatic retry while offline. GTK-free; main actor.
 
 import FoundationEssentials
+import Synchronization
 import TasksCore
 
 /// What the planner's operations ask of the window.
@@ -46,6 +47,8 @@ public final class PlannerOperations {
   /// Called after each read of the feed with what is shown (`edited`: the read that followed an edit of this
   /// window's): the reminder service is told of reminders.
   public var onSynced: (@MainActor (_ shown: PlannerShown, _ edited: Bool) -> Void)?
+  /// Called when the first pages of a first read were shown (the window leaves its loading page for them).
+  public var onPreview: (@MainActor () -> Void)?
   /// Called when a request found that another app of the keychain group signed out (the account forgets, as the
   /// list's own discovery of it does).
   public var onSignedOutElsewhere: (@MainActor () async -> Void)?
@@ -53,6 +56,9 @@ public final class PlannerOperations {
   public var makeClient: @MainActor (_ session: Session, _ objectID: String) -> TaskAPIClient = { session, id in
     TaskAPIClient(session: session, account: id)
   }
+
+  /// How many tasks a page of the change feed asks for (nil: the service's page size).
+  public var pageSize: Int?
 
   private let session: Session
   /// Weak: an edit's request may outlive the application's account (a test's, at its end).
@@ -101,10 +107,12 @@ public final class PlannerOperations {
     guard let account = await session.account else { return nil }
     if let store, store.objectID == account.objectID { return store }
     if loading?.objectID != account.objectID {
-      let (key, environment) = (session.key, environment)
+      let (key, environment, pageSize) = (session.key, environment, pageSize)
       loading = (
         account.objectID,
-        Task.detached { Self.readSaved(AccountFiles(account: account, in: key, environment: environment)).store }
+        Task.detached {
+          Self.readSaved(AccountFiles(account: account, in: key, environment: environment), pageSize: pageSize).store
+        }
       )
     }
     guard let loading else { return nil }
@@ -125,13 +133,13 @@ public final class PlannerOperations {
 
   /// Reads `files`' copy of the feed and outbox (blocking: the start calls it on another thread right after the
   /// keyring's answer, while GTK makes the window, so that the first frame can show the lists).
-  public nonisolated static func readSaved(_ files: AccountFiles) -> SavedCopy {
+  public nonisolated static func readSaved(_ files: AccountFiles, pageSize: Int? = nil) -> SavedCopy {
     // The offline copy of the versions before the planner: the replica is the copy now.
     try? FileManager.default.removeItem(at: files.legacyOfflineCopy)
     let lastRead = try? FileManager.default.attributesOfItem(atPath: files.replica.path)[.modificationDate]
     return SavedCopy(
       store: Store(
-        objectID: files.objectID, replica: PlannerReplica(file: files.replica),
+        objectID: files.objectID, replica: PlannerReplica(file: files.replica, pageSize: pageSize),
         outbox: PlannerOutbox(file: files.plannerOutbox), legacyOutbox: files.legacyOutbox,
         lastRead: lastRead as? Date))
   }
@@ -183,7 +191,7 @@ public final class PlannerOperations {
   /// (nothing shown yet, no task API v2, signed out, offline, the service failed): the caller then waits for a
   /// refresh before asking again.
   public func waitForChanges() async -> Bool {
-    guard shown != nil, isAvailable != false, let store = await currentStore() else { return false }
+    guard shown != nil, hasRead, isAvailable != false, let store = await currentStore() else { return false }
     let client = makeClient(session, store.objectID)
     let result: PlannerReplica.FollowResult
     do {
@@ -204,11 +212,20 @@ public final class PlannerOperations {
     return true
   }
 
-  /// Returns once an account's lists are shown (at once when they are): the long poll starts from what is shown.
+  /// Returns once the service's lists, or a copy of them kept from an earlier read, are shown (at once when they
+  /// are): the long poll starts from what was read. (Before the first read, a long poll would ask for everything a
+  /// second time, beside the read under way.)
   public func untilShown() async {
-    if shown != nil { return }
+    if shown != nil && hasRead { return }
     await withCheckedContinuation { shownWaiters.append($0) }
   }
+
+  /// Whether what is shown came from the service (now or in a kept copy), not only from this window's edits.
+  private var hasRead = false
+
+  /// The first read's pages so far, shown in place of the copy while the read goes on (`follow`'s `showing`), and
+  /// how many were shown; nil when no first read is under way.
+  private var preview: (lists: [PlannerListItem], tasks: [UUID: PlannerItem], number: Int)?
 
   private var shownWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -229,29 +246,43 @@ public final class PlannerOperations {
           template: trn("%d waiting change was sent", "%d waiting changes were sent", flushed.sent), flushed.sent))
     }
     var offline: NetworkError?
+    // A first read (nothing kept on this computer) is shown page by page as it comes.
+    var showing: (@Sendable ([PlannerListItem], [UUID: PlannerItem]) -> Void)?
+    if await store.replica.token == nil {
+      preview = (lists: [], tasks: [:], number: 0)
+      let counter = PreviewCounter()
+      showing = { [weak self] lists, tasks in
+        let number = counter.next()
+        Task { @MainActor in await self?.showPreview(lists: lists, tasks: tasks, number: number, store) }
+      }
+    }
     do {
-      try await store.replica.follow(client, deferringSave: true)
+      try await store.replica.follow(client, deferringSave: true, showing: showing)
       isAvailable = true
       lastRead = Date()
     } catch .notFound {
       isAvailable = false
       host?.debug("planner: the service has no task API v2")
     } catch .unauthorized(.signedOutElsewhere) {
+      await endPreview(store)
       await onSignedOutElsewhere?()
       return
     } catch .unauthorized(.accountChanged(let now)) {
       // Another app of the group signed in as someone else: the window shows that account's lists, from its own
       // files; what waits in this account's outbox stays there, unsent.
+      await endPreview(store)
       view?.showMessage(SessionError.accountChanged(now).message)
       Task { await self.refresh() }
       return
     } catch .unauthorized {
+      await endPreview(store)
       return  // the sign-in page is on its way
     } catch .network(let network) {
       offline = network
     } catch {
       view?.showMessage(error.message)
     }
+    preview = nil
     await showCurrent(store)
     view?.showOffline(offline, savedAt: lastRead)
     wasOffline = offline != nil
@@ -295,18 +326,56 @@ public final class PlannerOperations {
   }
 
   private func showCurrent(_ store: Store) async {
-    let (lists, tasks) = (await store.replica.lists, await store.replica.tasks)
+    // While a first read is under way, its pages so far stand for the copy (still empty).
+    let preview = self.preview
+    let (lists, tasks, read) =
+      if let preview { (preview.lists, preview.tasks, false) } else {
+        (await store.replica.lists, await store.replica.tasks, await store.replica.token != nil)
+      }
     var shown = await store.outbox.shown(lists: lists, tasks: tasks)
     if let legacy = store.legacy { Self.show(await legacy.pending, in: &shown) }
     guard self.store?.objectID == store.objectID else { return }  // another account signed in meanwhile
+    // Pages that came meanwhile, or the read's end, show instead.
+    if let preview, self.preview?.number != preview.number { return }
     self.shown = shown
-    let waiting = shownWaiters
-    shownWaiters = []
-    for waiter in waiting { waiter.resume() }
+    hasRead = read
+    if read {
+      let waiting = shownWaiters
+      shownWaiters = []
+      for waiter in waiting { waiter.resume() }
+    }
     view?.show(undoHistory.hiding(in: shown))
     if let aside = store.outbox.keptAside, let view, toldKeptAside.insert(aside).inserted {
       view.showMessage(KeptAside.message(aside))
     }
+  }
+
+  /// Shows the first read's pages so far (`number` counts them; an earlier one that comes late is not shown).
+  private func showPreview(lists: [PlannerListItem], tasks: [UUID: PlannerItem], number: Int, _ store: Store) async {
+    guard let preview, number > preview.number, self.store?.objectID == store.objectID else { return }
+    self.preview = (lists, tasks, number)
+    await showCurrent(store)
+    if self.preview?.number == number { onPreview?() }
+  }
+
+  /// Numbers the showings of one read's pages, in the order the read made them.
+  private final class PreviewCounter: Sendable {
+    private let count = Mutex(0)
+
+    func next() -> Int {
+      count.withLock { count in
+        count += 1
+        return count
+      }
+    }
+  }
+
+  /// A first read ended without its lists (the sign-in is needed again, another account signed in): the pages it
+  /// showed go, and the copy (empty) shows instead.
+  private func endPreview(_ store: Store) async {
+    let shownAny = (preview?.number ?? 0) > 0
+    preview = nil
+    if shownAny { await showCurrent(store) }
   }
 
   /// The outbox copies kept aside that the user was told of.
@@ -497,6 +566,8 @@ public final class PlannerOperations {
   /// showing) writes nothing any more. (The files go with `AccountFiles.forget`.)
   func forget() async {
     shown = nil
+    hasRead = false
+    preview = nil
     undoHistory.clear()
     let notices = self.notices
     self.notices = [:]  // (a notice that goes now carries nothing out: nothing of the account is sent any more)

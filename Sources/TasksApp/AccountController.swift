@@ -190,13 +190,22 @@ final class AccountController {
 
   /// Shows the signed-in account's lists: the copy on disk at once, then what the service says, with the header's
   /// spinner while it is asked. Without a copy (the first start on this computer), the loading page stays until the
-  /// service has answered (or could not be reached), rather than an empty list a moment before the tasks.
+  /// service's first page has come (the rest fill in as they come, the spinner turning) or the service could not be
+  /// reached, rather than an empty list a moment before the tasks.
   func showLists() {
     Task {
       let planner = account.planner
       let hasCopy = await planner.showSaved()
-      if hasCopy { ui.show(.tasks) }
+      if hasCopy {
+        ui.show(.tasks)
+      } else {
+        planner.onPreview = { [weak self, weak planner] in
+          planner?.onPreview = nil
+          self?.ui.show(.tasks)
+        }
+      }
       await ui.whileLoading { await planner.refresh() }
+      planner.onPreview = nil
       if !hasCopy, await session.account != nil { ui.show(.tasks) }
     }
   }

@@ -95,8 +95,8 @@ final class LiveRefresh {
       var backOff = 15
       while !Task.isCancelled {
         guard let planner else { return }
-        // Nothing shown (the first start before the lists are known, signed out): from the lists shown.
-        if planner.shown == nil { await planner.untilShown() }
+        // Nothing read yet (the first start before the lists are known, signed out): from the lists read.
+        await planner.untilShown()
         if Task.isCancelled { return }
         if await planner.waitForChanges() {
           backOff = 15

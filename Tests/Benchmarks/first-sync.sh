@@ -6,7 +6,9 @@
 #     and each task decoded, what has a reminder printed; the CLI keeps no copy);
 #   the window: what those tasks add to its first start after signing in (nothing kept on this computer): spawn → the
 #     first row and the sidebar's last list shown (measure.py, over AT-SPI) and the feed's copy on disk, with the 10 000
-#     tasks, less the same start with 1 list of 20 tasks (GTK's start, the keyring, one small page).
+#     tasks, less the same start with 1 list of 20 tasks (GTK's start, the keyring, one small page). The window shows
+#     the feed's first page while the rest comes; when all of it is shown (the last list's count whole) is printed too,
+#     against the same transfer.
 # Release build installed into .build-prefix-bench/ (--quick: the debug build in .build-prefix-test/ and 500 tasks;
 # CI runs it so to keep it working). Runs its own Xvfb, D-Bus session and unlocked keyring.
 set -eu
@@ -32,31 +34,33 @@ seed_planner 20 "$tasks"
 # now_ms: the clock in milliseconds, read by date (a Python reading it, as before, added its own start-up of about
 # 20 ms to every CLI figure).
 now_ms() { date +%s%N | awk '{ printf "%.1f", $1 / 1000000 }'; }
-# window LAST: the window's first start after signing in, until its first row, the sidebar's list LAST and the feed's
-# copy on disk: prints the milliseconds until the later of the rows and the copy.
+# window ENTRY: the window's first start after signing in, until its first row, a sidebar entry whose spoken name
+# starts with ENTRY and the feed's copy on disk: prints the milliseconds until the later of the rows and the copy.
 window() {
   rm -rf "$work/data/io.github.b2ctasks.B2CTasks/planner"
-  MEASURE_ALSO="list item|$1, " MEASURE_WAIT_FILES="$work/data/io.github.b2ctasks.B2CTasks/planner/*.json" \
+  MEASURE_ALSO="list item|$1" MEASURE_WAIT_FILES="$work/data/io.github.b2ctasks.B2CTasks/planner/*.json" \
     /usr/bin/python3 "$repo/Tests/Benchmarks/measure.py" "task number 1" "$prefix/bin/b2c-tasks" |
     awk '{ printf "%.1f", ($3 > $1 ? $3 : $1) * 1000 }'
 }
-window Tasks >/dev/null  # fills the caches
+window "Tasks, " >/dev/null  # fills the caches
 echo "The first sync ($tasks tasks in 20 lists, $(basename "$prefix"); $(nproc) CPUs):"
 : >"$work/rounds"
 for round in 1 2 3; do
   seed_planner 1 20
-  small=$(window Tasks)
+  small=$(window "Tasks, ")
   seed_planner 20 "$tasks"
   transfer=$(python3 "$repo/Tests/Benchmarks/first-sync.py" "$base" "$tasks")
   started=$(now_ms)
   "$prefix/bin/b2c-tasks-cli" reminders --json >"$work/reminders.json"
   cli=$(awk -v a="$started" -v b="$(now_ms)" 'BEGIN { printf "%.1f", b - a }')
   python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$work/reminders.json"
-  large=$(window "List 19")
-  echo "$transfer $cli $small $large" | awk '{ printf "%s %s %s %s %.1f %.3f %.3f\n", $1, $2, $3, $4, $4 - $3,
-    $2 / $1, ($4 - $3) / $1 }' >>"$work/rounds"
+  large=$(window "List 19, ")
+  whole=$(window "List 19, $((tasks / 20)) open tasks")
+  echo "$transfer $cli $small $large $whole" | awk '{ printf "%s %s %s %s %.1f %.3f %.3f %s %.1f %.3f\n", $1, $2,
+    $3, $4, $4 - $3, $2 / $1, ($4 - $3) / $1, $5, $5 - $3, ($5 - $3) / $1 }' >>"$work/rounds"
 done
-# Columns: transfer, CLI, window small, window large, what the tasks add to the window, CLI ratio, window ratio.
+# Columns: transfer, CLI, window small, window large, what the tasks add to the window, CLI ratio, window ratio; the
+# window until the whole lists are shown, what the tasks add to it, its ratio.
 ratios() { cut -d' ' -f"$1" "$work/rounds" | tr '\n' '/' | sed 's|/$||'; }
 printf '  the feed'"'"'s transfer %s ms; b2c-tasks-cli reminders --json %s ms: ratio %s (%s)\n' \
   "$(median "$work/rounds" 1)" "$(median "$work/rounds" 2)" "$(median "$work/rounds" 6)" "$(ratios 6)"
@@ -64,3 +68,5 @@ printf '  the window'"'"'s first start after signing in, to its rows and its cop
   "$(median "$work/rounds" 4)" "$tasks" "$(median "$work/rounds" 3)"
 printf '    what the tasks add, %s ms, against the transfer: ratio %s (%s)\n' "$(median "$work/rounds" 5)" \
   "$(median "$work/rounds" 7)" "$(ratios 7)"
+printf '    until every task is shown (the last list'"'"'s count whole): %s ms, adding %s ms: ratio %s (%s)\n' \
+  "$(median "$work/rounds" 8)" "$(median "$work/rounds" 9)" "$(median "$work/rounds" 10)" "$(ratios 10)"

@@ -4,6 +4,7 @@
 
 import B2CPlayground
 import Foundation
+import Synchronization
 import TasksAccount
 import TasksCore
 import TasksTestSupport
@@ -195,6 +196,61 @@ struct PlannerOperationsTests {
     }
   }
 
+  @Test(
+    """
+    a first start shows the feed's first page while the rest is on its way; the copy is written, and the long poll \
+    starts, only once the whole read has come; an edit meanwhile keeps what is shown
+    """)
+  func firstReadShownAsItComes() async throws {
+    try await SessionHarness.with { harness in
+      // Ann has 25 tasks in her default list, made on another device.
+      let other = try await elsewhere(harness)
+      let home = try #require(try await other.plannerLists().first(where: \.isDefault))
+      for number in 1...25 {
+        _ = try await other.createTask(
+          PlannerItem(id: UUID(), listID: home.id, title: "task \(number)", createdAt: Date()))
+      }
+      // This computer keeps nothing: the pages (10 tasks each) after the first wait until the test lets them go.
+      let account = try AccountHarness(harness)
+      let (view, planner) = (account.view, account.planner)
+      planner.pageSize = 10
+      let pages = FeedPageGate()
+      let base = harness.settings.taskAPI
+      planner.makeClient = { session, id in
+        TaskAPIClient(baseURL: base, http: HTTPClient(pages.transport(HTTPClient.tests))) {
+          force throws(SessionError) in try await session.bearer(forceRefresh: force, for: id)
+        }
+      }
+      await account.account.signedIn(try await harness.signIn(account.session, "ann@example.com"))
+      let copy = try await account.files().replica
+      let refreshed = Task { await planner.refresh() }
+
+      #expect(await eventually { view.shown?.tasks.count == 10 }, "the first page is shown: \(view.titles)")
+      // The window's long poll starts from what was read (asked now, with the first page on screen).
+      let waited = WaitFlag()
+      Task { @MainActor in
+        await planner.untilShown()
+        waited.set()
+      }
+      await Task.yield()
+      #expect(view.state.orderedLists.map(\.name) == ["Tasks"])
+      #expect(!FileManager.default.fileExists(atPath: copy.path), "nothing is kept before the whole read has come")
+      #expect(!waited.isSet, "the long poll waits for the whole read")
+      // An edit while the rest is on its way is shown over the pages so far, not over the empty copy.
+      let added = PlannerItem(id: UUID(), listID: home.id, title: "added meanwhile", createdAt: Date())
+      #expect(await planner.record(.createTask(added)))
+      #expect(view.shown?.tasks.count == 11 && view.titles.contains("added meanwhile"), "\(view.titles)")
+
+      pages.open()
+      await refreshed.value
+      #expect(await eventually { view.shown?.tasks.count == 26 }, "\(view.titles)")
+      #expect(FileManager.default.fileExists(atPath: copy.path))
+      #expect(await eventually { waited.isSet })
+      #expect(view.shown?.tasks.count == 26, "no late page showed over the whole read")
+      await settle(account)
+    }
+  }
+
   @Test("a sign-out forgets the lists and removes the copy; the next account sees none of the first's")
   func signOut() async throws {
     try await SessionHarness.with { harness in
@@ -219,4 +275,32 @@ struct PlannerOperationsTests {
       await settle(account)
     }
   }
+}
+
+/// Holds every change-feed request for a page after the first (`since=` in its query) until `open`.
+private final class FeedPageGate: Sendable {
+  private let isOpen = Mutex(false)
+
+  func open() { isOpen.withLock { $0 = true } }
+
+  func transport(_ http: HTTPClient) -> any HTTPTransport { Gated(gate: self, http: http) }
+
+  private struct Gated: HTTPTransport {
+    let gate: FeedPageGate
+    let http: HTTPClient
+
+    func send(_ request: HTTPRequest) async throws(NetworkError) -> TasksCore.HTTPAnswer {
+      if request.url.path().hasSuffix("/changes"), request.url.query()?.contains("since=") == true {
+        while !gate.isOpen.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }
+      }
+      return try await http.send(request)
+    }
+  }
+}
+
+/// Set once, read from the main actor.
+@MainActor
+private final class WaitFlag {
+  private(set) var isSet = false
+  func set() { isSet = true }
 }

@@ -111,16 +111,34 @@ public actor PlannerReplica {
   /// Reads may overlap (the window's long poll and an edit's refresh): a read's answer is applied only when no other
   /// read moved the copy on meanwhile; otherwise it is read again from where the copy is now (an answer from an
   /// older token, applied after a newer one, would show older versions of what changed between them).
+  ///
+  /// `showing` sees the pages of the first read as they come (nothing was kept before it: a first start on this
+  /// computer), the lists and tasks so far after the first page and then at most every `previewInterval`, so that a
+  /// window can show them before the last page has come; the copy itself still changes only once the whole read has.
   @discardableResult
-  public func follow(_ client: TaskAPIClient, wait: Int? = nil, deferringSave: Bool = false)
-    async throws(TaskAPIError) -> FollowResult
-  {
+  public func follow(
+    _ client: TaskAPIClient, wait: Int? = nil, deferringSave: Bool = false,
+    showing: (@Sendable (_ lists: [PlannerListItem], _ tasks: [UUID: PlannerItem]) -> Void)? = nil
+  ) async throws(TaskAPIError) -> FollowResult {
     var startedOver = false
     var changes: PlannerChanges
     var from = token
+    // Only over nothing: a read that starts over (410) replaces a copy that is shown, and its first pages would hide
+    // what the rest brings back.
+    var progress: (@Sendable (PlannerChanges) -> Void)?
+    if let showing {
+      progress = { partial in
+        var lists: [PlannerListItem] = []
+        var tasks: [UUID: PlannerItem] = [:]
+        Self.apply(partial, lists: &lists, tasks: &tasks)
+        showing(lists, tasks)
+      }
+    }
     while true {
       do {
-        changes = try await Self.read(client, since: from, limit: pageSize, wait: wait)
+        let first = from == nil && lists.isEmpty && tasks.isEmpty
+        changes = try await Self.read(
+          client, since: from, limit: pageSize, wait: wait, progress: first ? progress : nil)
       } catch .rejected(410, _) {
         token = nil
         startedOver = true
@@ -157,10 +175,13 @@ public actor PlannerReplica {
   /// `limit` is nil), a next page that does not move on, or more than `maxTasks` tasks in all.
   /// `keep` leaves out the tasks a reader has no use for as each page comes (the reminder service keeps those with
   /// reminders), and `shape` keeps of each only what the reader uses (the reminder service: no notes).
+  /// `progress` sees the pages so far while more are to come: after the first, then at most every
+  /// `previewInterval`.
   public static func read(
     _ client: TaskAPIClient, since token: String?, limit: Int?, wait: Int? = nil, maxTasks: Int = 1_000_000,
     keeping keep: @Sendable (PlannerItem) -> Bool = { _ in true },
-    shaping shape: @Sendable (PlannerItem) -> PlannerItem = { $0 }
+    shaping shape: @Sendable (PlannerItem) -> PlannerItem = { $0 },
+    progress: (@Sendable (PlannerChanges) -> Void)? = nil
   ) async throws(TaskAPIError) -> PlannerChanges {
     let most = limit ?? 5_000
     func check(_ page: PlannerChanges) throws(TaskAPIError) {
@@ -172,6 +193,7 @@ public actor PlannerReplica {
     var page = try await client.changesPage(since: token, limit: limit, wait: wait)
     var changes: PlannerChanges?
     var read = 0
+    var lastProgress: ContinuousClock.Instant?
     while true {
       // The next page is asked for while this one is decoded (and given up if this one turns out bad).
       let head = page.head
@@ -198,6 +220,10 @@ public actor PlannerReplica {
       }
       guard decoded.more else { break }
       guard read < maxTasks else { throw .badResponse("the change feed's pages did not end") }
+      if let progress, let changes, lastProgress.map({ .now - $0 >= previewInterval }) ?? true {
+        progress(changes)
+        lastProgress = .now
+      }
       // The head read as the page did, and it has more: the next page was asked for.
       guard let next = await ahead else { throw .badResponse("the change feed's page read two ways") }
       page = try next.get()
@@ -216,8 +242,17 @@ public actor PlannerReplica {
     }
   }
 
-  /// Deletions first, then what is there now (a task moved to another list comes as gone there and here now).
+  /// How often a first read's pages so far are shown after the first (`follow`'s `showing`): a page of a fast
+  /// service comes every few milliseconds, and each showing builds the window's state of every task again.
+  public static let previewInterval = Duration.milliseconds(500)
+
   func apply(_ changes: PlannerChanges) {
+    Self.apply(changes, lists: &lists, tasks: &tasks)
+    token = changes.next
+  }
+
+  /// Deletions first, then what is there now (a task moved to another list comes as gone there and here now).
+  static func apply(_ changes: PlannerChanges, lists: inout [PlannerListItem], tasks: inout [UUID: PlannerItem]) {
     let goneLists = Set(changes.deletedLists)
     if !goneLists.isEmpty {
       lists.removeAll { goneLists.contains($0.id) }
@@ -229,7 +264,6 @@ public actor PlannerReplica {
     }
     for task in changes.tasks { tasks[task.id] = task }
     lists.sort { ($0.isDefault ? 0 : 1, $0.sortKey, $0.name) < ($1.isDefault ? 0 : 1, $1.sortKey, $1.name) }
-    token = changes.next
   }
 
   /// Removes the copy from disk for good (a sign-out): a read still under way, or a write it left for later, writes
