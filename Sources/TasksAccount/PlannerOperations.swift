@@ -215,25 +215,45 @@ public final class PlannerOperations {
   /// Returns once the service's lists, or a copy of them kept from an earlier read, are shown (at once when they
   /// are): the long poll starts from what was read. (Before the first read, a long poll would ask for everything a
   /// second time, beside the read under way.)
+  /// A first read that fails (offline, the service failing) lets it return too, once it has ended: the long poll's
+  /// own retries take over. A waiting task that is cancelled returns at once.
   public func untilShown() async {
-    if shown != nil && hasRead { return }
-    await withCheckedContinuation { shownWaiters.append($0) }
+    if shown != nil && (hasRead || lastRefreshEnded != nil) { return }
+    let id = UUID()
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        if Task.isCancelled { return continuation.resume() }
+        shownWaiters[id] = continuation
+      }
+    } onCancel: {
+      Task { @MainActor in self.shownWaiters.removeValue(forKey: id)?.resume() }
+    }
   }
 
-  /// Whether what is shown came from the service (now or in a kept copy), not only from this window's edits.
+  /// Whether the service's lists were read (now or in a kept copy), not only this window's edits shown. Stays true
+  /// until the account is forgotten (a read that starts over empties the copy's token a moment, not what was read).
   private var hasRead = false
+
+  private func resumeShownWaiters() {
+    let waiting = shownWaiters
+    shownWaiters = [:]
+    for waiter in waiting.values { waiter.resume() }
+  }
 
   /// The first read's pages so far, shown in place of the copy while the read goes on (`follow`'s `showing`), and
   /// how many were shown; nil when no first read is under way.
   private var preview: (lists: [PlannerListItem], tasks: [UUID: PlannerItem], number: Int)?
 
-  private var shownWaiters: [CheckedContinuation<Void, Never>] = []
+  private var shownWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
 
   /// The day what is shown was last shown on (the long poll shows it again when it changes).
   private var shownDay: CalendarDate?
 
   private func refreshOnce() async {
-    defer { lastRefreshEnded = .now }
+    defer {
+      lastRefreshEnded = .now
+      if shown != nil { resumeShownWaiters() }
+    }
     guard let store = await currentStore() else { return }
     _ = await showSaved()
     let client = makeClient(session, store.objectID)
@@ -248,7 +268,7 @@ public final class PlannerOperations {
     var offline: NetworkError?
     // A first read (nothing kept on this computer) is shown page by page as it comes.
     var showing: (@Sendable ([PlannerListItem], [UUID: PlannerItem]) -> Void)?
-    if await store.replica.token == nil {
+    if await store.replica.isEmpty {
       preview = (lists: [], tasks: [:], number: 0)
       let counter = PreviewCounter()
       showing = { [weak self] lists, tasks in
@@ -329,7 +349,7 @@ public final class PlannerOperations {
     // While a first read is under way, its pages so far stand for the copy (still empty).
     let preview = self.preview
     let (lists, tasks, read) =
-      if let preview { (preview.lists, preview.tasks, false) } else {
+      if let preview, preview.number > 0 { (preview.lists, preview.tasks, false) } else {
         (await store.replica.lists, await store.replica.tasks, await store.replica.token != nil)
       }
     var shown = await store.outbox.shown(lists: lists, tasks: tasks)
@@ -338,11 +358,9 @@ public final class PlannerOperations {
     // Pages that came meanwhile, or the read's end, show instead.
     if let preview, self.preview?.number != preview.number { return }
     self.shown = shown
-    hasRead = read
     if read {
-      let waiting = shownWaiters
-      shownWaiters = []
-      for waiter in waiting { waiter.resume() }
+      hasRead = true
+      resumeShownWaiters()
     }
     view?.show(undoHistory.hiding(in: shown))
     if let aside = store.outbox.keptAside, let view, toldKeptAside.insert(aside).inserted {

@@ -199,16 +199,21 @@ final class AccountController {
       if hasCopy {
         ui.show(.tasks)
       } else {
+        previewHooks += 1
         planner.onPreview = { [weak self, weak planner] in
           planner?.onPreview = nil
           self?.ui.show(.tasks)
         }
       }
+      let hook = previewHooks
       await ui.whileLoading { await planner.refresh() }
-      planner.onPreview = nil
+      if previewHooks == hook { planner.onPreview = nil }  // not a later start's (another account signed in since)
       if !hasCopy, await session.account != nil { ui.show(.tasks) }
     }
   }
+
+  /// How many first starts set the planner's preview hook (each clears only its own).
+  private var previewHooks = 0
 
   /// The window closes: the lists go on without it (a deletion whose Undo showed is carried out now), and a sign-in
   /// the broker waits for is given up.

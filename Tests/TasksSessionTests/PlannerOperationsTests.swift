@@ -233,6 +233,8 @@ struct PlannerOperationsTests {
         waited.set()
       }
       await Task.yield()
+      // Nor is there a long poll before the whole read (it would ask for everything a second time).
+      let polled = Task { await planner.waitForChanges() }
       #expect(view.state.orderedLists.map(\.name) == ["Tasks"])
       #expect(!FileManager.default.fileExists(atPath: copy.path), "nothing is kept before the whole read has come")
       #expect(!waited.isSet, "the long poll waits for the whole read")
@@ -240,6 +242,7 @@ struct PlannerOperationsTests {
       let added = PlannerItem(id: UUID(), listID: home.id, title: "added meanwhile", createdAt: Date())
       #expect(await planner.record(.createTask(added)))
       #expect(view.shown?.tasks.count == 11 && view.titles.contains("added meanwhile"), "\(view.titles)")
+      #expect(!waited.isSet, "the long poll still waits for the whole read")
 
       pages.open()
       await refreshed.value
@@ -247,6 +250,34 @@ struct PlannerOperationsTests {
       #expect(FileManager.default.fileExists(atPath: copy.path))
       #expect(await eventually { waited.isSet })
       #expect(view.shown?.tasks.count == 26, "no late page showed over the whole read")
+      #expect(await polled.value == false, "the long poll asked during the first read did not read")
+      await settle(account)
+    }
+  }
+
+  @Test(
+    "a first read that cannot reach the service ends the long poll's wait (its own retries take over); a cancelled wait returns",
+    .timeLimit(.minutes(2)))
+  func firstReadFailing() async throws {
+    try await SessionHarness.with { harness in
+      let account = try AccountHarness(harness)
+      let planner = account.planner
+      planner.makeClient = { session, _ in .offline(session) }
+      await account.account.signedIn(try await harness.signIn(account.session, "ann@example.com"))
+      // A window's long poll given up (the window lost the focus) before anything was shown.
+      let givenUp = Task { @MainActor in await planner.untilShown() }
+      await Task.yield()
+      givenUp.cancel()
+      await givenUp.value
+
+      let waited = WaitFlag()
+      Task { @MainActor in
+        await planner.untilShown()
+        waited.set()
+      }
+      await planner.refresh()
+      #expect(account.view.offline != nil)
+      #expect(await eventually { waited.isSet }, "the first read ended, without the lists")
       await settle(account)
     }
   }

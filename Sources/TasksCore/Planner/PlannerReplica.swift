@@ -82,6 +82,10 @@ public actor PlannerReplica {
     token = kept.next
   }
 
+  /// Whether nothing was ever read into it (a first start on this computer; not a read that starts over, which empties
+  /// only the token while it reads again).
+  public var isEmpty: Bool { token == nil && lists.isEmpty && tasks.isEmpty }
+
   /// A list's tasks, then their subtasks, each in sort key (those without one last) then creation order.
   public func tasks(in list: UUID) -> [PlannerItem] {
     ManualOrder.sorted(tasks.values.filter { $0.listID == list })
@@ -136,9 +140,8 @@ public actor PlannerReplica {
     }
     while true {
       do {
-        let first = from == nil && lists.isEmpty && tasks.isEmpty
         changes = try await Self.read(
-          client, since: from, limit: pageSize, wait: wait, progress: first ? progress : nil)
+          client, since: from, limit: pageSize, wait: wait, progress: isEmpty ? progress : nil)
       } catch .rejected(410, _) {
         token = nil
         startedOver = true
