@@ -178,13 +178,18 @@ public final class PlannerOperations {
     return shown?.lists.isEmpty == false
   }
 
-  /// Reads the feed again unless a refresh ended less than `interval` ago or one is under way (the window's focus
-  /// and its minute: changes made elsewhere show without F5).
+  /// Reads the feed again unless a refresh ended less than `interval` ago, or one under way started less than that
+  /// ago, or one waits to start (the window's focus and its minute: changes made elsewhere show without F5). (The
+  /// focus a window gets at its start asked for a second read of everything after the first.)
   public func refreshQuietly(atMostEvery interval: Duration) async {
     if nextRefresh != nil || retry.isWaiting { return }
     if let lastRefreshEnded, ContinuousClock.now - lastRefreshEnded < interval { return }
+    if let refreshStarted, ContinuousClock.now - refreshStarted < interval { return }
     await refresh()
   }
+
+  /// When the refresh under way started (nil: none is).
+  private var refreshStarted: ContinuousClock.Instant?
 
   /// The window's long poll (`LiveRefresh`): one request that the service answers when something changed for the
   /// account (through any device or instance), shown as a refresh shows it. Answers false when it could not wait
@@ -250,7 +255,9 @@ public final class PlannerOperations {
   private var shownDay: CalendarDate?
 
   private func refreshOnce() async {
+    refreshStarted = .now
     defer {
+      refreshStarted = nil
       lastRefreshEnded = .now
       if shown != nil { resumeShownWaiters() }
     }
@@ -373,7 +380,9 @@ public final class PlannerOperations {
     guard let preview, number > preview.number, self.store?.objectID == store.objectID else { return }
     self.preview = (lists, tasks, number)
     await showCurrent(store)
-    if self.preview?.number == number { onPreview?() }
+    guard self.preview?.number == number else { return }
+    onPreview?()
+    host?.debug("planner: \(tasks.count) tasks are shown while the rest come")
   }
 
   /// Numbers the showings of one read's pages, in the order the read made them.

@@ -203,25 +203,8 @@ struct PlannerOperationsTests {
     """)
   func firstReadShownAsItComes() async throws {
     try await SessionHarness.with { harness in
-      // Ann has 25 tasks in her default list, made on another device.
-      let other = try await elsewhere(harness)
-      let home = try #require(try await other.plannerLists().first(where: \.isDefault))
-      for number in 1...25 {
-        _ = try await other.createTask(
-          PlannerItem(id: UUID(), listID: home.id, title: "task \(number)", createdAt: Date()))
-      }
-      // This computer keeps nothing: the pages (10 tasks each) after the first wait until the test lets them go.
-      let account = try AccountHarness(harness)
+      let (account, pages, home) = try await firstStart(harness)
       let (view, planner) = (account.view, account.planner)
-      planner.pageSize = 10
-      let pages = FeedPageGate()
-      let base = harness.settings.taskAPI
-      planner.makeClient = { session, id in
-        TaskAPIClient(baseURL: base, http: HTTPClient(pages.transport(HTTPClient.tests))) {
-          force throws(SessionError) in try await session.bearer(forceRefresh: force, for: id)
-        }
-      }
-      await account.account.signedIn(try await harness.signIn(account.session, "ann@example.com"))
       let copy = try await account.files().replica
       let refreshed = Task { await planner.refresh() }
 
@@ -253,6 +236,47 @@ struct PlannerOperationsTests {
       #expect(await polled.value == false, "the long poll asked during the first read did not read")
       await settle(account)
     }
+  }
+
+  @Test(
+    "a quiet refresh asked while the first read is under way (the window getting the focus at its start) reads nothing more"
+  )
+  func quietRefreshDuringFirstRead() async throws {
+    try await SessionHarness.with { harness in
+      let (account, pages, _) = try await firstStart(harness)
+      let (view, planner) = (account.view, account.planner)
+      let before = harness.requests.feedReads
+      let refreshed = Task { await planner.refresh() }
+      #expect(await eventually { view.shown?.tasks.count == 10 })
+      let quiet = Task { await planner.refreshQuietly(atMostEvery: .seconds(3)) }
+      pages.open()
+      await refreshed.value
+      await quiet.value
+      #expect(harness.requests.feedReads - before == 3, "the first read's three pages, and no second read")
+      await settle(account)
+    }
+  }
+
+  /// Ann, with 25 tasks in her default list made on another device, signed in on this computer, which keeps nothing;
+  /// its planner reads pages of 10 tasks, and those after the first wait until the test opens the gate.
+  private func firstStart(_ harness: SessionHarness) async throws -> (AccountHarness, FeedPageGate, PlannerListItem) {
+    let other = try await elsewhere(harness)
+    let home = try #require(try await other.plannerLists().first(where: \.isDefault))
+    for number in 1...25 {
+      _ = try await other.createTask(
+        PlannerItem(id: UUID(), listID: home.id, title: "task \(number)", createdAt: Date()))
+    }
+    let account = try AccountHarness(harness)
+    account.planner.pageSize = 10
+    let pages = FeedPageGate()
+    let base = harness.settings.taskAPI
+    account.planner.makeClient = { session, id in
+      TaskAPIClient(baseURL: base, http: HTTPClient(pages.transport(HTTPClient.tests))) {
+        force throws(SessionError) in try await session.bearer(forceRefresh: force, for: id)
+      }
+    }
+    await account.account.signedIn(try await harness.signIn(account.session, "ann@example.com"))
+    return (account, pages, home)
   }
 
   @Test(
