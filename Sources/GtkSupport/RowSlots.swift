@@ -2,6 +2,7 @@
 // can change in place. Main actor.
 
 import CGtk
+import GLibSupport
 
 /// A list model of plain GObjects, each with a string (a row's key) kept here. `splice` makes new objects, as a
 /// `GtkStringList` would, so that a list view's rows follow their items through an edit (the focus stays on its
@@ -9,17 +10,67 @@ import CGtk
 /// change in count, and keeps its row widgets for the caller to bind again. GTK 4.8 otherwise destroys every row of
 /// the items removed and makes new ones for the items added, telling the accessibility bus of each: switching a
 /// planner of 10 000 tasks to another list spent three quarters of its time there (perf).
+///
+/// A long insertion at the end puts its first items in the model at once and the rest when the main loop is idle,
+/// `fillChunk` at a time: GTK 4.8's list view keeps a row widget for each of up to 200 items from its first
+/// (`GTK_LIST_VIEW_MAX_LIST_ITEMS`), however few its height shows, and a first start showing 12 rows of a list of 500
+/// made, bound and laid out 205 before its first frame (36 ms of the main thread to make them, more to lay them out).
+/// Whatever changes or reads the model's positions first puts the waiting items in (`splice`, `replaceAll`, `flush`).
 @MainActor
 public final class RowSlots {
   /// The model (a `GListStore`), for the model above it.
   public let model: OpaquePointer
   private var objects: [UnsafeMutableRawPointer] = []
   private var strings: [UnsafeMutableRawPointer: String] = [:]
+  /// The strings of the items still to come, after those in the model.
+  private var waiting: [String] = []
+  /// Whether an idle fill is asked for.
+  private var fillAsked = false
+
+  /// How many items a long insertion puts in the model at once: more than the tallest screen shows.
+  public static let firstFill = 50
+  /// How many waiting items go in at each idle moment (their rows are made then, a few milliseconds each time).
+  static let fillChunk = 50
 
   public init() { model = b2c_object_store_new() }
 
-  /// Replaces `remove` items at `at` with new items for `insert`, announcing one change.
+  /// Replaces `remove` items at `at` with new items for `insert`, announcing one change; a long insertion at the end
+  /// leaves its items past the first `firstFill` for the idle main loop.
   public func splice(at: Int, remove: Int, insert: [String]) {
+    flush()
+    if remove == 0, at == objects.count, at + insert.count > Self.firstFill, insert.count > 1 {
+      let now = max(0, Self.firstFill - at)
+      waiting = Array(insert[now...])
+      if now > 0 { place(at: at, remove: 0, insert: Array(insert[..<now])) }
+      askToFill()
+      return
+    }
+    place(at: at, remove: remove, insert: insert)
+  }
+
+  /// Puts every waiting item in the model now.
+  public func flush() {
+    guard !waiting.isEmpty else { return }
+    let rest = waiting
+    waiting = []
+    place(at: objects.count, remove: 0, insert: rest)
+  }
+
+  private func askToFill() {
+    guard !fillAsked else { return }
+    fillAsked = true
+    Idle.run { [weak self] in
+      guard let self else { return }
+      self.fillAsked = false
+      guard !self.waiting.isEmpty else { return }
+      let chunk = Array(self.waiting.prefix(Self.fillChunk))
+      self.waiting.removeFirst(chunk.count)
+      self.place(at: self.objects.count, remove: 0, insert: chunk)
+      if !self.waiting.isEmpty { self.askToFill() }
+    }
+  }
+
+  private func place(at: Int, remove: Int, insert: [String]) {
     var made: [gpointer?] = []
     made.reserveCapacity(insert.count)
     for string in insert {
@@ -38,6 +89,7 @@ public final class RowSlots {
   /// Makes the items say `all`: the items there are keep their objects and take the first strings (the list view
   /// is not told: bind its rows again), and items are added or removed at the end.
   public func replaceAll(_ all: [String]) {
+    flush()
     let kept = min(objects.count, all.count)
     for index in 0..<kept { strings[objects[index]] = all[index] }
     if all.count > kept {

@@ -131,6 +131,7 @@ final class PlannerListPage {
   func focusRow(at position: Int, tries: Int = 3) -> Bool {
     let rows = controller.state.rows
     guard rows.indices.contains(position) else { return false }
+    factory.flush()
     listView.activateAction("list.scroll-to-item", UInt32(position))
     if let item = factory.row(showing: rows[position])?.box.parent, item.isMapped {
       _ = item.grabFocus()

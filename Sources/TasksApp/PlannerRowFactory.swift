@@ -58,6 +58,7 @@ final class PlannerRowFactory {
   private func keepFocus(on key: PlannerRowKey, tries: Int = 5, position: @escaping (PlannerRowKey) -> Int?) {
     guard let listView else { return }
     Idle.run {
+      self.slots.flush()  // its position may be among the rows still to come
       let focus = listView.focusInWindow
       if let focus, focus.isMapped, !listView.contains(focus) || self.key(around: focus) == key { return }
       guard let index = position(key) else { return }
@@ -67,6 +68,9 @@ final class PlannerRowFactory {
       if tries > 0 { self.keepFocus(on: key, tries: tries - 1, position: position) }
     }
   }
+
+  /// Puts the rows still to come in the list view's model now (before a position in it is used).
+  func flush() { slots.flush() }
 
   /// The row widget showing `key`, if one is on screen.
   func row(showing key: PlannerRowKey) -> PlannerRow? { binding.row(showing: key) }
