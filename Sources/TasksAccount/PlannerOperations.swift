@@ -595,6 +595,7 @@ public final class PlannerOperations {
     shown = nil
     hasRead = false
     preview = nil
+    lastRefreshEnded = nil  // the next account's long poll waits for its own first read
     undoHistory.clear()
     let notices = self.notices
     self.notices = [:]  // (a notice that goes now carries nothing out: nothing of the account is sent any more)
