@@ -27,8 +27,9 @@ public final class RowSlots {
   /// Whether an idle fill is asked for.
   private var fillAsked = false
 
-  /// How many items a long insertion puts in the model at once: more than the tallest screen shows.
-  public static let firstFill = 50
+  /// How many items a long insertion puts in the model at once: more than a screen of the list shows (the owner
+  /// knows its window's height; 50 until it says).
+  public var firstFill = 50
   /// How many waiting items go in at each idle moment (their rows are made then, a few milliseconds each time).
   static let fillChunk = 50
 
@@ -38,8 +39,8 @@ public final class RowSlots {
   /// leaves its items past the first `firstFill` for the idle main loop.
   public func splice(at: Int, remove: Int, insert: [String]) {
     flush()
-    if remove == 0, at == objects.count, at + insert.count > Self.firstFill, insert.count > 1 {
-      let now = max(0, Self.firstFill - at)
+    if remove == 0, at == objects.count, at + insert.count > firstFill, insert.count > 1 {
+      let now = max(0, firstFill - at)
       waiting = Array(insert[now...])
       if now > 0 { place(at: at, remove: 0, insert: Array(insert[..<now])) }
       askToFill()

@@ -69,6 +69,17 @@ final class PlannerRowFactory {
     }
   }
 
+  /// How many rows a screen of the list can show, and a few more: its window's height (the tallest monitor's while
+  /// maximised) over the shortest row, a title alone; 50 outside a window. A list's rows past them are made when the
+  /// main loop is idle (`RowSlots`).
+  private func rowsOnScreen() -> Int {
+    guard let height = listView?.asWidget.windowHeight, height > 0 else { return 50 }
+    return height / Self.shortestRow + 4
+  }
+
+  /// The height of a row showing a title alone, in pixels (less than GTK's, with its margins, is made).
+  static let shortestRow = 32
+
   /// Puts the rows still to come in the list view's model now (before a position in it is used).
   func flush() { slots.flush() }
 
@@ -83,6 +94,7 @@ final class PlannerRowFactory {
 
   /// Shows `rows` after `edits` (GTK makes rows for the keys inserted), drawing again the rows of `refill`.
   func show(_ rows: [PlannerRowKey], edits: [KeyedEdit<PlannerRowKey>], refill: Set<PlannerRowKey>) {
+    slots.firstFill = rowsOnScreen()
     let focused = edits.isEmpty ? nil : followedFocus()
     for edit in edits { slots.splice(at: edit.at, remove: edit.remove, insert: edit.insert.map(\.modelString)) }
     binding.refill(refill)
@@ -108,6 +120,7 @@ final class PlannerRowFactory {
 
   /// Shows `keys` instead of the rows shown (another entry's): the row widgets there are show the first of them.
   func replaceAll(with keys: [PlannerRowKey]) {
+    slots.firstFill = rowsOnScreen()
     slots.replaceAll(keys.map(\.modelString))
     binding.rebindAll()
   }
