@@ -11,8 +11,8 @@ import GLibSupport
 /// the items removed and makes new ones for the items added, telling the accessibility bus of each: switching a
 /// planner of 10 000 tasks to another list spent three quarters of its time there (perf).
 ///
-/// A long insertion at the end puts its first items in the model at once and the rest when the main loop is idle,
-/// `fillChunk` at a time: GTK 4.8's list view keeps a row widget for each of up to 200 items from its first
+/// A long insertion at the end puts a screenful of items in the model at once and the rest when the main loop is idle
+/// (after the frame that shows the first): GTK 4.8's list view keeps a row widget for each of up to 200 items from its first
 /// (`GTK_LIST_VIEW_MAX_LIST_ITEMS`), however few its height shows, and a first start showing 12 rows of a list of 500
 /// made, bound and laid out 205 before its first frame (36 ms of the main thread to make them, more to lay them out).
 /// Whatever changes or reads the model's positions first puts the waiting items in (`splice`, `replaceAll`, `flush`).
@@ -24,14 +24,10 @@ public final class RowSlots {
   private var strings: [UnsafeMutableRawPointer: String] = [:]
   /// The strings of the items still to come, after those in the model.
   private var waiting: [String] = []
-  /// Whether an idle fill is asked for.
-  private var fillAsked = false
 
-  /// How many items a long insertion puts in the model at once: more than a screen of the list shows (the owner
-  /// knows its window's height; 50 until it says).
-  public var firstFill = 50
-  /// How many waiting items go in at each idle moment (their rows are made then, a few milliseconds each time).
-  static let fillChunk = 50
+  /// How many items a long insertion puts in the model at once: more than a screen of the list shows (its owner
+  /// knows the window's height; 50 without one).
+  public var screenful: @MainActor () -> Int = { 50 }
 
   public init() { model = b2c_object_store_new() }
 
@@ -39,36 +35,23 @@ public final class RowSlots {
   /// leaves its items past the first `firstFill` for the idle main loop.
   public func splice(at: Int, remove: Int, insert: [String]) {
     flush()
-    if remove == 0, at == objects.count, at + insert.count > firstFill, insert.count > 1 {
-      let now = max(0, firstFill - at)
+    let first = screenful()
+    if remove == 0, at == objects.count, at + insert.count > first, insert.count > 1 {
+      let now = max(0, first - at)
       waiting = Array(insert[now...])
       if now > 0 { place(at: at, remove: 0, insert: Array(insert[..<now])) }
-      askToFill()
+      Idle.run { [weak self] in self?.flush() }
       return
     }
     place(at: at, remove: remove, insert: insert)
   }
 
-  /// Puts every waiting item in the model now.
+  /// Puts every waiting item in the model now (the idle main loop does when nothing did before).
   public func flush() {
     guard !waiting.isEmpty else { return }
     let rest = waiting
     waiting = []
     place(at: objects.count, remove: 0, insert: rest)
-  }
-
-  private func askToFill() {
-    guard !fillAsked else { return }
-    fillAsked = true
-    Idle.run { [weak self] in
-      guard let self else { return }
-      self.fillAsked = false
-      guard !self.waiting.isEmpty else { return }
-      let chunk = Array(self.waiting.prefix(Self.fillChunk))
-      self.waiting.removeFirst(chunk.count)
-      self.place(at: self.objects.count, remove: 0, insert: chunk)
-      if !self.waiting.isEmpty { self.askToFill() }
-    }
   }
 
   private func place(at: Int, remove: Int, insert: [String]) {

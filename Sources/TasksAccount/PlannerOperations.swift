@@ -47,7 +47,7 @@ public final class PlannerOperations {
   /// Called after each read of the feed with what is shown (`edited`: the read that followed an edit of this
   /// window's): the reminder service is told of reminders.
   public var onSynced: (@MainActor (_ shown: PlannerShown, _ edited: Bool) -> Void)?
-  /// Called when the first pages of a first read were shown (the window leaves its loading page for them).
+  /// Called when a first read's pages so far were shown (the window leaves its loading page for them).
   public var onPreview: (@MainActor () -> Void)?
   /// Called when a request found that another app of the keychain group signed out (the account forgets, as the
   /// list's own discovery of it does).

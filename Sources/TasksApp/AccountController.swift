@@ -26,6 +26,10 @@ final class AccountController {
     self.account = account
     self.signIn = signIn
     signIn.onFinished = { [unowned self] step in self.signInFinished(step) }
+    // A first read's first pages leave the loading page (`showLists`).
+    account.planner.onPreview = { [weak self] in
+      if let self, self.ui.page == .loading { self.ui.show(.tasks) }
+    }
   }
 
   /// Cancels the sign-in on screen (Escape, Cancel): back to the list when someone is still signed in.
@@ -196,24 +200,11 @@ final class AccountController {
     Task {
       let planner = account.planner
       let hasCopy = await planner.showSaved()
-      if hasCopy {
-        ui.show(.tasks)
-      } else {
-        previewHooks += 1
-        planner.onPreview = { [weak self, weak planner] in
-          planner?.onPreview = nil
-          self?.ui.show(.tasks)
-        }
-      }
-      let hook = previewHooks
+      if hasCopy { ui.show(.tasks) }
       await ui.whileLoading { await planner.refresh() }
-      if previewHooks == hook { planner.onPreview = nil }  // not a later start's (another account signed in since)
       if !hasCopy, await session.account != nil { ui.show(.tasks) }
     }
   }
-
-  /// How many first starts set the planner's preview hook (each clears only its own).
-  private var previewHooks = 0
 
   /// The window closes: the lists go on without it (a deletion whose Undo showed is carried out now), and a sign-in
   /// the broker waits for is given up.

@@ -26,6 +26,8 @@ enum WindowPage: String, CaseIterable {
 /// the account's events reach the window through `PlannerView` and `AccountSession.observe`.)
 @MainActor
 protocol AccountWindow: AnyObject {
+  /// The page shown.
+  var page: WindowPage { get }
   /// Shows `page` and hides the others.
   func show(_ page: WindowPage)
   /// Shows the sign-in failed page with what went wrong.

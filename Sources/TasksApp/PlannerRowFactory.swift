@@ -36,6 +36,7 @@ final class PlannerRowFactory {
       string: { [unowned slots] in slots.string(of: $0) },
       fill: { [unowned self] row, key in self.fill(row, key) },
       unbound: { row in row.key = nil }, retire: { row in row.retire() })
+    slots.screenful = { [unowned self] in self.rowsOnScreen() }
   }
 
   /// Draws again the rows of `keys` that are on screen.
@@ -94,7 +95,6 @@ final class PlannerRowFactory {
 
   /// Shows `rows` after `edits` (GTK makes rows for the keys inserted), drawing again the rows of `refill`.
   func show(_ rows: [PlannerRowKey], edits: [KeyedEdit<PlannerRowKey>], refill: Set<PlannerRowKey>) {
-    slots.firstFill = rowsOnScreen()
     let focused = edits.isEmpty ? nil : followedFocus()
     for edit in edits { slots.splice(at: edit.at, remove: edit.remove, insert: edit.insert.map(\.modelString)) }
     binding.refill(refill)
@@ -120,7 +120,6 @@ final class PlannerRowFactory {
 
   /// Shows `keys` instead of the rows shown (another entry's): the row widgets there are show the first of them.
   func replaceAll(with keys: [PlannerRowKey]) {
-    slots.firstFill = rowsOnScreen()
     slots.replaceAll(keys.map(\.modelString))
     binding.rebindAll()
   }

@@ -29,7 +29,7 @@ struct RowSlotsTests {
     let slots = RowSlots()
     let all = (0..<180).map { "row \($0)" }
     slots.splice(at: 0, remove: 0, insert: all)
-    #expect(items(slots) == Array(all.prefix(slots.firstFill)))
+    #expect(items(slots) == Array(all.prefix(50)))
     var turns = 0
     while items(slots).count < all.count && turns < 10_000 {
       g_main_context_iteration(nil, 0)
@@ -38,7 +38,7 @@ struct RowSlotsTests {
     #expect(items(slots) == all)
 
     let told = RowSlots()
-    told.firstFill = 20
+    told.screenful = { 20 }
     told.splice(at: 0, remove: 0, insert: all)
     #expect(items(told) == Array(all.prefix(20)))
   }
@@ -58,7 +58,7 @@ struct RowSlotsTests {
     // A short list grown long (another entry's rows shown in the row widgets there are): the first keep their
     // items, the rest wait; a flush puts them in.
     other.replaceAll(all)
-    #expect(items(other) == Array(all.prefix(other.firstFill)))
+    #expect(items(other) == Array(all.prefix(50)))
     other.flush()
     #expect(items(other) == all)
   }

@@ -257,9 +257,29 @@ struct PlannerOperationsTests {
     }
   }
 
+  @Test("a service whose second page is bad: what its first page showed goes, the window says so, nothing is kept")
+  func badLaterPageWithdrawsPreview() async throws {
+    try await SessionHarness.with { harness in
+      let garbage = TasksCore.HTTPAnswer(
+        status: 200, body: Data(#"{"lists": "not a list"}"#.utf8), headers: ["content-type": "application/json"])
+      let (account, pages, _) = try await firstStart(harness, later: garbage)
+      let (view, planner) = (account.view, account.planner)
+      let refreshed = Task { await planner.refresh() }
+      #expect(await eventually { view.shown?.tasks.count == 10 }, "the first page is shown")
+      pages.open()
+      await refreshed.value
+      #expect(view.shown?.tasks.isEmpty == true && view.shown?.lists.isEmpty == true, "\(view.titles)")
+      #expect(view.messages == [TaskAPIError.badResponse("").message], "\(view.messages)")
+      #expect(!FileManager.default.fileExists(atPath: try await account.files().replica.path))
+      await settle(account)
+    }
+  }
+
   /// Ann, with 25 tasks in her default list made on another device, signed in on this computer, which keeps nothing;
   /// its planner reads pages of 10 tasks, and those after the first wait until the test opens the gate.
-  private func firstStart(_ harness: SessionHarness) async throws -> (AccountHarness, FeedPageGate, PlannerListItem) {
+  private func firstStart(_ harness: SessionHarness, later: TasksCore.HTTPAnswer? = nil) async throws -> (
+    AccountHarness, FeedPageGate, PlannerListItem
+  ) {
     let other = try await elsewhere(harness)
     let home = try #require(try await other.plannerLists().first(where: \.isDefault))
     for number in 1...25 {
@@ -268,7 +288,7 @@ struct PlannerOperationsTests {
     }
     let account = try AccountHarness(harness)
     account.planner.pageSize = 10
-    let pages = FeedPageGate()
+    let pages = FeedPageGate(later: later)
     let base = harness.settings.taskAPI
     account.planner.makeClient = { session, id in
       TaskAPIClient(baseURL: base, http: HTTPClient(pages.transport(HTTPClient.tests))) {
@@ -333,8 +353,12 @@ struct PlannerOperationsTests {
 }
 
 /// Holds every change-feed request for a page after the first (`since=` in its query) until `open`.
+/// With `later`, a hostile or broken service: each page after the first is that answer, once the gate is open.
 private final class FeedPageGate: Sendable {
   private let isOpen = Mutex(false)
+  let later: TasksCore.HTTPAnswer?
+
+  init(later: TasksCore.HTTPAnswer? = nil) { self.later = later }
 
   func open() { isOpen.withLock { $0 = true } }
 
@@ -347,6 +371,7 @@ private final class FeedPageGate: Sendable {
     func send(_ request: HTTPRequest) async throws(NetworkError) -> TasksCore.HTTPAnswer {
       if request.url.path().hasSuffix("/changes"), request.url.query()?.contains("since=") == true {
         while !gate.isOpen.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }
+        if let later = gate.later { return later }
       }
       return try await http.send(request)
     }
