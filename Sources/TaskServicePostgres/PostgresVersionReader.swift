@@ -11,6 +11,9 @@ import TaskService
 /// and hops through Swift's executor, and under load list requests spent most of their time waiting for those
 /// reads, one after the other (Tests/Benchmarks/RESULTS.md).
 ///
+/// The query is a prepared statement, prepared once on each connection: a read is then one Bind and Execute, and
+/// PostgreSQL neither parses nor plans it again (pgbench here: 40 700 against 28 000 such queries a second).
+///
 /// The connection opens with the first read; a read that fails or takes longer than `limit` drops it (503 for the
 /// requests it was for when the database went away or did not answer), and the next read opens another.
 final class PostgresVersionReader: Sendable {
@@ -18,17 +21,24 @@ final class PostgresVersionReader: Sendable {
   private let eventLoop: any EventLoop
   private let logger: Logger
   private let limit: TimeAmount
-  /// The versions of owners' lists (`owner_versions`, kept by a trigger). Not a prepared statement: PostgresNIO
-  /// prepares only through `async` calls, and PostgreSQL planning this query each time measured no slower.
-  static let listVersions = "SELECT owner, version FROM owner_versions WHERE owner = ANY($1)"
-  /// The members' change-feed positions (`member_feed`, kept by triggers).
-  static let feedPositions = "SELECT member, seq FROM member_feed WHERE member = ANY($1)"
+  /// The versions of owners' lists (`owner_versions`, kept by a trigger). Both columns are read as text: a prepared
+  /// statement's rows come in binary (PostgresNIO asks for it at each Bind) while the description it keeps from the
+  /// preparation says text, so a number would be read as digits; text is the same bytes in either format.
+  static let listVersions = "SELECT owner, version::text FROM owner_versions WHERE owner = ANY($1)"
+  /// The members' change-feed positions (`member_feed`, kept by triggers), read as `listVersions` is.
+  static let feedPositions = "SELECT member, seq::text FROM member_feed WHERE member = ANY($1)"
   /// The query: `$1` a text array of keys, each row a key and its number.
   private let sql: String
 
+  /// An open connection and the query prepared on it.
+  private struct Prepared {
+    let connection: PostgresConnection
+    let query: PreparedQuery
+  }
+
   private struct State {
-    /// The connection, being opened or open; nil before the first read and after a failure.
-    var connection: EventLoopFuture<PostgresConnection>?
+    /// The connection, being opened and prepared or ready; nil before the first read and after a failure.
+    var connection: EventLoopFuture<Prepared>?
     /// That connection once made.
     var made: PostgresConnection?
   }
@@ -54,16 +64,17 @@ final class PostgresVersionReader: Sendable {
       self.logger.warning("PostgreSQL did not answer a list-version read in time")
       finish(.failure(TaskStoreUnavailable()))
     }
-    var bindings = PostgresBindings(capacity: 1)
-    bindings.append(owners)
-    let query = PostgresQuery(unsafeSQL: sql, binds: bindings)
-    connection.flatMap { $0.query(query, logger: self.logger) }.whenComplete { result in
+    var keys = ByteBuffer()
+    owners.encode(into: &keys, context: .default)
+    let bind = PostgresData(type: .textArray, typeModifier: nil, formatCode: .binary, value: keys)
+    connection.flatMap { $0.query.execute([bind]) }.whenComplete { result in
       timeout.cancel()
       do {
         var versions: [String: Int64] = [:]
-        for row in try result.get().rows {
+        for row in try result.get() {
           let cells = row.makeRandomAccess()
-          versions[try cells[0].decode(String.self)] = try cells[1].decode(Int64.self)
+          guard let number = Int64(try cells[1].decode(String.self)) else { throw UnreadableNumber() }
+          versions[try cells[0].decode(String.self)] = number
         }
         finish(.success(versions))
       } catch {
@@ -88,24 +99,30 @@ final class PostgresVersionReader: Sendable {
   }
 
   /// The connection the next read uses: the current one, unless it has closed meanwhile.
-  private func currentConnection() -> EventLoopFuture<PostgresConnection> {
+  private func currentConnection() -> EventLoopFuture<Prepared> {
     let (connection, opened, replaced) = state.withLock {
-      state -> (EventLoopFuture<PostgresConnection>, Bool, EventLoopFuture<PostgresConnection>?) in
+      state -> (EventLoopFuture<Prepared>, Bool, EventLoopFuture<Prepared>?) in
       if let current = state.connection, !(state.made?.isClosed ?? false) { return (current, false, nil) }
       let opening = PostgresConnection.connect(on: eventLoop, configuration: configuration, id: 0, logger: logger)
+        .flatMap { [sql] connection in
+          connection.prepare(query: sql).map { Prepared(connection: connection, query: $0) }
+            .flatMapError { error in connection.close().flatMapThrowing { throw error } }
+        }
       let old = state.connection
       state = State(connection: opening)
       return (opening, true, old)
     }
     if let replaced { Self.close(replaced) }
     if opened {
-      connection.whenSuccess { made in self.state.withLock { if $0.connection === connection { $0.made = made } } }
+      connection.whenSuccess { made in
+        self.state.withLock { if $0.connection === connection { $0.made = made.connection } }
+      }
     }
     return connection
   }
 
   /// Forgets `failed` if it is still the current connection, and closes it.
-  private func drop(_ failed: EventLoopFuture<PostgresConnection>) {
+  private func drop(_ failed: EventLoopFuture<Prepared>) {
     let dropped = state.withLock { state in
       guard state.connection === failed else { return false }
       state = State()
@@ -114,9 +131,12 @@ final class PostgresVersionReader: Sendable {
     if dropped { Self.close(failed) }
   }
 
-  private static func close(_ connection: EventLoopFuture<PostgresConnection>) {
-    connection.whenSuccess { $0.close().whenComplete { _ in } }
+  private static func close(_ connection: EventLoopFuture<Prepared>) {
+    connection.whenSuccess { $0.connection.close().whenComplete { _ in } }
   }
+
+  /// A row whose number is not one (the database answered something else than the query asks for).
+  private struct UnreadableNumber: Error {}
 
   /// A completion that runs once: whichever of the answer and the timeout comes first.
   private final class Completion: Sendable {
