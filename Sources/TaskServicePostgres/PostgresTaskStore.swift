@@ -23,8 +23,8 @@ public final class PostgresTaskStore: TaskStore {
   private let listening: PostgresConnection.Configuration
   let logger: Logger
 
-  /// A store on the database `configuration` names, with at most `connections` connections open (and one more for
-  /// the list-version reads).
+  /// A store on the database `configuration` names, with at most `connections` connections in its pool (and three
+  /// more of its own: the list-version reads, the feed-position reads and the notifications).
   public init(configuration: PostgresURL, connections: Int = 20, logger: Logger) throws {
     versionReader = PostgresVersionReader(
       configuration: try configuration.connectionConfiguration(),

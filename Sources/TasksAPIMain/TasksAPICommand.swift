@@ -30,7 +30,11 @@ struct TasksAPICommand: AsyncParsableCommand {
       (default: $DATABASE_URL, else $XDG_DATA_HOME/b2c-tasks-api/tasks.sqlite).
       """)
   var database: String?
-  @Option(help: "At most this many pooled connections to PostgreSQL (and one for list-version reads).")
+  @Option(
+    help: """
+      At most this many pooled connections to PostgreSQL (and three of its own: list versions, feed positions, \
+      change notifications).
+      """)
   var connections = 20
   @Option(help: "Megabytes of encoded task lists kept in memory, each until its owner's tasks change (0: none).")
   var listCache = 64
