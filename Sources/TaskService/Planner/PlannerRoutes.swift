@@ -231,21 +231,23 @@ public struct PlannerRoutes: Sendable {
 
   private func changes(_ request: Request, caller: PlannerCaller, logger: Logger) async throws -> Response {
     var cursor = PlannerFeedCursor(after: nil)
-    if let token = request.uri.queryParameters.get("since") {
+    // (Hummingbird parses the query again at each `queryParameters`: once here.)
+    let parameters = request.uri.queryParameters
+    if let token = parameters.get("since") {
       guard let read = PlannerFeedCursor(token: String(token)) else {
         return Self.invalid(FieldError("since", "a token from an earlier answer's next"))
       }
       cursor = read
     }
     var limit = PlannerFeedCursor.pageSize
-    if let text = request.uri.queryParameters.get("limit") {
+    if let text = parameters.get("limit") {
       guard text.count <= 5, let number = Int(text), (1...PlannerFeedCursor.maxPageSize).contains(number) else {
         return Self.invalid(FieldError("limit", "a whole number from 1 to \(PlannerFeedCursor.maxPageSize)"))
       }
       limit = number
     }
     var wait = 0
-    if let text = request.uri.queryParameters.get("wait") {
+    if let text = parameters.get("wait") {
       guard text.count <= 3, let number = Int(text), (0...Self.maxWaitSeconds).contains(number) else {
         return Self.invalid(FieldError("wait", "a whole number of seconds from 0 to \(Self.maxWaitSeconds)"))
       }
