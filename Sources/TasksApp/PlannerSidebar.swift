@@ -19,6 +19,8 @@ final class PlannerSidebar {
     let name: Label
     let sharing: Label
     let count: Label
+    /// The entry the row shows (nil until filled).
+    var shown: SidebarEntry?
   }
 
   // Template widgets (the builder keeps them).
@@ -56,12 +58,14 @@ final class PlannerSidebar {
       for row in rows { gtk_list_box_remove(box, row.row.widget) }
       rows = entries.map(makeRow)
       selecting = false
-      for (row, entry) in zip(rows, entries) { fill(row, entry) }
+      for index in rows.indices { fill(&rows[index], entries[index]) }
       select(selected)
       if hadFocus { focus(selected) }
       return
     }
-    for (row, entry) in zip(rows, entries) { fill(row, entry) }
+    // Only the rows whose entry changed: setting the same icon looks it up again, and the same accessible name tells
+    // a screen reader of a change that is none.
+    for index in rows.indices where rows[index].shown != entries[index] { fill(&rows[index], entries[index]) }
     select(selected)
   }
 
@@ -109,7 +113,8 @@ final class PlannerSidebar {
     return Row(selection: entry.selection, row: row, icon: icon, name: name, sharing: sharing, count: count)
   }
 
-  private func fill(_ row: Row, _ entry: SidebarEntry) {
+  private func fill(_ row: inout Row, _ entry: SidebarEntry) {
+    row.shown = entry
     let icon =
       switch entry.selection {
       case .today: "starred-symbolic"
