@@ -11,10 +11,11 @@ import GLibSupport
 /// the items removed and makes new ones for the items added, telling the accessibility bus of each: switching a
 /// planner of 10 000 tasks to another list spent three quarters of its time there (perf).
 ///
-/// A long insertion at the end puts a screenful of items in the model at once and the rest when the main loop is idle
-/// (after the frame that shows the first): GTK 4.8's list view keeps a row widget for each of up to 200 items from its first
-/// (`GTK_LIST_VIEW_MAX_LIST_ITEMS`), however few its height shows, and a first start showing 12 rows of a list of 500
-/// made, bound and laid out 205 before its first frame (36 ms of the main thread to make them, more to lay them out).
+/// A long insertion at the end puts a screenful of items in the model at once and the rest when the main loop is
+/// idle (after the frame that shows the first): GTK 4.8's list view keeps a row widget for each of up to 200 items
+/// from its first (`GTK_LIST_VIEW_MAX_LIST_ITEMS`), however few its height shows, and a first start showing 12 rows
+/// of a list of 500 made, bound and laid out 205 before its first frame (36 ms of the main thread to make them, more
+/// to lay them out).
 /// Whatever changes or reads the model's positions first puts the waiting items in (`splice`, `replaceAll`, `flush`).
 @MainActor
 public final class RowSlots {
@@ -32,7 +33,7 @@ public final class RowSlots {
   public init() { model = b2c_object_store_new() }
 
   /// Replaces `remove` items at `at` with new items for `insert`, announcing one change; a long insertion at the end
-  /// leaves its items past the first `firstFill` for the idle main loop.
+  /// leaves its items past the first `screenful()` for the idle main loop.
   public func splice(at: Int, remove: Int, insert: [String]) {
     flush()
     let first = screenful()

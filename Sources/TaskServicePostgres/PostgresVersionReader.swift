@@ -82,6 +82,11 @@ final class PostgresVersionReader: Sendable {
         // refused by the server (too many connections, say), is never used again.
         self.drop(connection)
         if let error = error as? PSQLError, !PostgresTaskStore.isOutage(error) { return finish(.failure(error)) }
+        if error is UnreadableNumber || error is PostgresDecodingError {
+          // An answer it cannot read (a schema that is not this version's): said as what it is, not as an outage.
+          self.logger.error("PostgreSQL's version read answered rows it cannot read")
+          return finish(.failure(error))
+        }
         let kind = (error as? PSQLError).map { "\($0.code)" } ?? "\(type(of: error))"
         self.logger.warning("PostgreSQL cannot be reached", metadata: ["code": "\(kind)"])
         finish(.failure(TaskStoreUnavailable()))

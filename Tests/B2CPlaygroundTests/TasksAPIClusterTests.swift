@@ -169,6 +169,31 @@ struct TasksAPIClusterTests {
     let restarted = Mutex<TaskAPIProcess?>(nil)
   }
 
+  @Test("a database whose list versions are not numbers: a list answers a plain 500, logged as unreadable, not down")
+  func unreadableVersions() async throws {
+    try await PlaygroundHarness.with { harness in
+      let server = try await PostgresServer.shared()
+      let database = try await server.createDatabase()
+      let api = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
+      try await withTeardown({ await api.stop() }) {
+        let client = TaskClient(api: api.base, token: try await annToken(harness))
+        #expect(try await client.add("before").status == 204)
+        #expect(try await texts(client) == ["before"], "the version reads' statement is prepared")
+        let name = try #require(database.split(separator: "/").last.map(String.init))
+        _ = try await server.psql(
+          name,
+          "ALTER TABLE owner_versions ALTER COLUMN version TYPE text; UPDATE owner_versions SET version = 'not a number'"
+        )
+        let listed = try await client.call("GET")
+        #expect(listed.status == 500, "a list over unreadable versions answered \(listed.status)")
+        #expect(!listed.text.contains("not a number"))
+        #expect(try await Browser().get(api.base.appending(path: "ready")).status == 200)
+        let log = api.process.standardOutput + api.process.standardError
+        #expect(log.contains("answered rows it cannot read") && !log.contains("cannot be reached"), "\(log)")
+      }
+    }
+  }
+
   @Test("/ready, adds and lists answer 503 while PostgreSQL is down and work once it is back; /health stays 200")
   func readiness() async throws {
     try await PlaygroundHarness.with { harness in
