@@ -26,6 +26,18 @@ public struct Application: GPointer {
   @MainActor
   public func quit() { g_application_quit(application) }
 
+  /// Its windows (a GtkApplication's), the most recently focused first.
+  @MainActor
+  public var windows: [Window] {
+    var windows: [Window] = []
+    var node = gtk_application_get_windows(application.cast(to: gtk_application_get_type()))
+    while let current = node {
+      if let window = current.pointee.data { windows.append(Window(window)) }
+      node = current.pointee.next
+    }
+    return windows
+  }
+
   /// Whether D-Bus started it as a service (`--gapplication-service`).
   @MainActor
   public var isService: Bool {

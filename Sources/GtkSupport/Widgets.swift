@@ -524,9 +524,26 @@ public struct Window: WidgetView {
     nonmutating set { gtk_window_set_title(window, newValue) }
   }
 
-  /// Keeps the window above `parent` and centred on it (a dialog's parent).
+  /// Keeps the window above `parent` and centred on it (a dialog's parent), as one of the parent's application's
+  /// windows: the application's shortcuts (Ctrl+Q) work in it, and the parent closes it as it closes
+  /// (`closeDialogs`).
   @MainActor
-  public func setTransient(for parent: Window?) { gtk_window_set_transient_for(window, parent?.window) }
+  public func setTransient(for parent: Window?) {
+    gtk_window_set_transient_for(window, parent?.window)
+    if let parent, let application = gtk_window_get_application(parent.window) {
+      gtk_window_set_application(window, application)
+    }
+  }
+
+  /// Closes, as their close buttons do, the application's windows kept above this one (a closing window's dialogs
+  /// would otherwise stay open, on their own, and keep the application running).
+  @MainActor
+  public func closeDialogs() {
+    guard let application = gtk_window_get_application(window) else { return }
+    for other in Application(application).windows where gtk_window_get_transient_for(other.window) == window {
+      gtk_window_close(other.window)
+    }
+  }
 
   /// Makes the window one of `application`'s (its actions and shortcuts apply; the application runs while it is open).
   @MainActor

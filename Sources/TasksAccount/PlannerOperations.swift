@@ -530,6 +530,24 @@ public final class PlannerOperations {
     for edit in undoHistory.finishAll() { await record(edit) }
   }
 
+  /// The window closed: the lists go on without it, and the deletions whose notices still showed are carried out.
+  public func windowClosed() {
+    view = nil
+    soon { await $0.finishPendingWork() }
+  }
+
+  /// Runs `work` (an edit a click, a key or a closing window asked for, from a handler that cannot wait) with the
+  /// application held from this moment, not from when the work's turn comes: a quit meanwhile closes the last
+  /// window, and a program without a hold ends before the edit is even kept in the outbox (seen: a deletion whose
+  /// Undo showed at Ctrl+Q came back at the next start).
+  public func soon(_ work: @escaping @MainActor (PlannerOperations) async -> Void) {
+    let release = host?.holdApplication() ?? {}
+    Task {
+      await work(self)
+      release()
+    }
+  }
+
   private func carryOut(_ edits: [PlannerEdit]) {
     guard !edits.isEmpty else { return }
     Task { for edit in edits { await record(edit) } }

@@ -209,8 +209,7 @@ final class AccountController {
   /// The window closes: the lists go on without it (a deletion whose Undo showed is carried out now), and a sign-in
   /// the broker waits for is given up.
   func windowClosed() {
-    account.planner.view = nil
-    Task { await account.planner.finishPendingWork() }
+    account.planner.windowClosed()
     account.signInAbandoned()
   }
 }

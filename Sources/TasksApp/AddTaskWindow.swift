@@ -60,11 +60,6 @@ final class AddTaskWindow {
     field.focus()
   }
 
-  /// Closes the window (what is typed and not added is dropped, as with Escape).
-  func close() {
-    window.close()
-  }
-
   /// Sets what runs once when the window closes, whichever way.
   func onClose(_ body: @escaping () -> Void) {
     onClose = body

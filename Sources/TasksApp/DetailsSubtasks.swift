@@ -100,6 +100,6 @@ final class DetailsSubtasks {
 
   private func record(_ edit: PlannerEdit) {
     guard let planner else { return }
-    Task { await planner.record(edit) }
+    planner.soon { await $0.record(edit) }
   }
 }

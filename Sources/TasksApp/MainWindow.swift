@@ -73,6 +73,9 @@ final class MainWindow {
       rooms = makeRooms(account: account, installation: installation)
     }
     Signal.connectReturningBool(window, "close-request") { [unowned self] in
+      // Its dialogs first, as their close buttons would: a task's details keep what was typed; what is typed in
+      // the add-task window and not added is dropped, as with Escape.
+      self.window.closeDialogs()
       self.saveState()
       if let rooms = self.rooms {
         // The lists go on without the window (a deletion whose Undo showed is carried out now).
@@ -190,9 +193,8 @@ final class MainWindow {
     if waitingToPresent { present() }
   }
 
-  /// Closes the window (and the add-task window) as its close button does.
+  /// Closes the window as its close button does.
   func close() {
-    rooms?.taskWindows.close()
     window.close()
   }
 

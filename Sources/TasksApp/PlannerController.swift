@@ -92,7 +92,7 @@ final class PlannerController: PlannerView {
   /// five seconds are not enough to read which and decide.
   func showConflict(_ conflict: PlannerConflict) {
     let toast = Toast.new(conflict.message, button: tr("Use Mine"), untilClosed: true)
-    toast.onButtonClicked { [unowned self] in Task { await self.planner.useMine(conflict) } }
+    toast.onButtonClicked { [unowned self] in self.planner.soon { await $0.useMine(conflict) } }
     toasts.present(toast)
   }
 
@@ -145,7 +145,7 @@ final class PlannerController: PlannerView {
     // default list, whichever it is (its dates are read again once the list is there and the task is edited).
     guard !reading.title.isEmpty else { return false }
     let text = notes.isEmpty ? reading.typed : reading.typed + "\n" + notes
-    Task { await planner.addToDefaultList(text) }
+    planner.soon { _ = await $0.addToDefaultList(text) }
     return true
   }
 

@@ -56,7 +56,7 @@ struct PlannerListDialogs {
       return refuse(tr("Only the list's owner can rename it"))
     }
     askName(heading: tr("Rename List"), name: list.name, label: tr("List name"), action: tr("_Rename")) { name in
-      Task { await self.planner.planner.record(.renameList(id: list.id, name: name)) }
+      self.planner.planner.soon { await $0.record(.renameList(id: list.id, name: name)) }
     }
   }
 
@@ -75,7 +75,7 @@ struct PlannerListDialogs {
     }
     toast.onDismissed {
       guard !undone.isSet else { return }
-      Task { await self.planner.planner.record(.deleteList(id: list.id)) }
+      self.planner.planner.soon { await $0.record(.deleteList(id: list.id)) }
     }
     planner.hide(list: list.id)
     toasts.present(toast)

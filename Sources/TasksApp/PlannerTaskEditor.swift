@@ -31,7 +31,7 @@ final class PlannerTaskEditor {
       return false
     }
     item.notes = notes
-    Task { await planner.record(.createTask(item)) }
+    planner.soon { await $0.record(.createTask(item)) }
     return true
   }
 
@@ -44,11 +44,11 @@ final class PlannerTaskEditor {
       var open = item
       open.status = .needsAction
       open.completedAt = nil
-      Task { await planner.recordUndoable(.changeTask(base: item, mine: open)) }
+      planner.soon { await $0.recordUndoable(.changeTask(base: item, mine: open)) }
       return
     }
     let occurrence = item.due?.date ?? state.today
-    Task {
+    planner.soon { planner in
       let step = await planner.recordUndoable(
         .complete(list: item.listID, id: id, occurrence: occurrence, today: state.today))
       let now = self.state()
@@ -57,7 +57,7 @@ final class PlannerTaskEditor {
         String(template: tr("“%@” is next due %@"), item.title, DueLabel(next, today: now.today, now: now.now).text),
         button: tr("Undo"))
       toast.onButtonClicked { [unowned self] in self.planner.undo(step) }
-      toasts.present(toast)
+      self.toasts.present(toast)
     }
   }
 

@@ -160,7 +160,7 @@ final class TaskDetailsWindow {
     var mine = base
     change(&mine)
     guard mine != base else { return }
-    Task { await controller.planner.recordUndoable(.changeTask(base: base, mine: mine)) }
+    controller.planner.soon { await $0.recordUndoable(.changeTask(base: base, mine: mine)) }
   }
 
   private func saveTitle() {

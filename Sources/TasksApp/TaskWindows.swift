@@ -37,9 +37,6 @@ final class TaskWindows {
     addWindow = opened
     opened.present()
   }
-
-  /// Closes the add-task window, if one is open.
-  func close() { addWindow?.close() }
 }
 
 /// Changes made elsewhere (the CLI, another device) appear without F5, within a moment: while the window has the

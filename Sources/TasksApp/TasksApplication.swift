@@ -73,14 +73,14 @@ final class TasksApplication {
   }
 
   private func startUp() {
-    // Quit closes the window as its close button does (saving its state and carrying out a deletion whose Undo
-    // toast still shows); the application ends when the last window and pending request are gone.
+    // Quit closes the windows as their close buttons do (the main window's dialogs first: a task's details keep
+    // what was typed; then the main window saves its state and carries out a deletion whose Undo toast still
+    // shows), then any other (a consent dialog, which is then refused); the application ends when the last window
+    // and pending request are gone.
     Actions.add("quit", to: app) { [unowned self] in
-      if let mainWindow = self.mainWindow {
-        mainWindow.close()
-      } else {
-        self.application.quit()
-      }
+      guard let mainWindow = self.mainWindow else { return self.application.quit() }
+      mainWindow.close()
+      for window in self.application.windows { window.close() }
     }
     Actions.add("about", to: app) { [unowned self] in self.showAbout() }
     Actions.add("preferences", to: app) { [unowned self] in self.showPreferences() }

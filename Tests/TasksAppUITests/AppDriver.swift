@@ -262,6 +262,20 @@ final class AppDriver {
       "could not set the text of \(name): \(run.error)\napp said: \(process.standardError.prefix(3000))")
   }
 
+  /// Waits until the text of the object with `role` and `name` reads `text` (what a person typed has arrived).
+  func waitForText(_ text: String, role: String = "text", name: String) async throws {
+    var last = ""
+    let arrived = try await eventually(timeout: .seconds(30), every: .milliseconds(200)) {
+      let run = try await ChildProcess.run(Tools.python, [Tools.atspiDriver, "text", "\(process.pid)", role, name])
+      guard run.status == 0, let data = run.output.data(using: .utf8),
+        let read = try? JSONDecoder().decode([String: String].self, from: data)
+      else { return false }
+      last = read["text"] ?? ""
+      return last == text
+    }
+    #expect(arrived, "\(name) reads \"\(last)\", not \"\(text)\"")
+  }
+
   /// Types a key combination (xdotool syntax, e.g. `ctrl+q`) into `window` (nil: into the focused window as it is;
   /// focusing a window again makes GTK see focus leave and come back, which ends an edit in progress).
   func key(_ combination: String, window: String?) async throws {

@@ -140,6 +140,28 @@ extension AppUI {
       await app.stop()
     }
 
+    @Test("notes typed in a task's details, then Ctrl+Q at once: the app ends, and the notes reached the service")
+    func notesThenQuit() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "list item", name: "Tasks, 0 open tasks")
+      _ = try await app.runCLI(["add", "Call the bank"])
+      try await app.key("F5", window: window)
+      try await app.waitFor(role: "check box", name: "Call the bank")
+      try await app.click(role: "label", name: "Call the bank", count: 2)
+      _ = try await app.waitForWindow(titled: "Call the bank")
+      try await app.scrollAndClick(role: "text", name: "Notes", in: "Call the bank")
+      try await app.type("Ask about the card", window: nil)
+      try await app.waitForText("Ask about the card", name: "Notes")
+      // Ctrl+Q from the details: the notes are kept as the window closes, and sent before the program ends.
+      try await app.key("ctrl+q", window: nil)
+      #expect(await app.process.waitForExit(timeout: .seconds(30)) == 0, "\(app.process.standardError.suffix(2000))")
+      let listed = try await app.runCLI(["list", "--json"])
+      #expect(listed.contains("Ask about the card"), "the service has: \(listed)")
+      await app.stop()
+    }
+
     /// Opens the choice row `row` with a click, goes to the first choice (Home), then `downs` down, and takes that
     /// choice with Enter.
     private func choose(_ choice: String, in row: String, downs: Int, _ app: AppDriver, window: String) async throws {

@@ -98,6 +98,9 @@ def main():
     elif command == "set-text":
         first(app, sys.argv[3], sys.argv[4]).queryEditableText().setTextContents(sys.argv[5])
         print(json.dumps({"set": sys.argv[4]}))
+    elif command == "text":
+        text = first(app, sys.argv[3], sys.argv[4]).queryText()
+        print(json.dumps({"text": text.getText(0, -1)}))
     else:
         sys.exit(2)
 
