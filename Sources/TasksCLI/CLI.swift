@@ -6,7 +6,9 @@ import TasksCore
 import TasksKeyring
 import TasksSoup
 
-/// `b2c-tasks-cli`.
+/// `b2c-tasks-cli`. Every command names itself (`commandName`): ArgumentParser otherwise makes each name from its
+/// type's through `String(describing:)`, whose dynamic casts scan every protocol conformance of this statically
+/// linked program, at every start.
 @main
 struct TasksCLI: AsyncParsableCommand {
   static let configuration = CommandConfiguration(

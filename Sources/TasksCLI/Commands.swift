@@ -6,7 +6,8 @@ import TasksAccount
 import TasksCore
 
 struct Status: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "Show who is signed in.")
+  static let configuration = CommandConfiguration(
+    commandName: "status", abstract: "Show who is signed in.")
   @OptionGroup var options: CommonOptions
 
   func run() async throws {
@@ -22,7 +23,8 @@ struct Status: AsyncParsableCommand {
 }
 
 struct List: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "List your tasks (of your default list, or --list).")
+  static let configuration = CommandConfiguration(
+    commandName: "list", abstract: "List your tasks (of your default list, or --list).")
   @OptionGroup var options: CommonOptions
   @Option(help: "The list to show (by name).") var list: String?
 
@@ -59,6 +61,7 @@ struct List: AsyncParsableCommand {
 
 struct Add: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "add",
     abstract: "Add a task, with a due date, repeat, reminders, priority and note if you like.")
   @OptionGroup var options: CommonOptions
   @OptionGroup var planner: PlannerOptions
@@ -93,6 +96,7 @@ struct Add: AsyncParsableCommand {
 
 struct Done: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "done",
     abstract: "Mark a task done (a repeating one moves to its next date), or with --undo not done.")
   @OptionGroup var options: CommonOptions
   @Argument(help: "The task's id, or its start (see list).") var id: String
@@ -133,7 +137,8 @@ struct Done: AsyncParsableCommand {
 }
 
 struct Delete: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "Delete a task (and its subtasks).")
+  static let configuration = CommandConfiguration(
+    commandName: "delete", abstract: "Delete a task (and its subtasks).")
   @OptionGroup var options: CommonOptions
   @Argument(help: "The task's id, or its start (see list).") var id: String
 
@@ -155,6 +160,7 @@ struct Delete: AsyncParsableCommand {
 
 struct SignOut: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "sign-out",
     abstract: "Sign out of every B2C Tasks app of this keychain group, and of B2C in the browser.")
   @OptionGroup var options: CommonOptions
   @Flag(help: "Do not open the browser to end B2C's own session.") var noBrowser = false

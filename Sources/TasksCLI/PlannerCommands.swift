@@ -7,6 +7,7 @@ import TasksCore
 
 struct Lists: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "lists",
     abstract: "Your lists (shared ones marked); add, share, join or leave one.",
     subcommands: [ShowLists.self, AddList.self, ShareList.self, JoinList.self, LeaveList.self],
     defaultSubcommand: ShowLists.self)

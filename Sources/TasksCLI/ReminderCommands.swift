@@ -9,6 +9,7 @@ import TasksCore
 
 struct Reminders: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "reminders",
     abstract: "List your coming reminders (b2c-tasks --background shows them as notifications).")
   @OptionGroup var options: CommonOptions
 
@@ -44,6 +45,7 @@ struct Reminders: AsyncParsableCommand {
 
 struct Snooze: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "snooze",
     abstract: "Snooze a task's reminders that are due or snoozed: they fire again later, on every device.")
   @OptionGroup var options: CommonOptions
   @Argument(help: "The task's id, or its start (see list).") var id: String

@@ -7,6 +7,7 @@ import TasksLoopback
 
 struct SignIn: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "sign-in",
     abstract: "Sign in with your browser.",
     discussion: """
       Opens the sign-in page in your browser ($BROWSER, else xdg-open) and listens on the loopback interface for \
