@@ -70,41 +70,99 @@ public struct JSONScanner {
 
   /// Reads `{ "key": value, … }`, each key once: `member` reads the value after each key, or answers false to give
   /// up.
-  public mutating func object(_ member: (inout JSONScanner, String) -> Bool) -> Bool {
+  public mutating func object(_ member: (inout JSONScanner, Key) -> Bool) -> Bool {
     guard take(UInt8(ascii: "{")) else { return false }
     if take(UInt8(ascii: "}")) { return true }
     var keys = Keys()
     repeat {
-      skipWhitespace()
-      let start = index + 1
-      guard let key = text()?.string else { return false }
-      guard keys.insert(key, at: start..<index - 1, in: bytes), take(UInt8(ascii: ":")) else { return false }
-      guard member(&self, key) else { return false }
+      guard let key = key(), keys.insert(key), take(UInt8(ascii: ":")), member(&self, key) else { return false }
     } while take(UInt8(ascii: ","))
     return take(UInt8(ascii: "}"))
   }
 
-  /// The keys of an object so far, to refuse one given twice: compared as the bytes between their quotes (String
-  /// comparisons, of a task's seventeen keys here and in the switches naming them, were 7 % of the CLI's samples
-  /// reading 10 000 tasks), or as text once a key holds an escape (its bytes then differ from its text's).
+  /// An object's key, as its members' readers match it against the names they know (`case "id":`, `key == "id"`)
+  /// without a String made for it (a task has seventeen: making each a String and comparing it with the names, as
+  /// Strings, was about a sixth of the CLI's time reading 10 000 tasks). A plain value (two words and a flag): the
+  /// bytes it was read from outlive it.
+  public struct Key {
+    /// The key as written, with its quotes (in the scanned bytes).
+    @usableFromInline let quoted: UnsafeBufferPointer<UInt8>
+    /// Whether it is printable ASCII without an escape: its bytes between the quotes are its text.
+    @usableFromInline let plain: Bool
+
+    /// The key as text.
+    public var string: String {
+      if plain { return String(decoding: Self.between(quoted), as: UTF8.self) }
+      var scanner = JSONScanner(bytes: quoted)
+      return scanner.text()?.string ?? ""  // (read once already, when the key was)
+    }
+
+    /// The bytes between a key's quotes.
+    static func between(_ quoted: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+      UnsafeBufferPointer(rebasing: quoted[quoted.startIndex + 1..<quoted.endIndex - 1])
+    }
+
+    /// Whether the key is `name` (printable ASCII, as every name a reader knows is).
+    @inlinable @inline(__always) public static func == (key: Key, name: StaticString) -> Bool {
+      guard key.plain else { return key.string == name.description }
+      let count = name.utf8CodeUnitCount
+      guard key.quoted.count == count + 2 else { return false }
+      let start = name.utf8Start
+      for offset in 0..<count where key.quoted[offset + 1] != start[offset] { return false }
+      return true
+    }
+
+    /// `case "name":` in a switch over a key.
+    @inlinable @inline(__always) public static func ~= (name: StaticString, key: Key) -> Bool { key == name }
+  }
+
+  /// A key: printable ASCII without an escape as its bytes, anything else read (and checked) as `text` reads it.
+  private mutating func key() -> Key? {
+    skipWhitespace()
+    let start = index
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+    var end = index + 1
+    while end < bytes.count {
+      let byte = bytes[end]
+      if byte == UInt8(ascii: "\"") {
+        index = end + 1
+        return Key(quoted: UnsafeBufferPointer(rebasing: bytes[start..<index]), plain: true)
+      }
+      guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { break }
+      end += 1
+    }
+    guard text() != nil else { return nil }
+    return Key(quoted: UnsafeBufferPointer(rebasing: bytes[start..<index]), plain: false)
+  }
+
+  /// The keys of an object so far, to refuse one given twice: compared as their bytes, or as text once one is not
+  /// plain (an escape's bytes differ from its text's).
   private struct Keys {
-    var spans: [Range<Int>] = []
+    var plain: [UnsafeBufferPointer<UInt8>] = []
     var texts: [String]?
 
-    /// Adds `key`, read from `span` of `bytes`; false if the object has it already.
-    mutating func insert(_ key: String, at span: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-      if texts == nil, key.utf8.count != span.count {
-        texts = spans.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+    /// Adds `key`; false if the object has it already.
+    mutating func insert(_ key: Key) -> Bool {
+      if texts == nil, !key.plain {
+        texts = plain.map { String(decoding: Key.between($0), as: UTF8.self) }
       }
       if texts != nil {
-        guard texts?.contains(key) == false else { return false }
-        texts?.append(key)
+        let text = key.string
+        guard texts?.contains(text) == false else { return false }
+        texts?.append(text)
         return true
       }
-      for seen in spans where seen.count == span.count {
-        if bytes[seen].elementsEqual(bytes[span]) { return false }
+      let new = key.quoted
+      for seen in plain where seen.count == new.count {
+        var same = true
+        for offset in 1..<new.count - 1 where seen[offset] != new[offset] {
+          same = false
+          break
+        }
+        if same { return false }
       }
-      spans.append(span)
+      if plain.isEmpty { plain.reserveCapacity(20) }
+      plain.append(new)
       return true
     }
   }
@@ -195,9 +253,22 @@ public struct JSONScanner {
   public mutating func text() -> Text? {
     guard take(UInt8(ascii: "\"")) else { return nil }
     let start = index
+    // Printable ASCII without an escape first, in a loop of its own: most of what is read (ids, times, titles).
+    while index < bytes.count {
+      let byte = bytes[index]
+      guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
+      index += 1
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+      let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
+      index += 1
+      return Text(
+        string: String(decoding: raw, as: UTF8.self), scalars: raw.count, hasLineBreak: false, hasOtherControl: false)
+    }
+    // Anything else from where that stopped, every byte checked.
     var plain = true
     var ascii = true
-    var text = Text(string: "", scalars: 0, hasLineBreak: false, hasOtherControl: false)
+    var text = Text(string: "", scalars: index - start, hasLineBreak: false, hasOtherControl: false)
     var previous: UInt8 = 0
     while index < bytes.count {
       let byte = bytes[index]

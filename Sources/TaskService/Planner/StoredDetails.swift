@@ -52,7 +52,7 @@ private enum ReminderField: String { case at, before, acknowledgedAt, snoozedUnt
 extension JSONScanner {
   fileprivate mutating func details(into task: inout PlannerTask) -> Bool {
     object { reader, key in
-      guard let field = Field(rawValue: key) else { return false }
+      guard let field = Field(rawValue: key.string) else { return false }
       if reader.takeNull() { return true }
       switch field {
       case .notes:
@@ -130,7 +130,7 @@ extension JSONScanner {
     var acknowledged: Date?
     var snoozed: Date?
     let read = object { reader, key in
-      guard let field = ReminderField(rawValue: key) else { return false }
+      guard let field = ReminderField(rawValue: key.string) else { return false }
       if reader.takeNull() { return true }
       switch field {
       case .at, .before:

@@ -220,8 +220,8 @@ extension JSONScanner {
   }
 
   /// A task's member that may be null or left out (null: its default).
-  private mutating func feedTaskField(_ key: String, into task: inout PlannerItem) -> Bool {
-    if takeNull() { return Self.taskOptionals.contains(key) }
+  private mutating func feedTaskField(_ key: Key, into task: inout PlannerItem) -> Bool {
+    if takeNull() { return Self.taskOptionals.contains { key == $0 } }
     switch key {
     case "parentId", "changedBy":
       guard let id = feedUUID() else { return false }
@@ -259,7 +259,7 @@ extension JSONScanner {
   }
 
   /// The task's members that may be null.
-  private static let taskOptionals: Set<String> = [
+  private static let taskOptionals: [StaticString] = [
     "parentId", "changedBy", "notes", "sortKey", "completedAt", "priority", "due", "recurrence", "reminders",
     "categories",
   ]
@@ -290,7 +290,7 @@ extension JSONScanner {
     var acknowledged: Date?
     var snoozed: Date?
     let read = object { scanner, key in
-      guard ["at", "before", "acknowledgedAt", "snoozedUntil"].contains(key) else { return false }
+      guard key == "at" || key == "before" || key == "acknowledgedAt" || key == "snoozedUntil" else { return false }
       if scanner.takeNull() { return true }
       switch key {
       case "before":

@@ -1,7 +1,8 @@
 // JSONScanner's objects: a key given twice is refused, whether its bytes repeat or only its text does (an escape),
-// and keys of the same length that differ are each read once.
+// and keys of the same length that differ are each read once; a key matches the names it is, and no other.
 
 import TasksCalendar
+import TasksTestSupport
 import Testing
 
 @Suite("JSONScanner's objects")
@@ -13,7 +14,7 @@ struct JSONScannerTests {
       var scanner = JSONScanner(bytes: UnsafeBufferPointer(buffer))
       var keys: [String] = []
       let read = scanner.object { scanner, key in
-        keys.append(key)
+        keys.append(key.string)
         return scanner.skipValue()
       }
       return read && scanner.atEnd() ? keys : nil
@@ -37,5 +38,57 @@ struct JSONScannerTests {
     let many = (0..<17).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
     #expect(Self.keys("{" + many + "}")?.count == 17)
     #expect(Self.keys("{" + many + ", \"k0\": 0}") == nil)
+  }
+
+  @Test("a key is the name it reads as, plain, escaped or not ASCII, and no other")
+  func keyNames() {
+    // (DEL is written as it is: JSON allows it raw, and it takes the key off the ASCII path.)
+    let json = #"{"id": 1, "idx": 2, "i\/d": 3, "é": 4, ""# + "\u{7F}" + #"": 5, "listId": 6, "": 7}"#
+    var bytes = Array(json.utf8)
+    var seen: [String] = []
+    let read = bytes.withUnsafeMutableBufferPointer { buffer in
+      var scanner = JSONScanner(bytes: UnsafeBufferPointer(buffer))
+      return scanner.object { scanner, key in
+        switch key {
+        case "id": seen.append("id")
+        case "listId": seen.append("listId")
+        case "i/d": seen.append("escaped")
+        case "": seen.append("empty")
+        default: seen.append("other " + key.string)
+        }
+        #expect((key == "id") == (key.string == "id"))
+        #expect(!(key == "i"), "a name that is only the start of the key")
+        return scanner.skipValue()
+      }
+    }
+    #expect(read)
+    #expect(seen == ["id", "other idx", "escaped", "other é", "other \u{7F}", "listId", "empty"])
+  }
+
+  @Test("texts as the writer writes them: the same text, its scalars, its line breaks and other controls")
+  func texts() {
+    var random = SeededGenerator(seed: 67)
+    let pieces = [
+      "a", "Buy milk ", "0123456789", "é", "😀", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}", "\u{A0}", "\n", "\r", "\t",
+      "\u{8}", "\u{C}", "\"", "\\", "/", "\u{2028}",
+    ]
+    for _ in 0..<5_000 {
+      let text = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+        .joined()
+      var bytes: [UInt8] = []
+      JSONWriter.appendString(text, to: &bytes)
+      let read = bytes.withUnsafeBufferPointer { buffer in
+        var scanner = JSONScanner(bytes: buffer)
+        return scanner.text()
+      }
+      let scalars = text.unicodeScalars
+      #expect(read?.string == text, "\(Array(text.utf8))")
+      #expect(read?.scalars == scalars.count, "\(Array(text.utf8))")
+      #expect(read?.hasLineBreak == scalars.contains { $0 == "\n" || $0 == "\r" }, "\(Array(text.utf8))")
+      let control = scalars.contains {
+        ($0.value < 0x20 && !["\n", "\r", "\t"].contains($0)) || (0x7F...0x9F).contains($0.value)
+      }
+      #expect(read?.hasOtherControl == control, "\(Array(text.utf8))")
+    }
   }
 }
