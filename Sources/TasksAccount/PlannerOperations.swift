@@ -518,7 +518,7 @@ public final class PlannerOperations {
     guard let edits = undoHistory.undo(id, current: { current[$0] }) else { return }
     notices.removeValue(forKey: id)?.dismiss()
     if edits.isEmpty { return showHidden() }
-    Task { for edit in edits { await record(edit) } }
+    carryOut(edits)
   }
 
   /// Carries out the deletions whose notices still show (quitting, signing out, the window closing); answers once
@@ -540,17 +540,19 @@ public final class PlannerOperations {
   /// application held from this moment, not from when the work's turn comes: a quit meanwhile closes the last
   /// window, and a program without a hold ends before the edit is even kept in the outbox (seen: a deletion whose
   /// Undo showed at Ctrl+Q came back at the next start).
-  public func soon(_ work: @escaping @MainActor (PlannerOperations) async -> Void) {
+  @discardableResult
+  public func soon(_ work: @escaping @MainActor (PlannerOperations) async -> Void) -> Task<Void, Never> {
     let release = host?.holdApplication() ?? {}
-    Task {
+    return Task {
       await work(self)
       release()
     }
   }
 
+  /// Records `edits` in turn (an Undo's, a deletion's whose notice went), held as `soon` holds.
   private func carryOut(_ edits: [PlannerEdit]) {
     guard !edits.isEmpty else { return }
-    Task { for edit in edits { await record(edit) } }
+    soon { planner in for edit in edits { await planner.record(edit) } }
   }
 
   /// Shows what is shown again, with the tasks hidden now left out.

@@ -143,9 +143,9 @@ final class AccountController {
   /// Switch Account: a sign-in that asks for a password even if B2C remembers someone. The current session stays
   /// (and Cancel goes back to its list) until the new sign-in succeeds and replaces it.
   func switchAccount() {
-    Task {
-      await account.planner.finishPendingWork()  // a pending delete goes out under the current account
-      startSignIn(prompt: "login")
+    account.planner.soon { [weak self] planner in
+      await planner.finishPendingWork()  // a pending delete goes out under the current account
+      self?.startSignIn(prompt: "login")
     }
   }
 

@@ -39,7 +39,7 @@ final class PlannerController: PlannerView {
     let now = DueLabel.now()
     state = PlannerViewState(today: now.today, now: now.time)
     page = PlannerListPage(builder: builder, controller: self)
-    editor = PlannerTaskEditor(planner: planner, toasts: toasts) { [unowned self] in self.state }
+    editor = PlannerTaskEditor(planner: planner, toasts: toasts) { [weak self] in self?.state }
     let factory = page.factory
     factory.content = { [unowned self] id in self.state.content(id) }
     factory.heading = { [unowned self] date in self.state.heading(date) }

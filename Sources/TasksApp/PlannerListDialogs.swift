@@ -43,9 +43,9 @@ struct PlannerListDialogs {
   func newList() {
     askName(heading: tr("New List"), name: "", label: tr("List name"), action: tr("C_reate")) { name in
       let id = UUID()
-      Task {
-        guard await self.planner.planner.record(.createList(id: id, name: name)) else { return }
-        self.planner.choose(.list(id))
+      self.planner.planner.soon { [weak controller = self.planner] planner in
+        guard await planner.record(.createList(id: id, name: name)) else { return }
+        controller?.choose(.list(id))
       }
     }
   }

@@ -13,11 +13,12 @@ final class PlannerTaskEditor {
   // Borrowed.
   private let planner: PlannerOperations
   private let toasts: ToastShelf
-  private let state: () -> PlannerViewState
+  /// The view's state, nil once the window is gone (an edit held past a quit reads it after its write).
+  private let state: () -> PlannerViewState?
   /// The last move, recorded before the next one reads the order (keys pressed faster than an edit records).
   private var lastMove: Task<Void, Never>?
 
-  init(planner: PlannerOperations, toasts: ToastShelf, state: @escaping () -> PlannerViewState) {
+  init(planner: PlannerOperations, toasts: ToastShelf, state: @escaping () -> PlannerViewState?) {
     self.planner = planner
     self.toasts = toasts
     self.state = state
@@ -26,10 +27,9 @@ final class PlannerTaskEditor {
   /// Adds the task quick entry read to `list` (due today when Today is shown), with `notes`; answers whether there
   /// was one.
   func add(_ reading: QuickEntry, to list: PlannerListItem?, notes: String = "") -> Bool {
-    let state = state()
-    guard let list, var item = reading.task(list: list.id, shownIn: state.selection, today: state.today) else {
-      return false
-    }
+    guard let state = state(), let list,
+      var item = reading.task(list: list.id, shownIn: state.selection, today: state.today)
+    else { return false }
     item.notes = notes
     planner.soon { await $0.record(.createTask(item)) }
     return true
@@ -38,8 +38,7 @@ final class PlannerTaskEditor {
   /// Ticks or unticks a task (Ctrl+Z takes it back). A repeating one moves to its next date, in place; its toast's
   /// Undo puts the date back.
   func setDone(_ id: UUID, _ done: Bool) {
-    let state = state()
-    guard let item = state.item(id) else { return }
+    guard let state = state(), let item = state.item(id) else { return }
     if !done {
       var open = item
       open.status = .needsAction
@@ -48,11 +47,12 @@ final class PlannerTaskEditor {
       return
     }
     let occurrence = item.due?.date ?? state.today
-    planner.soon { planner in
+    planner.soon { [weak self] planner in
       let step = await planner.recordUndoable(
         .complete(list: item.listID, id: id, occurrence: occurrence, today: state.today))
-      let now = self.state()
-      guard let step, let moved = now.item(id), moved.status == .needsAction, let next = moved.due else { return }
+      guard let self, let now = self.state(), let step, let moved = now.item(id), moved.status == .needsAction,
+        let next = moved.due
+      else { return }
       let toast = Toast.new(
         String(template: tr("“%@” is next due %@"), item.title, DueLabel(next, today: now.today, now: now.now).text),
         button: tr("Undo"))
@@ -65,11 +65,12 @@ final class PlannerTaskEditor {
   /// recorded; `done` is told whether it could move (not past either end, nor in Today or Upcoming).
   func move(_ id: UUID, by offset: Int, done: @escaping @MainActor (Bool) -> Void) {
     let previous = lastMove
-    lastMove = Task {
+    let state = state
+    lastMove = planner.soon { planner in
       await previous?.value
-      guard let changes = state().reordering(id, by: offset) else { return done(false) }
+      guard let changes = state()?.reordering(id, by: offset) else { return done(false) }
       for changed in changes {
-        guard let base = state().item(changed.id) else { continue }
+        guard let base = state()?.item(changed.id) else { continue }
         await planner.record(.changeTask(base: base, mine: changed))
       }
       done(true)

@@ -180,6 +180,31 @@ struct PlannerEditingTests {
     }
   }
 
+  @Test("a deletion whose notice goes, and an Undo, hold the application from that moment until they are sent")
+  func noticeAndUndoHold() async throws {
+    try await withAccount { account throws in
+      let gone = try await account.add("goes with its notice")
+      let ticked = try await account.add("ticked, then not")
+      account.planner.delete([gone.id], title: "deleted")
+      try #require(account.view.notices.last).dismiss()
+      #expect(account.host.holds > 0, "held as the notice goes")
+      #expect(await eventually { account.host.holds == 0 })
+      #expect(try await account.serverTexts() == ["ticked, then not"], "sent before the hold was let go")
+
+      let today = account.view.state.today
+      await account.planner.recordUndoable(
+        .complete(list: ticked.listID, id: ticked.id, occurrence: today, today: today))
+      #expect(await eventually { account.host.holds == 0 })
+      account.planner.undo()
+      #expect(account.host.holds > 0, "held as Undo is pressed")
+      #expect(await eventually { account.host.holds == 0 })
+      let other = account.harness.session()
+      if try await other.restore() == nil { _ = try await account.harness.signIn(other) }
+      let feed = try await PlannerReplica.read(TaskAPIClient(session: other), since: nil, limit: nil)
+      #expect(feed.tasks.map(\.status) == [.needsAction], "the Undo sent before the hold was let go")
+    }
+  }
+
   @Test(
     "signed in while the service cannot be reached: a task added before any list is known shows in a default list at once and reaches the real one"
   )
