@@ -31,8 +31,7 @@ extension AppUI {
       try await app.waitFor(role: "label", name: "Ann Example")
       try await app.checkScreen("switch-account-cancelled")
       // The keyring still holds Ann's session: a new start needs no password.
-      try await app.key("ctrl+q", window: window)
-      #expect(await app.process.waitForExit(timeout: .seconds(15)) == 0)
+      #expect(try await app.quitByKeyboard(window: window) == 0)
       await app.stop(keepHome: true)
       let again = try AppDriver(settings: playground.settings, home: app.home)
       let window2 = try await again.waitForWindow()
@@ -181,8 +180,7 @@ extension AppUI {
         cookies.contains { !((try? FileManager.default.contentsOfDirectory(atPath: $0.path)) ?? []).isEmpty }
       }
       try #require(await eventually(timeout: .seconds(30)) { kept() }, "Keep me signed in kept the provider's cookies")
-      try await app.key("ctrl+q", window: window)
-      #expect(await app.process.waitForExit(timeout: .seconds(30)) == 0)
+      #expect(try await app.quitByKeyboard(window: window) == 0)
       if how.hasPrefix("b2c-tasks-cli") {
         let signOut = try await ChildProcess.run(
           try #require(TestDesktop.installPrefix).appending(path: "bin/b2c-tasks-cli"), ["sign-out", "--no-browser"],

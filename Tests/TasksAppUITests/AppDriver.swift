@@ -262,6 +262,19 @@ final class AppDriver {
       "could not set the text of \(name): \(run.error)\napp said: \(process.standardError.prefix(3000))")
   }
 
+  /// Quits with Ctrl+Q into `window` (nil: into the focused window as it is, an edit in progress left alone), as a
+  /// person does, and presses it again (into whatever has the focus) while the app still runs after a while: a
+  /// keystroke lost on a busy machine; one more Ctrl+Q to an app whose windows are gone reaches nothing. Answers the
+  /// app's exit status, nil if it never ended.
+  func quitByKeyboard(window: String?) async throws -> Int32? {
+    try await key("ctrl+q", window: window)
+    for _ in 0..<2 {
+      if let status = await process.waitForExit(timeout: .seconds(15)) { return status }
+      try await key("ctrl+q", window: nil)
+    }
+    return await process.waitForExit(timeout: .seconds(15))
+  }
+
   /// Waits until the text of the object with `role` and `name` reads `text` (what a person typed has arrived).
   func waitForText(_ text: String, role: String = "text", name: String) async throws {
     var last = ""

@@ -310,8 +310,7 @@ extension AppUI {
       let client = try BrokerClient()
       let id = try await Self.allowedAccountID(client, asked: "broker_client.py", app: app)
       // Quit, then the broker alone, as D-Bus starts it for a call: no window.
-      try await app.key("ctrl+q", window: window)
-      #expect(await app.process.waitForExit(timeout: .seconds(30)) == 0)
+      #expect(try await app.quitByKeyboard(window: window) == 0)
       let service = try app.launchAgain(["--gapplication-service"])
       defer { service.kill() }
       let serving = await eventually(timeout: .seconds(60)) { (try? await client.run(["accounts"]))?.1 == 0 }

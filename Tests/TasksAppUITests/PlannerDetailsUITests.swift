@@ -155,8 +155,7 @@ extension AppUI {
       try await app.type("Ask about the card", window: nil)
       try await app.waitForText("Ask about the card", name: "Notes")
       // Ctrl+Q from the details: the notes are kept as the window closes, and sent before the program ends.
-      try await app.key("ctrl+q", window: nil)
-      #expect(await app.process.waitForExit(timeout: .seconds(30)) == 0, "\(app.process.standardError.suffix(2000))")
+      #expect(try await app.quitByKeyboard(window: nil) == 0, "\(app.process.standardError.suffix(2000))")
       let listed = try await app.runCLI(["list", "--json"])
       #expect(listed.contains("Ask about the card"), "the service has: \(listed)")
       await app.stop()

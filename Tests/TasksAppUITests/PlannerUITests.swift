@@ -173,8 +173,7 @@ extension AppUI {
       }
       let lastListed = try await app.runCLI(["list", "--list", "Chores"])
       #expect(listed, "\(lastListed)")
-      try await app.key("ctrl+q", window: window)
-      #expect(await app.process.waitForExit(timeout: .seconds(15)) == 0)
+      #expect(try await app.quitByKeyboard(window: window) == 0)
       await app.stop(keepHome: true)
       let again = try AppDriver(settings: playground.settings, home: app.home)
       try await again.waitFor(role: "list item", name: "Chores, 3 open tasks")

@@ -206,8 +206,7 @@ extension AppUI {
         try await app.waitFor(role: "check box", name: text)
       }
       try await app.checkScreen("three-tasks")
-      try await app.key("ctrl+q", window: window)
-      #expect(await app.process.waitForExit(timeout: .seconds(15)) == 0)
+      #expect(try await app.quitByKeyboard(window: window) == 0)
       await app.stop(keepHome: true)
 
       let again = try AppDriver(settings: playground.settings, home: app.home)

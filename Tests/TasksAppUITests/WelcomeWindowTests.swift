@@ -30,9 +30,7 @@ extension AppUI {
       #expect(try app.mapsWebKit(), "the sign-in view loaded WebKit")
       try await app.checkScreen("sign-in-failed")
 
-      try await app.key("ctrl+q", window: window)
-      let status = await app.process.waitForExit(timeout: .seconds(15))
-      #expect(status == 0, "the app should quit on Ctrl+Q")
+      #expect(try await app.quitByKeyboard(window: window) == 0, "the app should quit on Ctrl+Q")
       await app.stop()
     }
 
@@ -59,8 +57,7 @@ extension AppUI {
       // as a person would.
       // (The header's Close button, at its right end, moves past the old width.)
       #expect(await eventually { (try? await first.extents(role: "push button", name: "Close"))?.x ?? 0 > 720 })
-      try await first.key("ctrl+q", window: window)
-      #expect(await first.process.waitForExit(timeout: .seconds(15)) == 0)
+      #expect(try await first.quitByKeyboard(window: window) == 0)
       await first.stop(keepHome: true)
 
       let second = try AppDriver(home: first.home)
