@@ -286,7 +286,7 @@ final class AppDriver {
       last = read["text"] ?? ""
       return last == text
     }
-    #expect(arrived, "\(name) reads \"\(last)\", not \"\(text)\"")
+    try #require(arrived, "\(name) reads \"\(last)\", not \"\(text)\"")
   }
 
   /// Types a key combination (xdotool syntax, e.g. `ctrl+q`) into `window` (nil: into the focused window as it is;

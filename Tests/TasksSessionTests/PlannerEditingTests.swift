@@ -171,6 +171,7 @@ struct PlannerEditingTests {
   func windowClosingCarriesOutDeletion() async throws {
     try await withAccount { account throws in
       let closing = try await account.add("closing")
+      try #require(await eventually { account.host.holds == 0 }, "the add's own hold let go first")
       account.planner.delete([closing.id], title: "deleted")
       account.planner.windowClosed()
       // Held at once: a quit closes the last window, and the program ends at its first moment without a hold.
@@ -185,6 +186,7 @@ struct PlannerEditingTests {
     try await withAccount { account throws in
       let gone = try await account.add("goes with its notice")
       let ticked = try await account.add("ticked, then not")
+      try #require(await eventually { account.host.holds == 0 }, "the adds' own holds let go first")
       account.planner.delete([gone.id], title: "deleted")
       try #require(account.view.notices.last).dismiss()
       #expect(account.host.holds > 0, "held as the notice goes")
@@ -194,7 +196,7 @@ struct PlannerEditingTests {
       let today = account.view.state.today
       await account.planner.recordUndoable(
         .complete(list: ticked.listID, id: ticked.id, occurrence: today, today: today))
-      #expect(await eventually { account.host.holds == 0 })
+      try #require(await eventually { account.host.holds == 0 }, "the completion's hold let go first")
       account.planner.undo()
       #expect(account.host.holds > 0, "held as Undo is pressed")
       #expect(await eventually { account.host.holds == 0 })
