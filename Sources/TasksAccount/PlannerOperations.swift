@@ -207,9 +207,7 @@ public final class PlannerOperations {
     guard self.store?.objectID == store.objectID else { return false }  // signed out or switched meanwhile
     lastRead = Date()
     // Shown again when something changed, and when the day changed (the rows' dates move on).
-    let today = DueLabel.now().today
-    defer { shownDay = today }
-    if result.changed > 0 || result.startedOver || today != shownDay {
+    if result.changed > 0 || result.startedOver || DueLabel.now().today != shownDay {
       await showCurrent(store)
       if let shown { onSynced?(shown, false) }
       await store.replica.saveIfUnsaved()
@@ -251,8 +249,10 @@ public final class PlannerOperations {
 
   private var shownWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
 
-  /// The day what is shown was last shown on (the long poll shows it again when it changes).
+  /// The day what is shown was last shown on (a read shows it again when it changes: the rows' dates move on), and
+  /// the window it was shown in (a window opened since shows it whatever a read brings).
   private var shownDay: CalendarDate?
+  private weak var shownIn: (any PlannerView)?
 
   private func refreshOnce() async {
     refreshStarted = .now
@@ -283,8 +283,9 @@ public final class PlannerOperations {
         Task { @MainActor in await self?.showPreview(lists: lists, tasks: tasks, number: number, store) }
       }
     }
+    var followed: PlannerReplica.FollowResult?
     do {
-      try await store.replica.follow(client, deferringSave: true, showing: showing)
+      followed = try await store.replica.follow(client, deferringSave: true, showing: showing)
       isAvailable = true
       lastRead = Date()
     } catch .notFound {
@@ -309,8 +310,16 @@ public final class PlannerOperations {
     } catch {
       view?.showMessage(error.message)
     }
+    let previewed = preview != nil
     preview = nil
-    await showCurrent(store)
+    // A read that changed nothing shows nothing again when this window shows it already, as of today (with 2 000
+    // tasks, showing them again took the main thread 5-26 ms at each start, focus and F5; RESULTS.md, issue 66).
+    let unchanged = followed.map { $0.changed == 0 && !$0.startedOver } ?? false
+    if !unchanged || previewed || !hasRead || store.legacy != nil || !flushed.isEmpty
+      || view == nil || view !== shownIn || DueLabel.now().today != shownDay
+    {
+      await showCurrent(store)
+    }
     view?.showOffline(offline, savedAt: lastRead)
     wasOffline = offline != nil
     if let offline, case .untrusted = offline {
@@ -365,6 +374,8 @@ public final class PlannerOperations {
     // Pages that came meanwhile, or the read's end, show instead.
     if let preview, self.preview?.number != preview.number { return }
     self.shown = shown
+    shownIn = view
+    shownDay = DueLabel.now().today
     if read {
       hasRead = true
       resumeShownWaiters()

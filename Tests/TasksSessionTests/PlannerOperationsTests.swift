@@ -53,6 +53,43 @@ struct PlannerOperationsTests {
     }
   }
 
+  @Test(
+    "a read that changed nothing shows nothing again; a change made elsewhere, an edit, a new window: each shows"
+  )
+  func unchangedReadShowsNothing() async throws {
+    try await SessionHarness.with { harness in
+      let (account, view) = try await signedIn(harness)
+      let planner = account.account.planner
+      account.host.holdsIdleWork = true  // the work a read leaves for an idle main loop runs when the test says
+      await account.host.runIdleWork()
+      let shows = view.shows
+      await planner.refresh()
+      await planner.refresh()
+      #expect(view.shows == shows, "a read that changed nothing showed the lists again")
+
+      _ = try await elsewhere(harness).createList(id: UUID(), name: "Garden")
+      await planner.refresh()
+      #expect(view.shows == shows + 1)
+      #expect(view.state.orderedLists.map(\.name).contains("Garden"))
+
+      let home = try #require(view.state.defaultList)
+      let stamps = PlannerItem(id: UUID(), listID: home.id, title: "buy stamps", createdAt: Date())
+      #expect(await planner.record(.createTask(stamps)))
+      #expect(await eventually { view.shown?.waiting.isEmpty == true && account.host.holds == 0 })
+      #expect(try view.task("buy stamps").title == "buy stamps")
+
+      // A window opened since (the first one closed) is shown the lists, though the read changed nothing.
+      let second = RecordingPlanner()
+      planner.view = second
+      await planner.refresh()
+      #expect(second.shows == 1)
+      #expect(second.state.orderedLists.map(\.name).contains("Garden"))
+      #expect(try second.task("buy stamps").title == "buy stamps")
+      await account.host.runIdleWork()
+      await settle(account)
+    }
+  }
+
   @Test("an edit shows at once, offline too; it waits on disk and reaches the service when it is back")
   func offlineEdits() async throws {
     try await SessionHarness.with { harness in
