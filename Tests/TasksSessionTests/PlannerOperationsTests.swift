@@ -90,6 +90,76 @@ struct PlannerOperationsTests {
     }
   }
 
+  @Test(
+    "a read that changed nothing shows the rows again when their dates say something else: a new day, or a new minute with a task due at a time"
+  )
+  func unchangedReadAfterTimeMoves() async throws {
+    try await SessionHarness.with { harness in
+      let (account, view) = try await signedIn(harness)
+      let planner = account.account.planner
+      account.host.holdsIdleWork = true  // the work a read leaves for an idle main loop runs when the test says
+      await account.host.runIdleWork()
+      final class Clock {
+        var now = (today: CalendarDate(year: 2026, month: 12, day: 5)!, time: TimeOfDay(hour: 9)!)
+      }
+      let clock = Clock()
+      planner.now = { clock.now }
+      await planner.refresh()
+      var shows = view.shows
+      clock.now.time = TimeOfDay(hour: 9, minute: 1)!
+      await planner.refresh()
+      #expect(view.shows == shows, "a new minute, and no task is due at a time")
+      clock.now.today = CalendarDate(year: 2026, month: 12, day: 6)!
+      await planner.refresh()
+      #expect(view.shows == shows + 1, "a new day")
+
+      let home = try #require(view.state.defaultList)
+      var call = PlannerItem(id: UUID(), listID: home.id, title: "call Bob", createdAt: Date())
+      call.due = TaskDue(date: clock.now.today, time: TimeOfDay(hour: 10)!)
+      #expect(await planner.record(.createTask(call)))
+      #expect(await eventually { view.shown?.waiting.isEmpty == true && account.host.holds == 0 })
+      shows = view.shows
+      await planner.refresh()
+      #expect(view.shows == shows, "the same minute")
+      clock.now.time = TimeOfDay(hour: 9, minute: 2)!
+      await planner.refresh()
+      #expect(view.shows == shows + 1, "a new minute, and a task is due at a time")
+      await account.host.runIdleWork()
+      await settle(account)
+    }
+  }
+
+  @Test(
+    "another app signs in as Ann, then as Bob again: the window shows Bob's lists from his kept copy though his read changed nothing, none of Ann's"
+  )
+  func accountBackUnchanged() async throws {
+    try await SessionHarness.with { harness in
+      let account = try AccountHarness(harness, refreshMargin: 1_000_000)  // every use asks the shared store
+      let view = account.view
+      let planner = account.account.planner
+      let bob = try await harness.signIn(account.session, "bob@example.com", "Tasks-Demo-2")
+      await account.account.signedIn(bob)
+      await planner.refresh()
+      #expect(await planner.record(.createList(id: UUID(), name: "Bob's list")))
+      await planner.refresh()
+      let names = { Set(view.state.orderedLists.map(\.name)) }
+      #expect(names().contains("Bob's list"))
+
+      // Another app of the group signs in as Ann: the window follows.
+      let other = harness.session()
+      _ = try await harness.signIn(other, "ann@example.com")
+      _ = try await TaskAPIClient(session: other).createList(id: UUID(), name: "Ann's list")
+      await planner.refresh()
+      #expect(await eventually { names().contains("Ann's list") && !names().contains("Bob's list") }, "\(names())")
+
+      // And as Bob again: his copy on this computer is up to date, so his read changes nothing; still his lists show.
+      _ = try await harness.signIn(other, "bob@example.com", "Tasks-Demo-2")
+      await planner.refresh()
+      #expect(await eventually { names().contains("Bob's list") && !names().contains("Ann's list") }, "\(names())")
+      await settle(account)
+    }
+  }
+
   @Test("an edit shows at once, offline too; it waits on disk and reaches the service when it is back")
   func offlineEdits() async throws {
     try await SessionHarness.with { harness in
