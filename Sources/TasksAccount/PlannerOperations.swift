@@ -57,9 +57,6 @@ public final class PlannerOperations {
     TaskAPIClient(session: session, account: id)
   }
 
-  /// The day and time the rows' dates are reckoned from (the headless tests move it on).
-  public var now: @MainActor () -> (today: CalendarDate, time: TimeOfDay) = { DueLabel.now() }
-
   /// How many tasks a page of the change feed asks for (nil: the service's page size).
   public var pageSize: Int?
 
@@ -209,8 +206,10 @@ public final class PlannerOperations {
     }
     guard self.store?.objectID == store.objectID else { return false }  // signed out or switched meanwhile
     lastRead = Date()
-    // Shown again when something changed, and when the rows' dates say something else.
-    if result.changed > 0 || result.startedOver || timeMoved() {
+    // Shown again when something changed, and when the day changed (the rows' dates move on).
+    let today = DueLabel.now().today
+    defer { shownDay = today }
+    if result.changed > 0 || result.startedOver || today != shownDay {
       await showCurrent(store)
       if let shown { onSynced?(shown, false) }
       await store.replica.saveIfUnsaved()
@@ -252,20 +251,8 @@ public final class PlannerOperations {
 
   private var shownWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
 
-  /// When what is shown was last shown (a read shows it again when the rows' dates say something else since), the
-  /// account whose copy it was and the window it was shown in: when another account's copy is read (another app
-  /// switched accounts) or a window opened since, a read shows it whatever it brings.
-  private var shownAt: (today: CalendarDate, time: TimeOfDay)?
-  private var shownAccount: String?
-  private weak var shownIn: (any PlannerView)?
-
-  /// Whether the rows' dates say something else than when they were shown: a new day ("Tomorrow" is "Today"), or a
-  /// new minute when a task is due at a time (it may be overdue now), as the window reckons them.
-  private func timeMoved() -> Bool {
-    let current = now()
-    guard let shownAt, current.today == shownAt.today else { return true }
-    return current.time != shownAt.time && shown?.tasks.contains { $0.due?.time != nil } != false
-  }
+  /// The day what is shown was last shown on (the long poll shows it again when it changes).
+  private var shownDay: CalendarDate?
 
   private func refreshOnce() async {
     refreshStarted = .now
@@ -296,9 +283,8 @@ public final class PlannerOperations {
         Task { @MainActor in await self?.showPreview(lists: lists, tasks: tasks, number: number, store) }
       }
     }
-    var followed: PlannerReplica.FollowResult?
     do {
-      followed = try await store.replica.follow(client, deferringSave: true, showing: showing)
+      try await store.replica.follow(client, deferringSave: true, showing: showing)
       isAvailable = true
       lastRead = Date()
     } catch .notFound {
@@ -323,17 +309,8 @@ public final class PlannerOperations {
     } catch {
       view?.showMessage(error.message)
     }
-    let previewed = preview != nil
     preview = nil
-    // A read that changed nothing shows nothing again when this window shows this account's copy already, as of now
-    // (with 2 000 tasks, showing them again took the main thread 5-26 ms at each start, focus and F5; RESULTS.md,
-    // issue 66).
-    let unchanged = followed.map { $0.changed == 0 && !$0.startedOver } ?? false
-    if !unchanged || previewed || !hasRead || store.legacy != nil || !flushed.isEmpty
-      || shownAccount != store.objectID || view == nil || view !== shownIn || timeMoved()
-    {
-      await showCurrent(store)
-    }
+    await showCurrent(store)
     view?.showOffline(offline, savedAt: lastRead)
     wasOffline = offline != nil
     if let offline, case .untrusted = offline {
@@ -388,9 +365,6 @@ public final class PlannerOperations {
     // Pages that came meanwhile, or the read's end, show instead.
     if let preview, self.preview?.number != preview.number { return }
     self.shown = shown
-    shownAccount = store.objectID
-    shownIn = view
-    shownAt = now()
     if read {
       hasRead = true
       resumeShownWaiters()
@@ -651,7 +625,6 @@ public final class PlannerOperations {
     wasOffline = false
     view?.showOffline(nil, savedAt: nil)
     view?.show(PlannerShown(lists: [], tasks: [:], edits: []))
-    shownAccount = nil
     let store = self.store
     self.store = nil
     loading = nil

@@ -197,9 +197,6 @@ public actor PlannerOutbox {
     /// Changes whose fields lost to another device's change of the same fields.
     public var conflicts: [PlannerConflict] = []
 
-    /// Whether nothing happened: nothing was sent, refused or in conflict, and nothing stopped it.
-    public var isEmpty: Bool { sent == 0 && stoppedBy == nil && refused.isEmpty && conflicts.isEmpty }
-
     /// Whether sending stopped for a reason that passes (the network failed or timed out, the service failed):
     /// what waits is tried again as during an outage, even when the read after it worked.
     public var stalled: Bool {

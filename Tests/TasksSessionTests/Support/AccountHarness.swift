@@ -19,8 +19,6 @@ final class RecordingPlanner: PlannerView {
   private(set) var notices: [RecordedNotice] = []
   /// The offline state shown last (nil: none).
   private(set) var offline: NetworkError?
-  /// How many times the lists were shown.
-  private(set) var shows = 0
 
   init() {
     let now = DueLabel.now()
@@ -28,7 +26,6 @@ final class RecordingPlanner: PlannerView {
   }
 
   func show(_ shown: PlannerShown) {
-    shows += 1
     self.shown = shown
     _ = state.show(lists: shown.lists, tasks: shown.tasks, waiting: shown.waiting)
   }
