@@ -119,7 +119,13 @@ public final class PlannerOperations {
     let made = await loading.task.value
     // Signed out (or another account signed in) while it was read: not this account's any more.
     guard self.loading?.objectID == made.objectID else { return nil }
-    if store?.objectID != made.objectID { store = made }
+    if store?.objectID != made.objectID {
+      store = made
+      // Another app of the group signed in as someone else while the lists were shown: this account's copy shows
+      // now, whichever path noticed first (the long poll's read of an unchanged copy showed nothing, and left the
+      // other account's lists on screen over this account's outbox).
+      if shown != nil { await showCurrent(made) }
+    }
     return store
   }
 
@@ -201,6 +207,11 @@ public final class PlannerOperations {
     let result: PlannerReplica.FollowResult
     do {
       result = try await store.replica.follow(client, wait: PlannerReplica.waitSeconds, deferringSave: true)
+    } catch .unauthorized(.accountChanged), .unauthorized(.signedOutElsewhere) {
+      // Another app of the group signed in as someone else, or signed out: a refresh shows it now, as when a refresh
+      // notices it (not after the long poll's back-off, the other account's lists on screen meanwhile).
+      await refresh()
+      return shown != nil
     } catch {
       return false
     }

@@ -54,7 +54,7 @@ struct PlannerOperationsTests {
   }
 
   @Test(
-    "another app signs in as Ann, then as Bob again: the window shows Bob's lists from his kept copy though his read changed nothing, none of Ann's"
+    "another app signs in as Ann, then as Bob again: the window shows Bob's lists from his kept copy though his read (a refresh, the long poll) changes nothing, none of Ann's"
   )
   func accountBackUnchanged() async throws {
     try await SessionHarness.with { harness in
@@ -80,6 +80,22 @@ struct PlannerOperationsTests {
       _ = try await harness.signIn(other, "bob@example.com", "Tasks-Demo-2")
       await planner.refresh()
       #expect(await eventually { names().contains("Bob's list") && !names().contains("Ann's list") }, "\(names())")
+
+      // The same noticed by the window's long poll (which shows nothing when the copy it reads is unchanged): by its
+      // request, or before it, by the session (the broker restored it for an app): the other's lists go at once.
+      for restoredFirst in [false, true] {
+        _ = try await harness.signIn(other, "ann@example.com")
+        await planner.refresh()
+        #expect(await eventually { names().contains("Ann's list") && !names().contains("Bob's list") }, "\(names())")
+        _ = try await harness.signIn(other, "bob@example.com", "Tasks-Demo-2")
+        if restoredFirst { #expect(try await account.session.restore()?.objectID == bob.objectID) }
+        let longPoll = Task { await planner.waitForChanges() }
+        #expect(
+          await eventually { names().contains("Bob's list") && !names().contains("Ann's list") },
+          "restored first: \(restoredFirst): \(names())")
+        longPoll.cancel()
+        _ = await longPoll.value
+      }
       await settle(account)
     }
   }
