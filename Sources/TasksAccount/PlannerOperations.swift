@@ -207,9 +207,15 @@ public final class PlannerOperations {
     let result: PlannerReplica.FollowResult
     do {
       result = try await store.replica.follow(client, wait: PlannerReplica.waitSeconds, deferringSave: true)
-    } catch .unauthorized(.accountChanged), .unauthorized(.signedOutElsewhere) {
-      // Another app of the group signed in as someone else, or signed out: a refresh shows it now, as when a refresh
-      // notices it (not after the long poll's back-off, the other account's lists on screen meanwhile).
+    } catch .unauthorized(.signedOutElsewhere) {
+      // Another app of the group signed out, and the long poll, always waiting, is the first to know: the account is
+      // forgotten now, as when a refresh finds it (the session, signed out, would give a later refresh no account to
+      // read, and the lists and files stayed).
+      await onSignedOutElsewhere?()
+      return false
+    } catch .unauthorized(.accountChanged) {
+      // Another app of the group signed in as someone else: a refresh shows it now, as when a refresh notices it (not
+      // after the long poll's back-off, the other account's lists on screen meanwhile).
       await refresh()
       return shown != nil
     } catch {
@@ -277,6 +283,11 @@ public final class PlannerOperations {
     let client = makeClient(session, store.objectID)
     if let legacy = store.legacy { await sendLegacy(legacy, client) }
     let flushed = await store.outbox.flush(client)
+    if case .unauthorized(.signedOutElsewhere)? = flushed.stoppedBy {
+      // Its request was the first to know (an edit waited): the account is forgotten, as when the read finds it.
+      await onSignedOutElsewhere?()
+      return
+    }
     report(flushed)
     if wasOffline && flushed.sent > 0 {
       view?.showMessage(

@@ -73,21 +73,38 @@ struct AccountSessionTests {
     }
   }
 
+  /// The request that knows first that another app signed out.
+  enum FirstToKnow: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case read = "a refresh's read", longPoll = "the window's long poll", edit = "an edit sent"
+    var testDescription: String { rawValue }
+  }
+
   @Test(
-    "signed out in another app: the lists empty, every file of the account goes, and the window is told it was elsewhere"
-  )
-  func signedOutElsewhere() async throws {
+    "signed out in another app: the lists empty, every file of the account goes, and the window is told it was elsewhere, whichever request knows first",
+    arguments: FirstToKnow.allCases)
+  func signedOutElsewhere(_ first: FirstToKnow) async throws {
     try await SessionHarness.with { harness throws in
       let account = try AccountHarness(harness, refreshMargin: 1_000_000)
       _ = try await account.signIn()
       try await account.add("mine")
       let files = try await account.files()
+      let home = try #require(account.view.state.defaultList)
       #expect(FileManager.default.fileExists(atPath: files.replica.path))
       _ = try await harness.session().signOut()  // the CLI signs out
-      await account.planner.refresh()
+      switch first {
+      case .read:
+        await account.planner.refresh()
+      case .longPoll:
+        _ = await account.planner.waitForChanges()
+      case .edit:
+        let late = PlannerItem(id: UUID(), listID: home.id, title: "too late", createdAt: Date())
+        _ = await account.planner.record(.createTask(late))
+        await account.planner.refresh()
+      }
       #expect(account.events.last == .signedOut(elsewhere: true))
       #expect(account.view.titles.isEmpty)
       #expect(!FileManager.default.fileExists(atPath: files.replica.path))
+      #expect(!FileManager.default.fileExists(atPath: files.plannerOutbox.path))
       let dataHome = URL(filePath: account.environment["XDG_DATA_HOME"]!)
       #expect(AccountFolder.leftOver(dataHome: dataHome).isEmpty, "\(AccountFolder.leftOver(dataHome: dataHome))")
     }
