@@ -475,7 +475,19 @@ public final class PlannerOperations {
   /// false when it could not be kept (the disk refused it: nothing changed, and the message says so).
   @discardableResult
   public func record(_ edit: PlannerEdit) async -> Bool {
+    let previous = store
     guard let store = await currentStore() else { return false }
+    if let previous, previous.objectID != store.objectID {
+      // Another app of the group signed in as someone else, noticed just now: the edit was made over the lists shown
+      // until now, the previous account's. It waits in that account's outbox for its next sign-in; it is never sent
+      // as this one, nor kept in its files.
+      do { try await previous.outbox.record(edit) } catch {
+        view?.showMessage(tr("The change could not be saved on this computer"))
+        return false
+      }
+      if let now = await session.account { view?.showMessage(SessionError.accountChanged(now).message) }
+      return false
+    }
     do {
       try await store.outbox.record(edit)
     } catch {

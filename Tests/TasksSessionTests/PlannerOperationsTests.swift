@@ -100,6 +100,43 @@ struct PlannerOperationsTests {
     }
   }
 
+  @Test(
+    "another app signs in as Bob while Ann's lists are shown: a tick made over them waits in Ann's outbox for her next sign-in, never sent as Bob nor kept in his files"
+  )
+  func editOverAnotherAccount() async throws {
+    try await SessionHarness.with { harness in
+      let account = try AccountHarness(harness, refreshMargin: 1_000_000)  // every use asks the shared store
+      let view = account.view
+      let planner = account.account.planner
+      _ = try await account.signIn()
+      try await account.add("water the plants")
+      let task = try view.task("water the plants")
+      let annFiles = try await account.files()
+      #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 0)
+
+      let other = harness.session()
+      let bob = try await harness.signIn(other, "bob@example.com", "Tasks-Demo-2")
+      #expect(try await account.session.restore()?.objectID == bob.objectID)  // the broker restored it for an app
+      var done = task
+      done.status = .completed
+      done.completedAt = Date()
+      #expect(await planner.record(.changeTask(base: task, mine: done)) == false)
+      #expect(view.messages.last == SessionError.accountChanged(bob).message)
+      #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 1)
+      #expect(PlannerOutbox.waiting(in: account.account.files(for: bob).plannerOutbox) == 0)
+      await planner.refresh()
+      #expect(!view.titles.contains("water the plants"), "Bob's lists: \(view.titles)")
+
+      // Ann again: her tick reaches the service.
+      _ = try await harness.signIn(other, "ann@example.com")
+      _ = try await account.session.restore()
+      await planner.refresh()
+      #expect(await eventually { (try? view.task("water the plants").status) == .completed })
+      #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 0)
+      await settle(account)
+    }
+  }
+
   @Test("an edit shows at once, offline too; it waits on disk and reaches the service when it is back")
   func offlineEdits() async throws {
     try await SessionHarness.with { harness in
