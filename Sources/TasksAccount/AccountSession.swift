@@ -29,7 +29,7 @@ public final class AccountSession {
   /// The signed-in account's lists and tasks (the task API v2): load, add, change, delete with Undo, sync.
   public private(set) lazy var planner: PlannerOperations = {
     let planner = PlannerOperations(session: session, host: host, environment: environment)
-    planner.onSignedOutElsewhere = { [weak self] in await self?.signedOutElsewhere() }
+    planner.onSignedOutElsewhere = { [weak self] files in await self?.signedOutElsewhere(files) }
     return planner
   }()
   private let webSession: WebSessionFolders
@@ -162,9 +162,10 @@ public final class AccountSession {
   }
 
   /// Another app of the keychain group signed out: this app forgets what its own sign-out forgets (the next sign-in
-  /// asks for the password again), every file of the account included.
-  public func signedOutElsewhere() async {
-    await forget(currentFiles)
+  /// asks for the password again), every file of the account included: `files`, the account a request found signed
+  /// out (the files this session last named can be another's, shown before another app switched accounts).
+  public func signedOutElsewhere(_ files: AccountFiles? = nil) async {
+    await forget(files ?? currentFiles)
     publish(.signedOut(elsewhere: true))
   }
 

@@ -51,7 +51,7 @@ public final class PlannerOperations {
   public var onPreview: (@MainActor () -> Void)?
   /// Called when a request found that another app of the keychain group signed out (the account forgets, as the
   /// list's own discovery of it does).
-  public var onSignedOutElsewhere: (@MainActor () async -> Void)?
+  public var onSignedOutElsewhere: (@MainActor (_ files: AccountFiles) async -> Void)?
   /// The client for the signed-in account (the headless tests give one that cannot reach the service).
   public var makeClient: @MainActor (_ session: Session, _ objectID: String) -> TaskAPIClient = { session, id in
     TaskAPIClient(session: session, account: id)
@@ -83,6 +83,8 @@ public final class PlannerOperations {
   /// added before any list was known).
   fileprivate struct Store: Sendable {
     let objectID: String
+    /// The account's files (a sign-out found by a request forgets these, whoever the session names by then).
+    let files: AccountFiles
     let replica: PlannerReplica
     let outbox: PlannerOutbox
     let legacyOutbox: URL
@@ -121,6 +123,7 @@ public final class PlannerOperations {
     guard self.loading?.objectID == made.objectID else { return nil }
     if store?.objectID != made.objectID {
       store = made
+      preview = nil  // the pages of the other account's first read
       // Another app of the group signed in as someone else while the lists were shown: this account's copy shows
       // now, whichever path noticed first (the long poll's read of an unchanged copy showed nothing, and left the
       // other account's lists on screen over this account's outbox).
@@ -145,7 +148,7 @@ public final class PlannerOperations {
     let lastRead = try? FileManager.default.attributesOfItem(atPath: files.replica.path)[.modificationDate]
     return SavedCopy(
       store: Store(
-        objectID: files.objectID, replica: PlannerReplica(file: files.replica, pageSize: pageSize),
+        objectID: files.objectID, files: files, replica: PlannerReplica(file: files.replica, pageSize: pageSize),
         outbox: PlannerOutbox(file: files.plannerOutbox), legacyOutbox: files.legacyOutbox,
         lastRead: lastRead as? Date))
   }
@@ -211,13 +214,14 @@ public final class PlannerOperations {
       // Another app of the group signed out, and the long poll, always waiting, is the first to know: the account is
       // forgotten now, as when a refresh finds it (the session, signed out, would give a later refresh no account to
       // read, and the lists and files stayed).
-      await onSignedOutElsewhere?()
+      await signedOutElsewhere(store)
       return false
     } catch .unauthorized(.accountChanged) {
       // Another app of the group signed in as someone else: a refresh shows it now, as when a refresh notices it (not
-      // after the long poll's back-off, the other account's lists on screen meanwhile).
+      // after the long poll's back-off, the other account's lists on screen meanwhile). The next long poll waits
+      // the back-off: while the session's tokens catch up with the account it names, a poll fails at once.
       await refresh()
-      return shown != nil
+      return false
     } catch {
       return false
     }
@@ -285,7 +289,7 @@ public final class PlannerOperations {
     let flushed = await store.outbox.flush(client)
     if case .unauthorized(.signedOutElsewhere)? = flushed.stoppedBy {
       // Its request was the first to know (an edit waited): the account is forgotten, as when the read finds it.
-      await onSignedOutElsewhere?()
+      await signedOutElsewhere(store)
       return
     }
     report(flushed)
@@ -314,7 +318,7 @@ public final class PlannerOperations {
       host?.debug("planner: the service has no task API v2")
     } catch .unauthorized(.signedOutElsewhere) {
       await endPreview(store)
-      await onSignedOutElsewhere?()
+      await signedOutElsewhere(store)
       return
     } catch .unauthorized(.accountChanged(let now)) {
       // Another app of the group signed in as someone else: the window shows that account's lists, from its own
@@ -362,6 +366,17 @@ public final class PlannerOperations {
     }
     await legacy.removeFileIfEmpty()
   }
+
+  /// Another app of the group signed out `store`'s account, as a request found: its files are forgotten (not those of
+  /// an account shown before a switch, whose edits wait for its next sign-in), once however many requests find it.
+  private func signedOutElsewhere(_ store: Store) async {
+    guard self.store?.objectID == store.objectID, !forgettingElsewhere else { return }
+    forgettingElsewhere = true
+    defer { forgettingElsewhere = false }
+    await onSignedOutElsewhere?(store.files)
+  }
+
+  private var forgettingElsewhere = false
 
   private func report(_ flushed: PlannerOutbox.FlushResult) {
     for conflict in flushed.conflicts { view?.showConflict(conflict) }
@@ -486,6 +501,7 @@ public final class PlannerOperations {
         return false
       }
       if let now = await session.account { view?.showMessage(SessionError.accountChanged(now).message) }
+      Task { await self.refresh() }  // this account's lists, read
       return false
     }
     do {

@@ -76,6 +76,7 @@ struct AccountSessionTests {
   /// The request that knows first that another app signed out.
   enum FirstToKnow: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case read = "a refresh's read", longPoll = "the window's long poll", edit = "an edit sent"
+    case both = "the long poll and a refresh at once"
     var testDescription: String { rawValue }
   }
 
@@ -100,8 +101,13 @@ struct AccountSessionTests {
         let late = PlannerItem(id: UUID(), listID: home.id, title: "too late", createdAt: Date())
         _ = await account.planner.record(.createTask(late))
         await account.planner.refresh()
+      case .both:
+        async let polled = account.planner.waitForChanges()
+        async let refreshed: Void = account.planner.refresh()
+        _ = await (polled, refreshed)
       }
       #expect(account.events.last == .signedOut(elsewhere: true))
+      #expect(account.events.filter { $0 == .signedOut(elsewhere: true) }.count == 1, "told once")
       #expect(account.view.titles.isEmpty)
       #expect(!FileManager.default.fileExists(atPath: files.replica.path))
       #expect(!FileManager.default.fileExists(atPath: files.plannerOutbox.path))

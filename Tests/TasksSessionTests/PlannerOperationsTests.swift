@@ -123,9 +123,16 @@ struct PlannerOperationsTests {
       #expect(await planner.record(.changeTask(base: task, mine: done)) == false)
       #expect(view.messages.last == SessionError.accountChanged(bob).message)
       #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 1)
-      #expect(PlannerOutbox.waiting(in: account.account.files(for: bob).plannerOutbox) == 0)
-      await planner.refresh()
-      #expect(!view.titles.contains("water the plants"), "Bob's lists: \(view.titles)")
+      let bobFiles = AccountFiles(account: bob, in: account.session.key, environment: account.environment)
+      #expect(!FileManager.default.fileExists(atPath: bobFiles.plannerOutbox.path))
+      #expect(await eventually { !view.titles.contains("water the plants") }, "Bob's lists: \(view.titles)")
+
+      // Bob signs out in the other app, and the window's long poll finds it: Bob's files go, Ann's tick stays.
+      _ = try await other.signOut()
+      #expect(await planner.waitForChanges() == false)
+      #expect(account.events.filter { $0 == .signedOut(elsewhere: true) }.count == 1)
+      #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 1)
+      #expect(!FileManager.default.fileExists(atPath: bobFiles.replica.path))
 
       // Ann again: her tick reaches the service.
       _ = try await harness.signIn(other, "ann@example.com")
