@@ -487,7 +487,8 @@ public final class PlannerOperations {
   // MARK: Editing
 
   /// Keeps `edit` in the outbox (on disk before it shows), shows it, then sends it and reads what changed. Answers
-  /// false when it could not be kept (the disk refused it: nothing changed, and the message says so).
+  /// false when it could not be kept (the disk refused it: nothing changed, and the message says so), or was kept
+  /// for the account shown before another app's switch was noticed (the message says another app signed in).
   @discardableResult
   public func record(_ edit: PlannerEdit) async -> Bool {
     let previous = store
