@@ -164,8 +164,8 @@ public final class AccountSession {
   /// Another app of the keychain group signed out: this app forgets what its own sign-out forgets (the next sign-in
   /// asks for the password again), every file of the account included: `files`, the account a request found signed
   /// out (the files this session last named can be another's, shown before another app switched accounts).
-  public func signedOutElsewhere(_ files: AccountFiles? = nil) async {
-    await forget(files ?? currentFiles)
+  public func signedOutElsewhere(_ files: AccountFiles) async {
+    await forget(files)
     publish(.signedOut(elsewhere: true))
   }
 

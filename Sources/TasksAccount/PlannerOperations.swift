@@ -493,22 +493,19 @@ public final class PlannerOperations {
   public func record(_ edit: PlannerEdit) async -> Bool {
     let previous = store
     guard let store = await currentStore() else { return false }
-    if let previous, previous.objectID != store.objectID {
-      // Another app of the group signed in as someone else, noticed just now: the edit was made over the lists shown
-      // until now, the previous account's. It waits in that account's outbox for its next sign-in; it is never sent
-      // as this one, nor kept in its files.
-      do { try await previous.outbox.record(edit) } catch {
-        view?.showMessage(tr("The change could not be saved on this computer"))
-        return false
-      }
-      if let now = await session.account { view?.showMessage(SessionError.accountChanged(now).message) }
-      Task { await self.refresh() }  // this account's lists, read
-      return false
-    }
+    // Another app of the group signed in as someone else, noticed just now: the edit was made over the lists shown
+    // until now, the previous account's. It waits in that account's outbox for its next sign-in; it is never sent as
+    // this one, nor kept in its files.
+    let previousAccount = previous.flatMap { $0.objectID != store.objectID ? $0 : nil }
     do {
-      try await store.outbox.record(edit)
+      try await (previousAccount ?? store).outbox.record(edit)
     } catch {
       view?.showMessage(tr("The change could not be saved on this computer"))
+      return false
+    }
+    if previousAccount != nil {
+      if let now = await session.account { view?.showMessage(SessionError.accountChanged(now).message) }
+      Task { await self.refresh() }  // this account's lists, read
       return false
     }
     await showCurrent(store)

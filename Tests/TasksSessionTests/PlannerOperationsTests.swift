@@ -22,6 +22,12 @@ struct PlannerOperationsTests {
 
   private func settle(_ account: AccountHarness) async { await account.settle() }
 
+  /// An account whose every use asks the store the keychain group shares: another app's sign-in or sign-out is
+  /// noticed by the next request, as an hour into a session.
+  private func followingTheGroup(_ harness: SessionHarness) throws -> AccountHarness {
+    try AccountHarness(harness, refreshMargin: 1_000_000)
+  }
+
   /// Another client of the same user (another device, or the CLI).
   private func elsewhere(_ harness: SessionHarness) async throws -> TaskAPIClient {
     let other = harness.session()
@@ -58,9 +64,8 @@ struct PlannerOperationsTests {
   )
   func accountBackUnchanged() async throws {
     try await SessionHarness.with { harness in
-      let account = try AccountHarness(harness, refreshMargin: 1_000_000)  // every use asks the shared store
-      let view = account.view
-      let planner = account.account.planner
+      let account = try followingTheGroup(harness)
+      let (view, planner) = (account.view, account.account.planner)
       let bob = try await harness.signIn(account.session, "bob@example.com", "Tasks-Demo-2")
       await account.account.signedIn(bob)
       await planner.refresh()
@@ -105,9 +110,8 @@ struct PlannerOperationsTests {
   )
   func editOverAnotherAccount() async throws {
     try await SessionHarness.with { harness in
-      let account = try AccountHarness(harness, refreshMargin: 1_000_000)  // every use asks the shared store
-      let view = account.view
-      let planner = account.account.planner
+      let account = try followingTheGroup(harness)
+      let (view, planner) = (account.view, account.account.planner)
       _ = try await account.signIn()
       try await account.add("water the plants")
       let task = try view.task("water the plants")
