@@ -27,11 +27,14 @@ public enum AccountEvent: Equatable, Sendable {
 public final class AccountSession {
   public let session: Session
   /// The signed-in account's lists and tasks (the task API v2): load, add, change, delete with Undo, sync.
-  public private(set) lazy var planner: PlannerOperations = {
+  public var planner: PlannerOperations {
+    if let madePlanner { return madePlanner }
     let planner = PlannerOperations(session: session, host: host, environment: environment)
-    planner.onSignedOutElsewhere = { [weak self] files in await self?.signedOutElsewhere(files) }
+    madePlanner = planner
     return planner
-  }()
+  }
+  /// The planner, once something asked for it (the broker's service without a window never does).
+  private var madePlanner: PlannerOperations?
   private let webSession: WebSessionFolders
   private let environment: [String: String]
   private unowned let host: any AccountHost
@@ -40,6 +43,8 @@ public final class AccountSession {
   private var observers: [Int: @MainActor (AccountEvent) -> Void] = [:]
   private var lastObserver = 0
   private var signInWaiters: [CheckedContinuation<Account?, Never>] = []
+  /// Whether this app signed out (its own sign-out, not another app's), until the next sign-in.
+  private var signedOutHere = false
   nonisolated(unsafe) private var watch: Task<Void, Never>?
 
   /// The account of `session`, with its files in the XDG folders of `environment`.
@@ -50,11 +55,33 @@ public final class AccountSession {
     self.host = host
     self.environment = environment
     webSession = WebSessionFolders(environment: environment)
-    // A sign-in made anywhere (another app of the group, a refresh that restored it) ends a broker's wait.
     watch = Task { [weak self] in
+      var before = Session.State.signedOut
       for await state in await session.updates() {
-        if case .signedIn(let account) = state { self?.endSignInWaits(account) }
+        await self?.sessionChanged(to: state, from: before)
+        before = state
       }
+    }
+  }
+
+  /// What the session noticed reaches the account, whichever request, refresh or restore noticed it: a sign-in made
+  /// anywhere ends a broker's wait; another app of the group signed in as someone else (the planner follows: what
+  /// was made over the previous account's lists waits in its outbox) or signed out (the account is forgotten, as a
+  /// sign-out here forgets it).
+  private func sessionChanged(to state: Session.State, from before: Session.State) async {
+    switch state {
+    case .signedIn(let now):
+      endSignInWaits(now)
+      // A sign-in of this app's own is `signedIn(_:)`'s; a state told after the session moved on is old news. (Not
+      // `.refreshing`: while the session refreshes another account's tokens, its bearer is still the previous one's.)
+      guard before != .signingIn, await session.state == state else { return }
+      signedOutHere = false
+      await madePlanner?.followSession()
+    case .signedOut:
+      guard !signedOutHere, await session.state == .signedOut else { return }
+      await signedOutElsewhere()
+    case .signingIn, .refreshing, .needsSignIn:
+      break
     }
   }
 
@@ -104,10 +131,12 @@ public final class AccountSession {
   /// the previous one's copies go (`AccountFiles.forgetCopies`: what waits in its outbox stays for its next sign-in),
   /// and the planner empties. (The window then reads the new account's lists.)
   public func signedIn(_ account: Account) async {
+    signedOutHere = false
+    let plannerAccount = madePlanner?.accountFiles?.objectID
+    await madePlanner?.signedIn(as: account)  // (the account it worked for is left: its copies forgotten)
     if let previous = currentFiles, previous.objectID != account.objectID {
       currentFiles = nil
-      await planner.forget()
-      await previous.forgetCopies()
+      if previous.objectID != plannerAccount { await previous.forgetCopies() }
     }
     _ = files(for: account)
     publish(.signedIn(account))
@@ -149,12 +178,20 @@ public final class AccountSession {
   /// summary), what could not be sent included. Answers the provider's end-session address (for a sign-in made in
   /// the browser, where its cookie is), or nil.
   public func signOut() async throws(SessionError) -> Session.Logout? {
+    signedOutHere = true
     await planner.finishPendingWork()  // the deletion goes out while the session can still send it
     let account = await session.account
     if account != nil {
       await planner.sendWaiting()  // what waits goes out while it still can
     }
-    let logout = try await session.signOut()
+    let logout: Session.Logout?
+    do {
+      logout = try await session.signOut()
+    } catch {
+      // Still signed in (the keyring's lock was not had): a sign-out in another app is heard again.
+      if await session.account != nil { signedOutHere = false }
+      throw error
+    }
     await forget(account.map { files(for: $0) } ?? currentFiles)
     host.debug("account: signed out; the account's copies and web session are removed")
     publish(.signedOut(elsewhere: false))
@@ -162,9 +199,10 @@ public final class AccountSession {
   }
 
   /// Another app of the keychain group signed out: this app forgets what its own sign-out forgets (the next sign-in
-  /// asks for the password again), every file of the account included: `files`, the account a request found signed
-  /// out (the files this session last named can be another's, shown before another app switched accounts).
-  public func signedOutElsewhere(_ files: AccountFiles) async {
+  /// asks for the password again), every file of the account the planner works for included (after another app's
+  /// switch, the account it switched to: the previous one's edits wait for its next sign-in). Told once.
+  private func signedOutElsewhere() async {
+    guard let files = madePlanner?.accountFiles ?? currentFiles else { return }
     await forget(files)
     publish(.signedOut(elsewhere: true))
   }

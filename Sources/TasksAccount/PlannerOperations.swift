@@ -11,8 +11,9 @@ import TasksCore
 public protocol PlannerView: AnyObject {
   /// The lists and tasks as they are now (the waiting edits made).
   func show(_ shown: PlannerShown)
-  /// A change whose fields lost to a change made elsewhere ("Use Mine" offers this device's values again).
-  func showConflict(_ conflict: PlannerConflict)
+  /// A change whose fields lost to a change made elsewhere; `useMine` offers this device's values again (to the
+  /// account the conflict is of, whoever is signed in when it is pressed).
+  func showConflict(_ conflict: PlannerConflict, useMine: @escaping @MainActor () async -> Void)
   /// A message for the user (a refused edit, a service that cannot be reached).
   func showMessage(_ message: String)
   /// Says that the task service cannot be reached (`problem`), with the time the tasks shown were last read from
@@ -49,9 +50,6 @@ public final class PlannerOperations {
   public var onSynced: (@MainActor (_ shown: PlannerShown, _ edited: Bool) -> Void)?
   /// Called when a first read's pages so far were shown (the window leaves its loading page for them).
   public var onPreview: (@MainActor () -> Void)?
-  /// Called when a request found that another app of the keychain group signed out (the account forgets, as the
-  /// list's own discovery of it does).
-  public var onSignedOutElsewhere: (@MainActor (_ files: AccountFiles) async -> Void)?
   /// The client for the signed-in account (the headless tests give one that cannot reach the service).
   public var makeClient: @MainActor (_ session: Session, _ objectID: String) -> TaskAPIClient = { session, id in
     TaskAPIClient(session: session, account: id)
@@ -65,6 +63,23 @@ public final class PlannerOperations {
   private weak var host: (any AccountHost)?
   private let environment: [String: String]
   private var store: Store?
+  /// The account whose lists are shown: what the user does over them is that account's (an edit made as another app
+  /// of the group signs in as someone else waits in this one's outbox).
+  private var shownStore: Store?
+
+  /// The account whose lists were shown when the user started what runs now (`soon`), if it is bound to one.
+  @TaskLocal private static var startedOver: ShownAccount?
+
+  /// The account an edit asked for now is made over: the one shown when the user started it.
+  private var actingOver: Store? { Self.startedOver.map(\.store) ?? shownStore }
+
+  /// The account whose lists are shown now, for an edit the user starts now and confirms later (a dialog's answer, a
+  /// toast that goes): `soon(over:)` makes it over that account, whoever is shown by then.
+  public struct ShownAccount: Sendable {
+    fileprivate let store: Store?
+  }
+
+  public var shownAccount: ShownAccount { ShownAccount(store: actingOver) }
   /// The refresh running or last run, and the one waiting for it to end.
   private var lastRefresh: Task<Void, Never>?
   private var nextRefresh: Task<Void, Never>?
@@ -87,13 +102,9 @@ public final class PlannerOperations {
     let files: AccountFiles
     let replica: PlannerReplica
     let outbox: PlannerOutbox
-    let legacyOutbox: URL
+    /// The sample's list outbox (one per account, read once: every add and send goes through it).
+    let legacy: Outbox
     let lastRead: Date?
-
-    /// The sample's list outbox, when its file exists.
-    var legacy: Outbox? {
-      FileManager.default.fileExists(atPath: legacyOutbox.path) ? Outbox(file: legacyOutbox) : nil
-    }
   }
 
   init(session: Session, host: any AccountHost, environment: [String: String]) {
@@ -108,32 +119,53 @@ public final class PlannerOperations {
   private func currentStore() async -> Store? {
     guard let account = await session.account else { return nil }
     if let store, store.objectID == account.objectID { return store }
-    if loading?.objectID != account.objectID {
-      let (key, environment, pageSize) = (session.key, environment, pageSize)
-      loading = (
-        account.objectID,
-        Task.detached {
-          Self.readSaved(AccountFiles(account: account, in: key, environment: environment), pageSize: pageSize).store
-        }
-      )
+    if loading?.files.objectID != account.objectID {
+      let files = AccountFiles(account: account, in: session.key, environment: environment)
+      let (pageSize, kept) = (pageSize, leftOutboxes.removeValue(forKey: account.objectID))
+      loading = (files, Task.detached { Self.readSaved(files, pageSize: pageSize, outboxes: kept).store })
     }
     guard let loading else { return nil }
     let made = await loading.task.value
     // Signed out (or another account signed in) while it was read: not this account's any more.
-    guard self.loading?.objectID == made.objectID else { return nil }
-    if store?.objectID != made.objectID {
+    guard self.loading?.files.objectID == made.objectID, await session.account?.objectID == made.objectID else {
+      return nil
+    }
+    if let previous = store, previous.objectID != made.objectID {
+      // Another app of the group signed in as someone else, whichever path noticed first (a request, the long poll,
+      // the broker's restore): the previous account is left as a sign-in here as someone else leaves it, and this
+      // one's copy shows (the long poll's read of an unchanged copy would show nothing, and leave the other
+      // account's lists on screen).
       store = made
-      preview = nil  // the pages of the other account's first read
-      // Another app of the group signed in as someone else while the lists were shown: this account's copy shows
-      // now, whichever path noticed first (the long poll's read of an unchanged copy showed nothing, and left the
-      // other account's lists on screen over this account's outbox).
+      await leave(previous)
+      host?.debug("planner: another app of the group signed in as someone else")
+      if let now = await session.account, now.objectID == made.objectID {
+        view?.showMessage(SessionError.accountChanged(now).message)
+      }
       if shown != nil { await showCurrent(made) }
+      Task { await self.refresh() }  // this account's lists, read
+    } else if store == nil {
+      store = made
     }
     return store
   }
 
   /// The read of the signed-in account's copy from disk, under way or done (one per account).
-  private var loading: (objectID: String, task: Task<Store, Never>)?
+  private var loading: (files: AccountFiles, task: Task<Store, Never>)?
+
+  /// The files of the account the planner works for (shown, or being read); nil when none.
+  var accountFiles: AccountFiles? { store?.files ?? loading?.files }
+
+  /// Follows the session to the account it names now, when the planner works for another (another app of the group
+  /// signed in as someone else, and the session noticed first: the broker restored it for an app).
+  func followSession() async {
+    guard accountFiles != nil else { return }
+    _ = await currentStore()
+  }
+
+  /// The outboxes of the accounts left for another (`leave`), for their next sign-in here: one object per file, so
+  /// that an edit kept for one of them later (its conflict's Use Mine) and its outbox once it is back never write
+  /// over each other.
+  private var leftOutboxes: [String: (outbox: PlannerOutbox, legacy: Outbox)] = [:]
 
   /// An account's copy of the feed and its outbox, read from disk.
   public struct SavedCopy: Sendable {
@@ -143,20 +175,28 @@ public final class PlannerOperations {
   /// Reads `files`' copy of the feed and outbox (blocking: the start calls it on another thread right after the
   /// keyring's answer, while GTK makes the window, so that the first frame can show the lists).
   public nonisolated static func readSaved(_ files: AccountFiles, pageSize: Int? = nil) -> SavedCopy {
+    readSaved(files, pageSize: pageSize, outboxes: nil)
+  }
+
+  /// `outboxes`: the account's, kept since it was left (`leftOutboxes`), or nil to read them.
+  private nonisolated static func readSaved(
+    _ files: AccountFiles, pageSize: Int?, outboxes: (outbox: PlannerOutbox, legacy: Outbox)?
+  ) -> SavedCopy {
     // The offline copy of the versions before the planner: the replica is the copy now.
     try? FileManager.default.removeItem(at: files.legacyOfflineCopy)
     let lastRead = try? FileManager.default.attributesOfItem(atPath: files.replica.path)[.modificationDate]
     return SavedCopy(
       store: Store(
         objectID: files.objectID, files: files, replica: PlannerReplica(file: files.replica, pageSize: pageSize),
-        outbox: PlannerOutbox(file: files.plannerOutbox), legacyOutbox: files.legacyOutbox,
+        outbox: outboxes?.outbox ?? PlannerOutbox(file: files.plannerOutbox),
+        legacy: outboxes?.legacy ?? Outbox(file: files.legacyOutbox),
         lastRead: lastRead as? Date))
   }
 
   /// Takes the copy the start read (`readSaved`) as the signed-in account's, unless one is read or being read.
   public func adopt(_ copy: SavedCopy) {
     guard loading == nil, store == nil else { return }
-    loading = (copy.store.objectID, Task { copy.store })
+    loading = (copy.store.files, Task { copy.store })
   }
 
   // MARK: Loading
@@ -206,23 +246,15 @@ public final class PlannerOperations {
   /// refresh before asking again.
   public func waitForChanges() async -> Bool {
     guard shown != nil, hasRead, isAvailable != false, let store = await currentStore() else { return false }
+    guard hasRead else { return false }  // another account's, noticed just now: its own read comes first
     let client = makeClient(session, store.objectID)
     let result: PlannerReplica.FollowResult
     do {
       result = try await store.replica.follow(client, wait: PlannerReplica.waitSeconds, deferringSave: true)
-    } catch .unauthorized(.signedOutElsewhere) {
-      // Another app of the group signed out, and the long poll, always waiting, is the first to know: the account is
-      // forgotten now, as when a refresh finds it (the session, signed out, would give a later refresh no account to
-      // read, and the lists and files stayed).
-      await signedOutElsewhere(store)
-      return false
-    } catch .unauthorized(.accountChanged) {
-      // Another app of the group signed in as someone else: a refresh shows it now, as when a refresh notices it (not
-      // after the long poll's back-off, the other account's lists on screen meanwhile). The next long poll waits
-      // the back-off: while the session's tokens catch up with the account it names, a poll fails at once.
-      await refresh()
-      return false
     } catch {
+      // Another app of the group signed out, or signed in as someone else: the account follows the session, which
+      // noticed (`AccountSession`); the next long poll waits the back-off (while the session's tokens catch up with
+      // the account it names, a poll fails at once).
       return false
     }
     guard self.store?.objectID == store.objectID else { return false }  // signed out or switched meanwhile
@@ -285,14 +317,11 @@ public final class PlannerOperations {
     guard let store = await currentStore() else { return }
     _ = await showSaved()
     let client = makeClient(session, store.objectID)
-    if let legacy = store.legacy { await sendLegacy(legacy, client) }
+    if await sendLegacy(store.legacy, client) == false { return }
     let flushed = await store.outbox.flush(client)
-    if case .unauthorized(.signedOutElsewhere)? = flushed.stoppedBy {
-      // Its request was the first to know (an edit waited): the account is forgotten, as when the read finds it.
-      await signedOutElsewhere(store)
-      return
-    }
-    report(flushed)
+    // A request found that the account is not the session's any more: it follows the session (`AccountSession`).
+    if Self.accountGone(flushed.stoppedBy) { return }
+    report(flushed, of: store)
     if wasOffline && flushed.sent > 0 {
       view?.showMessage(
         String(
@@ -316,20 +345,11 @@ public final class PlannerOperations {
     } catch .notFound {
       isAvailable = false
       host?.debug("planner: the service has no task API v2")
-    } catch .unauthorized(.signedOutElsewhere) {
-      await endPreview(store)
-      await signedOutElsewhere(store)
-      return
-    } catch .unauthorized(.accountChanged(let now)) {
-      // Another app of the group signed in as someone else: the window shows that account's lists, from its own
-      // files; what waits in this account's outbox stays there, unsent.
-      await endPreview(store)
-      view?.showMessage(SessionError.accountChanged(now).message)
-      Task { await self.refresh() }
-      return
     } catch .unauthorized {
+      // The sign-in page is on its way, or the account follows the session (another app signed out, or signed in as
+      // someone else: `AccountSession`): what waits in this account's outbox stays there, unsent.
       await endPreview(store)
-      return  // the sign-in page is on its way
+      return
     } catch .network(let network) {
       offline = network
     } catch {
@@ -353,33 +373,33 @@ public final class PlannerOperations {
 
   /// Sends what an earlier version kept in the sample's list outbox (its tasks go to the default list through the
   /// sample's API, as that version would have sent them), then removes the file; what cannot be sent yet stays.
-  private func sendLegacy(_ legacy: Outbox, _ client: TaskAPIClient) async {
+  /// Answers false when a request found the account is not the session's any more (the refresh ends there).
+  private func sendLegacy(_ legacy: Outbox, _ client: TaskAPIClient) async -> Bool {
     let (pending, changes) = (await legacy.pending, await legacy.pendingChanges)
-    guard !pending.isEmpty || !changes.isEmpty else {
-      await legacy.removeFileIfEmpty()
-      return
-    }
+    guard !pending.isEmpty || !changes.isEmpty else { return true }
     let flushed = await legacy.flush(client)
+    if Self.accountGone(flushed.stoppedBy) { return false }
     host?.debug("planner: \(flushed.sent) tasks an earlier version kept offline were sent")
     if let refused = flushed.refusedChanges.first, refused != .notFound {
       view?.showMessage(String(template: tr("A change could not be made: %@"), refused.message))
     }
     await legacy.removeFileIfEmpty()
+    return true
   }
 
-  /// Another app of the group signed out `store`'s account, as a request found: its files are forgotten (not those of
-  /// an account shown before a switch, whose edits wait for its next sign-in), once however many requests find it.
-  private func signedOutElsewhere(_ store: Store) async {
-    guard self.store?.objectID == store.objectID, !forgettingElsewhere else { return }
-    forgettingElsewhere = true
-    defer { forgettingElsewhere = false }
-    await onSignedOutElsewhere?(store.files)
+  /// Whether a request stopped because its account is not the session's any more: another app of the group signed
+  /// out, or signed in as someone else. (The account follows the session: `AccountSession`.)
+  private static func accountGone(_ stopped: TaskAPIError?) -> Bool {
+    switch stopped {
+    case .unauthorized(.signedOutElsewhere)?, .unauthorized(.accountChanged)?: true
+    default: false
+    }
   }
 
-  private var forgettingElsewhere = false
-
-  private func report(_ flushed: PlannerOutbox.FlushResult) {
-    for conflict in flushed.conflicts { view?.showConflict(conflict) }
+  private func report(_ flushed: PlannerOutbox.FlushResult, of store: Store) {
+    for conflict in flushed.conflicts {
+      view?.showConflict(conflict) { [weak self] in await self?.useMine(conflict, over: store) }
+    }
     if let refused = flushed.refused.first {
       view?.showMessage(String(template: tr("A change could not be made: %@"), refused))
     }
@@ -397,11 +417,12 @@ public final class PlannerOperations {
         (await store.replica.lists, await store.replica.tasks, await store.replica.token != nil)
       }
     var shown = await store.outbox.shown(lists: lists, tasks: tasks)
-    if let legacy = store.legacy { Self.show(await legacy.pending, in: &shown) }
+    Self.show(await store.legacy.pending, in: &shown)
     guard self.store?.objectID == store.objectID else { return }  // another account signed in meanwhile
     // Pages that came meanwhile, or the read's end, show instead.
     if let preview, self.preview?.number != preview.number { return }
     self.shown = shown
+    shownStore = store
     if read {
       hasRead = true
       resumeShownWaiters()
@@ -471,15 +492,21 @@ public final class PlannerOperations {
   /// Adds `text` to the default list when no list is known yet (signed in while the service could not be reached):
   /// it waits in the sample's list outbox, which the sample's API takes into the default list at the next read, and
   /// shows at once. Answers false when it could not be kept on disk.
+  /// (Made over another account's lists, as `record`'s edits are, it waits in that account's outbox and answers false.)
   public func addToDefaultList(_ text: String) async -> Bool {
-    guard let store = await currentStore() else { return false }
+    let madeOver = actingOver
+    let current = await currentStore()
+    guard let owner = madeOver ?? current else { return false }
     do {
-      _ = try await Outbox(file: store.legacyOutbox).add(text)
+      _ = try await owner.legacy.add(text)
+    } catch is OutboxDiscarded {
+      return false  // the account signed out: what it kept is forgotten
     } catch {
       view?.showMessage(tr("The change could not be saved on this computer"))
       return false
     }
-    await showCurrent(store)
+    guard let current, current.objectID == owner.objectID else { return false }
+    await showCurrent(current)
     Task { await refresh() }
     return true
   }
@@ -488,26 +515,28 @@ public final class PlannerOperations {
 
   /// Keeps `edit` in the outbox (on disk before it shows), shows it, then sends it and reads what changed. Answers
   /// false when it could not be kept (the disk refused it: nothing changed, and the message says so), or was kept
-  /// for the account shown before another app's switch was noticed (the message says another app signed in).
+  /// for the account whose lists were shown when another app of the group signed in as someone else (the message
+  /// says another app signed in).
   @discardableResult
   public func record(_ edit: PlannerEdit) async -> Bool {
-    let previous = store
-    guard let store = await currentStore() else { return false }
-    // Another app of the group signed in as someone else, noticed just now: the edit was made over the lists shown
-    // until now, the previous account's. It waits in that account's outbox for its next sign-in; it is never sent as
-    // this one, nor kept in its files.
-    let previousAccount = previous.flatMap { $0.objectID != store.objectID ? $0 : nil }
+    await record(edit, over: actingOver)
+  }
+
+  /// Keeps `edit`, made over `madeOver`'s lists (nil: nothing was shown yet), in that account's outbox: when the
+  /// session names another account by now, or nobody (the sign-in ended), it waits there for that account's next
+  /// sign-in, never sent as another nor kept in another's files.
+  private func record(_ edit: PlannerEdit, over madeOver: Store?) async -> Bool {
+    let current = await currentStore()
+    guard let owner = madeOver ?? current else { return false }
     do {
-      try await (previousAccount ?? store).outbox.record(edit)
+      try await owner.outbox.record(edit)
+    } catch is OutboxDiscarded {
+      return false  // the account signed out: what it kept is forgotten
     } catch {
       view?.showMessage(tr("The change could not be saved on this computer"))
       return false
     }
-    if previousAccount != nil {
-      if let now = await session.account { view?.showMessage(SessionError.accountChanged(now).message) }
-      Task { await self.refresh() }  // this account's lists, read
-      return false
-    }
+    guard let store = current, store.objectID == owner.objectID else { return false }
     await showCurrent(store)
     let release = host?.holdApplication() ?? {}  // quitting now must not cut the request short
     Task {
@@ -523,9 +552,10 @@ public final class PlannerOperations {
   @discardableResult
   public func recordUndoable(_ edit: PlannerEdit) async -> Int? {
     let before = shown?.tasks.first { $0.id == edit.taskID }
-    guard await record(edit), let before else { return nil }
+    let madeOver = actingOver
+    guard await record(edit, over: madeOver), let before else { return nil }
     let (step, carried) = undoHistory.changed(before: [before])
-    carryOut(carried)
+    carryOut(carried, over: madeOver)
     return step.id
   }
 
@@ -536,14 +566,15 @@ public final class PlannerOperations {
   public func delete(_ ids: [UUID], title: String) {
     let items = ids.compactMap { id in shown?.tasks.first { $0.id == id } }
     guard !items.isEmpty else { return }
+    let madeOver = actingOver
     let (step, carried) = undoHistory.delete(items)
-    carryOut(carried)
+    carryOut(carried, over: madeOver)
     showHidden()
     notices[step.id] = view?.showUndo(
       title, undo: { [weak self] in self?.undo(step.id) },
       dismissed: { [weak self] in
         guard let self, self.notices.removeValue(forKey: step.id) != nil else { return }
-        self.carryOut(self.undoHistory.finish(step.id))
+        self.carryOut(self.undoHistory.finish(step.id), over: madeOver)
       })
   }
 
@@ -566,16 +597,25 @@ public final class PlannerOperations {
     guard let edits = undoHistory.undo(id, current: { current[$0] }) else { return }
     notices.removeValue(forKey: id)?.dismiss()
     if edits.isEmpty { return showHidden() }
-    carryOut(edits)
+    carryOut(edits, over: actingOver)
   }
 
   /// Carries out the deletions whose notices still show (quitting, signing out, the window closing); answers once
   /// they are in the outbox.
   public func finishPendingWork() async {
+    let madeOver = actingOver
+    for edit in takeUndoHistory(clearing: false) { await record(edit, over: madeOver) }
+  }
+
+  /// Dismisses the Undo notices (carrying nothing out as they go) and answers the deletions they waited for;
+  /// `clearing`: Ctrl+Z's steps go too.
+  private func takeUndoHistory(clearing: Bool) -> [PlannerEdit] {
     let notices = self.notices
     self.notices = [:]
     for notice in notices.values { notice.dismiss() }
-    for edit in undoHistory.finishAll() { await record(edit) }
+    let pending = undoHistory.finishAll()
+    if clearing { undoHistory.clear() }
+    return pending
   }
 
   /// The window closed: the lists go on without it, and the deletions whose notices still showed are carried out.
@@ -588,19 +628,25 @@ public final class PlannerOperations {
   /// application held from this moment, not from when the work's turn comes: a quit meanwhile closes the last
   /// window, and a program without a hold ends before the edit is even kept in the outbox (seen: a deletion whose
   /// Undo showed at Ctrl+Q came back at the next start).
+  /// Its edits are made over the lists shown at the call (or over `account`'s): a switch of accounts meanwhile does
+  /// not send them as another account.
   @discardableResult
-  public func soon(_ work: @escaping @MainActor (PlannerOperations) async -> Void) -> Task<Void, Never> {
+  public func soon(
+    over account: ShownAccount? = nil, _ work: @escaping @MainActor (PlannerOperations) async -> Void
+  ) -> Task<Void, Never> {
     let release = host?.holdApplication() ?? {}
+    let over = account ?? shownAccount
     return Task {
-      await work(self)
+      await Self.$startedOver.withValue(over) { await work(self) }
       release()
     }
   }
 
-  /// Records `edits` in turn (an Undo's, a deletion's whose notice went), held as `soon` holds.
-  private func carryOut(_ edits: [PlannerEdit]) {
+  /// Records `edits` in turn (an Undo's, a deletion's whose notice went), made over `madeOver`'s lists, held as
+  /// `soon` holds.
+  private func carryOut(_ edits: [PlannerEdit], over madeOver: Store?) {
     guard !edits.isEmpty else { return }
-    soon { planner in for edit in edits { await planner.record(edit) } }
+    soon(over: ShownAccount(store: madeOver)) { planner in for edit in edits { await planner.record(edit) } }
   }
 
   /// Shows what is shown again, with the tasks hidden now left out.
@@ -609,11 +655,12 @@ public final class PlannerOperations {
     Task { await showCurrent(store) }
   }
 
-  /// Sends this device's values of the fields that lost in `conflict` again, over the service's version.
-  public func useMine(_ conflict: PlannerConflict) async {
+  /// Sends this device's values of the fields that lost in `conflict` (of `store`'s account) again, over the
+  /// service's version.
+  private func useMine(_ conflict: PlannerConflict, over store: Store) async {
     var mine = conflict.current
     for field in conflict.fields { mine.take(field, from: conflict.mine) }
-    await record(.changeTask(base: conflict.current, mine: mine))
+    await record(.changeTask(base: conflict.current, mine: mine), over: store)
   }
 
   /// The signed-in account's client, for what is neither the feed nor an edit (the app passwords of other devices).
@@ -622,30 +669,34 @@ public final class PlannerOperations {
     return makeClient(session, store.objectID)
   }
 
+  /// The client of the account whose lists are shown, for what the user does over them (sharing): once the session
+  /// names someone else (another app of the group signed in as them), its requests are refused with
+  /// `.accountChanged`, never sent as that account.
+  private func clientOverShown() async throws(TaskAPIError) -> TaskAPIClient {
+    guard let store = actingOver else { return try await accountClient() }
+    return makeClient(session, store.objectID)
+  }
+
   /// A code that lets another person join `list` (owner only).
   public func invite(list: UUID) async throws(TaskAPIError) -> (code: String, expiresAt: Date) {
-    guard let store = await currentStore() else { throw .unauthorized(.notSignedIn) }
-    return try await makeClient(session, store.objectID).invite(list: list)
+    try await clientOverShown().invite(list: list)
   }
 
   /// Joins the list `code` was made for; the list shows at once.
   public func join(code: String) async throws(TaskAPIError) -> PlannerListItem {
-    guard let store = await currentStore() else { throw .unauthorized(.notSignedIn) }
-    let list = try await makeClient(session, store.objectID).join(code: code)
+    let list = try await clientOverShown().join(code: code)
     await refresh()
     return list
   }
 
   /// The members of a shared list.
   public func members(of list: UUID) async throws(TaskAPIError) -> [PlannerMemberItem] {
-    guard let store = await currentStore() else { throw .unauthorized(.notSignedIn) }
-    return try await makeClient(session, store.objectID).members(list: list)
+    try await clientOverShown().members(list: list)
   }
 
   /// Leaves a list someone shares with the user.
   public func leave(list: UUID) async throws(TaskAPIError) {
-    guard let store = await currentStore() else { throw .unauthorized(.notSignedIn) }
-    try await makeClient(session, store.objectID).removeMember(list: list, member: nil)
+    try await clientOverShown().removeMember(list: list, member: nil)
     await refresh()
   }
 
@@ -657,25 +708,59 @@ public final class PlannerOperations {
     _ = await store.outbox.flush(makeClient(session, store.objectID))
   }
 
-  /// Forgets the shown lists and the account's copy in memory; a refresh under way (its copy's write left for after
-  /// showing) writes nothing any more. (The files go with `AccountFiles.forget`.)
+  /// A sign-out: forgets the shown lists, the account's copy and outbox in memory, and the deletions whose Undo still
+  /// shows (nothing of the account is sent any more); a refresh or send under way writes nothing any more. (The
+  /// files go with `AccountFiles.forget`.)
   func forget() async {
+    let store = self.store
+    self.store = nil
+    loading = nil
+    _ = takeUndoHistory(clearing: true)
+    endAccount()
+    await store?.outbox.discard()
+    await store?.legacy.discard()
+    await store?.replica.discard()
+  }
+
+  /// A sign-in here as someone else than the account the planner works for: that account is left (`leave`), and
+  /// nothing of it is shown any more.
+  func signedIn(as account: Account) async {
+    let previous = store
+    guard let previous, previous.objectID != account.objectID else { return }
+    store = nil
+    loading = nil
+    await leave(previous)
+    endAccount()
+  }
+
+  /// Leaves `previous`, the account the planner worked for, for another: what was made over its lists waits in its
+  /// outbox for its next sign-in, the deletions whose Undo still shows included; Ctrl+Z's steps and the notices go;
+  /// its copies are forgotten (`AccountFiles.forgetCopies`). Its lists stay shown until the next account's show.
+  private func leave(_ previous: Store) async {
+    let pending = takeUndoHistory(clearing: true)
+    forgetReads()
+    leftOutboxes[previous.objectID] = (previous.outbox, previous.legacy)
+    for edit in pending { try? await previous.outbox.record(edit) }
+    await previous.replica.discard()
+    await previous.files.forgetCopies(outbox: previous.outbox)
+  }
+
+  /// Nothing of an account shown any more.
+  private func endAccount() {
     shown = nil
+    shownStore = nil
+    forgetReads()
+    view?.show(PlannerShown(lists: [], tasks: [:], edits: []))
+  }
+
+  /// Forgets what was read of the account the planner worked for, and what it was waiting for.
+  private func forgetReads() {
     hasRead = false
-    preview = nil
+    preview = nil  // the pages of its first read
     lastRefreshEnded = nil  // the next account's long poll waits for its own first read
-    undoHistory.clear()
-    let notices = self.notices
-    self.notices = [:]  // (a notice that goes now carries nothing out: nothing of the account is sent any more)
-    for notice in notices.values { notice.dismiss() }
     retry.stop()
     lastRead = nil
     wasOffline = false
     view?.showOffline(nil, savedAt: nil)
-    view?.show(PlannerShown(lists: [], tasks: [:], edits: []))
-    let store = self.store
-    self.store = nil
-    loading = nil
-    await store?.replica.discard()
   }
 }

@@ -90,9 +90,9 @@ final class PlannerController: PlannerView {
 
   /// A conflict stays on screen until the user chooses (Use Mine, or closes it): a value of theirs was set aside, and
   /// five seconds are not enough to read which and decide.
-  func showConflict(_ conflict: PlannerConflict) {
+  func showConflict(_ conflict: PlannerConflict, useMine: @escaping @MainActor () async -> Void) {
     let toast = Toast.new(conflict.message, button: tr("Use Mine"), untilClosed: true)
-    toast.onButtonClicked { [unowned self] in self.planner.soon { await $0.useMine(conflict) } }
+    toast.onButtonClicked { [unowned self] in self.planner.soon { _ in await useMine() } }
     toasts.present(toast)
   }
 

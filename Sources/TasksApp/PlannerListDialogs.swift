@@ -41,9 +41,10 @@ struct PlannerListDialogs {
 
   /// New List: made at once (offline too) and shown.
   func newList() {
+    let over = planner.planner.shownAccount  // the lists shown when it was asked for
     askName(heading: tr("New List"), name: "", label: tr("List name"), action: tr("C_reate")) { name in
       let id = UUID()
-      self.planner.planner.soon { [weak controller = self.planner] planner in
+      self.planner.planner.soon(over: over) { [weak controller = self.planner] planner in
         guard await planner.record(.createList(id: id, name: name)) else { return }
         controller?.choose(.list(id))
       }
@@ -55,8 +56,9 @@ struct PlannerListDialogs {
     guard let list = planner.selectedList, list.role == .owner else {
       return refuse(tr("Only the list's owner can rename it"))
     }
+    let over = planner.planner.shownAccount
     askName(heading: tr("Rename List"), name: list.name, label: tr("List name"), action: tr("_Rename")) { name in
-      self.planner.planner.soon { await $0.record(.renameList(id: list.id, name: name)) }
+      self.planner.planner.soon(over: over) { await $0.record(.renameList(id: list.id, name: name)) }
     }
   }
 
@@ -68,14 +70,14 @@ struct PlannerListDialogs {
           ? tr("A list someone shares with you can be left, not deleted") : tr("This list cannot be deleted"))
     }
     let toast = Toast.new(String(template: tr("“%@” deleted"), list.name), button: tr("Undo"))
-    let undone = Flag()
+    let (undone, over) = (Flag(), planner.planner.shownAccount)
     toast.onButtonClicked {
       undone.isSet = true
       self.planner.hide(list: list.id, false)
     }
     toast.onDismissed {
       guard !undone.isSet else { return }
-      self.planner.planner.soon { await $0.record(.deleteList(id: list.id)) }
+      self.planner.planner.soon(over: over) { await $0.record(.deleteList(id: list.id)) }
     }
     planner.hide(list: list.id)
     toasts.present(toast)

@@ -2,6 +2,7 @@
 // app, and the broker's wait for a sign-in.
 
 import Foundation
+import Synchronization
 import TasksAccount
 import TasksCore
 import TasksTestSupport
@@ -73,10 +74,11 @@ struct AccountSessionTests {
     }
   }
 
-  /// The request that knows first that another app signed out.
+  /// What knows first that another app signed out.
   enum FirstToKnow: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case read = "a refresh's read", longPoll = "the window's long poll", edit = "an edit sent"
     case both = "the long poll and a refresh at once"
+    case session = "the session, no request (the broker restored it for an app)"
     var testDescription: String { rawValue }
   }
 
@@ -105,12 +107,49 @@ struct AccountSessionTests {
         async let polled = account.planner.waitForChanges()
         async let refreshed: Void = account.planner.refresh()
         _ = await (polled, refreshed)
+      case .session:
+        #expect(try await account.session.restore() == nil)
       }
-      #expect(account.events.last == .signedOut(elsewhere: true))
-      #expect(account.events.filter { $0 == .signedOut(elsewhere: true) }.count == 1, "told once")
+      #expect(await eventually { account.events.last == .signedOut(elsewhere: true) }, "\(account.events)")
       #expect(account.view.titles.isEmpty)
+      await account.planner.refresh()  // a request after it finds nobody, and tells nothing again
+      #expect(account.events.filter { $0 == .signedOut(elsewhere: true) }.count == 1, "told once")
       #expect(!FileManager.default.fileExists(atPath: files.replica.path))
       #expect(!FileManager.default.fileExists(atPath: files.plannerOutbox.path))
+      let dataHome = URL(filePath: account.environment["XDG_DATA_HOME"]!)
+      #expect(AccountFolder.leftOver(dataHome: dataHome).isEmpty, "\(AccountFolder.leftOver(dataHome: dataHome))")
+    }
+  }
+
+  @Test(
+    "signed out in another app while an edit is on the wire: once it is answered, nothing of the account is written back (the outbox's file stays gone)",
+    .timeLimit(.minutes(3)))
+  func signedOutElsewhereDuringSend() async throws {
+    try await SessionHarness.with { harness throws in
+      let account = try AccountHarness(harness)
+      _ = try await account.signIn()
+      let home = try #require(account.view.state.defaultList)
+      let files = try await account.files()
+      let gate = SendGate()
+      let base = harness.settings.taskAPI
+      account.planner.makeClient = { session, id in
+        TaskAPIClient(baseURL: base, http: HTTPClient(gate.transport(HTTPClient.tests))) {
+          force throws(SessionError) in try await session.bearer(forceRefresh: force, for: id)
+        }
+      }
+      // Two tasks typed: the first one's request is held on the wire, the second waits behind it.
+      for title in ["first", "second"] {
+        let item = PlannerItem(id: UUID(), listID: home.id, title: title, createdAt: Date())
+        #expect(await account.planner.record(.createTask(item)))
+      }
+      #expect(await eventually { gate.isHolding })
+      _ = try await harness.session().signOut()  // the CLI signs out
+      #expect(try await account.session.restore() == nil)  // noticed (the broker restored it for an app)
+      #expect(await eventually { account.events.last == .signedOut(elsewhere: true) })
+      #expect(!FileManager.default.fileExists(atPath: files.plannerOutbox.path))
+      gate.open()
+      await account.settle()  // the send is answered, and the flush ends
+      #expect(!FileManager.default.fileExists(atPath: files.plannerOutbox.path), "written back after the sign-out")
       let dataHome = URL(filePath: account.environment["XDG_DATA_HOME"]!)
       #expect(AccountFolder.leftOver(dataHome: dataHome).isEmpty, "\(AccountFolder.leftOver(dataHome: dataHome))")
     }
@@ -129,6 +168,33 @@ struct AccountSessionTests {
       let signedIn = try await account.signIn()
       #expect(await waiting.value == signedIn)
       #expect(account.events.contains(.signedIn(signedIn)))
+    }
+  }
+}
+
+/// Holds the task API's requests that change something (POST, PATCH, DELETE) until the test opens it.
+private final class SendGate: Sendable {
+  private let state = Mutex((open: false, holding: false))
+
+  var isHolding: Bool { state.withLock { $0.holding } }
+  func open() { state.withLock { $0.open = true } }
+
+  func transport(_ http: HTTPClient) -> any HTTPTransport { Gated(gate: self, http: http) }
+
+  private struct Gated: HTTPTransport {
+    let gate: SendGate
+    let http: HTTPClient
+
+    func send(_ request: HTTPRequest) async throws(NetworkError) -> TasksCore.HTTPAnswer {
+      if request.method != "GET" {
+        while !gate.state.withLock({ state in
+          state.holding = !state.open
+          return state.open
+        }) {
+          try? await Task.sleep(for: .milliseconds(10))
+        }
+      }
+      return try await http.send(request)
     }
   }
 }

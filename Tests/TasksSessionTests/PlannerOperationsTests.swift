@@ -60,9 +60,9 @@ struct PlannerOperationsTests {
   }
 
   @Test(
-    "another app signs in as Ann, then as Bob again: the window shows Bob's lists from his kept copy though his read (a refresh, the long poll) changes nothing, none of Ann's"
+    "another app signs in as Ann, then as Bob again: the window follows whatever noticed first (a refresh, the long poll's request, the session), shows none of the other's lists, and keeps no copy of the account it left"
   )
-  func accountBackUnchanged() async throws {
+  func accountSwitchedElsewhere() async throws {
     try await SessionHarness.with { harness in
       let account = try followingTheGroup(harness)
       let (view, planner) = (account.view, account.account.planner)
@@ -76,18 +76,20 @@ struct PlannerOperationsTests {
 
       // Another app of the group signs in as Ann: the window follows.
       let other = harness.session()
-      _ = try await harness.signIn(other, "ann@example.com")
+      let ann = try await harness.signIn(other, "ann@example.com")
       _ = try await TaskAPIClient(session: other).createList(id: UUID(), name: "Ann's list")
       await planner.refresh()
       #expect(await eventually { names().contains("Ann's list") && !names().contains("Bob's list") }, "\(names())")
 
-      // And as Bob again: his copy on this computer is up to date, so his read changes nothing; still his lists show.
+      // And as Bob again: his lists show, and Ann's copy is forgotten (her outbox would stay for her next sign-in).
       _ = try await harness.signIn(other, "bob@example.com", "Tasks-Demo-2")
       await planner.refresh()
       #expect(await eventually { names().contains("Bob's list") && !names().contains("Ann's list") }, "\(names())")
+      let annFiles = AccountFiles(account: ann, in: account.session.key, environment: account.environment)
+      #expect(!FileManager.default.fileExists(atPath: annFiles.replica.path))
 
-      // The same noticed by the window's long poll (which shows nothing when the copy it reads is unchanged): by its
-      // request, or before it, by the session (the broker restored it for an app): the other's lists go at once.
+      // The same noticed by the window's long poll's request, or before it by the session (the broker restored it
+      // for an app): the other's lists go at once.
       for restoredFirst in [false, true] {
         _ = try await harness.signIn(other, "ann@example.com")
         await planner.refresh()
@@ -106,7 +108,7 @@ struct PlannerOperationsTests {
   }
 
   @Test(
-    "another app signs in as Bob while Ann's lists are shown: a tick made over them waits in Ann's outbox for her next sign-in, never sent as Bob nor kept in his files"
+    "another app signs in as Bob while Ann's lists are shown: what was made over them waits in Ann's outbox for her next sign-in (a tick whose send finds the switch, a deletion whose Undo still shows, Use Mine of her conflicts pressed while Bob is signed in or once she is back), never sent as Bob nor kept in his files; Ctrl+Z takes nothing of hers back"
   )
   func editOverAnotherAccount() async throws {
     try await SessionHarness.with { harness in
@@ -114,36 +116,80 @@ struct PlannerOperationsTests {
       let (view, planner) = (account.view, account.account.planner)
       _ = try await account.signIn()
       try await account.add("water the plants")
-      let task = try view.task("water the plants")
+      try await account.add("old receipts")
+      try await account.add("call the plumber")
+      try await account.add("buy milk")
+      let (plants, receipts, plumber, milk) = (
+        try view.task("water the plants"), try view.task("old receipts"), try view.task("call the plumber"),
+        try view.task("buy milk")
+      )
       let annFiles = try await account.files()
+
+      // Two conflicts of Ann's, shown with their Use Mine: titles changed on another device and offline here.
+      let other = harness.session()
+      _ = try await harness.signIn(other, "ann@example.com")
+      for (task, theirs, mine) in [
+        (plumber, "call the plumber on Monday", "call the plumber today"), (milk, "buy oat milk", "buy two milks"),
+      ] {
+        var changed = task
+        changed.title = theirs
+        _ = try await TaskAPIClient(session: other).changeTask(changed, fields: [.title], ifMatch: task.version)
+        planner.makeClient = { session, _ in .offline(session) }
+        changed.title = mine
+        #expect(await planner.record(.changeTask(base: task, mine: changed)))
+      }
+      planner.makeClient = { session, id in TaskAPIClient(session: session, account: id) }
+      await planner.refresh()
+      #expect(view.conflicts.map(\.mine.title) == ["call the plumber today", "buy two milks"])
+      // A deletion whose Undo still shows, and a tick (Ctrl+Z could take it back).
+      planner.delete([receipts.id], title: "“old receipts” deleted")
+      let notice = try #require(view.notices.last)
       #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 0)
 
-      let other = harness.session()
+      // Bob signs in in another app; the tick's send finds it.
       let bob = try await harness.signIn(other, "bob@example.com", "Tasks-Demo-2")
-      #expect(try await account.session.restore()?.objectID == bob.objectID)  // the broker restored it for an app
-      var done = task
+      var done = plants
       done.status = .completed
       done.completedAt = Date()
-      #expect(await planner.record(.changeTask(base: task, mine: done)) == false)
-      #expect(view.messages.last == SessionError.accountChanged(bob).message)
-      #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 1)
+      #expect(await planner.recordUndoable(.changeTask(base: plants, mine: done)) != nil)
+      #expect(await eventually { view.messages.last == SessionError.accountChanged(bob).message }, "\(view.messages)")
+      #expect(await eventually { view.titles.isEmpty }, "Bob's lists: \(view.titles)")
+      #expect(!notice.isShown, "the deletion's notice went with Ann's lists")
+      #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 2, "the tick and the deletion wait for Ann")
+      #expect(!FileManager.default.fileExists(atPath: annFiles.replica.path), "Ann's copy is forgotten")
+      planner.undo()  // Ctrl+Z: nothing of Ann's is taken back as Bob
+      await view.useMines[0]()  // her first conflict's Use Mine, pressed now
+      #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 3)
       let bobFiles = AccountFiles(account: bob, in: account.session.key, environment: account.environment)
-      #expect(!FileManager.default.fileExists(atPath: bobFiles.plannerOutbox.path))
-      #expect(await eventually { !view.titles.contains("water the plants") }, "Bob's lists: \(view.titles)")
+      await planner.refresh()
+      let bobsOutbox = await PlannerOutbox(file: bobFiles.plannerOutbox).pending
+      #expect(bobsOutbox.isEmpty, "nothing of Ann's in Bob's outbox, sent or refused: \(bobsOutbox)")
+      #expect(view.titles.isEmpty)
 
-      // Bob signs out in the other app, and the window's long poll finds it: Bob's files go, Ann's tick stays.
+      // Bob signs out in the other app, and the window's long poll finds it: Bob's files go, Ann's edits stay.
       _ = try await other.signOut()
       #expect(await planner.waitForChanges() == false)
+      #expect(await eventually { account.events.last == .signedOut(elsewhere: true) })
       #expect(account.events.filter { $0 == .signedOut(elsewhere: true) }.count == 1)
-      #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 1)
+      #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 3)
       #expect(!FileManager.default.fileExists(atPath: bobFiles.replica.path))
 
-      // Ann again: her tick reaches the service.
+      // Ann again: her edits reach the service; her second conflict's Use Mine, pressed now, too.
       _ = try await harness.signIn(other, "ann@example.com")
       _ = try await account.session.restore()
       await planner.refresh()
       #expect(await eventually { (try? view.task("water the plants").status) == .completed })
+      #expect(!view.titles.contains("old receipts"))
+      #expect(try view.task("call the plumber today").id == plumber.id)
       #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 0)
+      await view.useMines[1]()
+      await planner.refresh()
+      #expect(try view.task("buy two milks").id == milk.id)
+      #expect(
+        try await TaskAPIClient(session: other).plannerTasks(list: milk.listID).map(\.title).contains("buy two milks"))
+      await planner.refresh()
+      #expect(await PlannerOutbox(file: annFiles.plannerOutbox).pending.isEmpty)
+      #expect(!view.messages.contains { $0.hasPrefix("A change could not be made") }, "refused: \(view.messages)")
       await settle(account)
     }
   }
@@ -275,7 +321,7 @@ struct PlannerOperationsTests {
       #expect(conflict.fields == [.title] && conflict.mine.title == "water the balcony")
       #expect(try view.task("water the garden").notes == "and the ferns", "the other field was merged")
 
-      await planner.useMine(conflict)
+      await view.useMines[0]()
       await planner.refresh()
       #expect(try view.task("water the balcony").notes == "and the ferns")
       let stored = try await other.plannerTasks(list: home.id).first { $0.id == base.id }

@@ -206,6 +206,35 @@ struct SessionFlowTests {
     }
   }
 
+  @Test(
+    "another app signs in as Bob: a refresh that then fails, or a sign-in given up after a restore found him, leaves the session naming Bob, whose tokens it holds (not Ann)"
+  )
+  func stateFollowsTokens() async throws {
+    try await SessionHarness.with { harness in
+      let session = harness.session(refreshMargin: 1_000_000)  // every bearer is refreshed
+      let ann = try await harness.signIn(session)
+      let other = harness.session()
+      let bob = try await harness.signIn(other, "bob@example.com", "Tasks-Demo-2")
+      // The provider cannot be reached while Bob's tokens are refreshed here.
+      await harness.running.stop()
+      await #expect(throws: SessionError.self) { try await session.bearer(for: ann.objectID) }
+      let afterFailure = await session.state
+      #expect(afterFailure == .signedIn(bob), "\(afterFailure)")
+      await #expect(throws: SessionError.accountChanged(bob)) { try await session.bearer(for: ann.objectID) }
+
+      // Ann again in the other app; a sign-in started here, a restore meanwhile (the broker), then given up.
+      let again = try await harness.startAgain()
+      try await withTeardown({ await again.stop() }) { () throws in
+        _ = try await harness.signIn(other, "ann@example.com")
+        _ = try await session.startSignIn()
+        #expect(try await session.restore() == ann)
+        await session.cancelFlow()
+        let afterCancel = await session.state
+        #expect(afterCancel == .signedIn(ann), "\(afterCancel)")
+      }
+    }
+  }
+
   @Test("edit profile updates the display name of the same account")
   func editProfile() async throws {
     try await SessionHarness.with { harness in

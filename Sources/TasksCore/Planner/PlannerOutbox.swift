@@ -39,6 +39,9 @@ public struct PlannerConflict: Equatable, Sendable {
   public var fields: [PlannerItem.Field]
 }
 
+/// What an outbox's writes throw once it is discarded: the account signed out, and what it forgot stays forgotten.
+public struct OutboxDiscarded: Error {}
+
 /// The v2 edits not yet acknowledged: written to disk (synced) before `record` returns, removed only once the
 /// service answered 2xx, so that none is lost offline, on a 5xx, quitting or `kill -9`. Edits of one task made before
 /// it is sent are merged (its creation takes later changes; a deletion replaces them).
@@ -59,6 +62,8 @@ public actor PlannerOutbox {
   private let file: URL
   public private(set) var pending: [Pending] = []
   private var flushing = false
+  /// Whether the account signed out (`discard`): nothing is written any more.
+  private var discarded = false
 
   /// The copy of the file kept when some of it could not be read (so that nothing in it is lost when the outbox
   /// is written again); nil when all of it was read.
@@ -178,6 +183,14 @@ public actor PlannerOutbox {
     if case .createList(let id, _) = edit { id == list } else { false }
   }
 
+  /// Forgets what waits and removes the file (the account signed out): a send under way, or an edit recorded after
+  /// it, writes nothing any more (the file would come back after the sign-out removed it).
+  public func discard() {
+    discarded = true
+    pending = []
+    try? FileManager.default.removeItem(at: file)
+  }
+
   /// Deletes the outbox's file when nothing waits in it; answers whether nothing does.
   @discardableResult
   public func removeFileIfEmpty() -> Bool {
@@ -281,7 +294,10 @@ public actor PlannerOutbox {
 
   // MARK: The file
 
-  private func save() throws { try Self.write(pending, to: file) }
+  private func save() throws {
+    if discarded { throw OutboxDiscarded() }
+    try Self.write(pending, to: file)
+  }
 
   private static func write(_ pending: [Pending], to file: URL) throws {
     try AtomicFile.write(try JSONEncoder().encode(JSONValue.array(pending.map(json))), to: file)

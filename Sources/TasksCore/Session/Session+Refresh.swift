@@ -81,6 +81,9 @@ extension Session {
       // would put the session back behind its back: this app is signed out too.
       guard let current = stored else { throw SessionError.signedOutElsewhere }
       guard let refreshToken = current.refreshToken else { throw SessionError.notSignedIn }
+      // The keyring's set is the session's from now on, whoever it names (another app may have signed in as someone
+      // else): the state never names an account whose tokens the session does not hold, even if the refresh fails.
+      tokens = current
       state = .refreshing(current.account)
       let target = try await target(for: current.policy)
       let response = try await tokenEndpoint.refresh(refreshToken, at: target.endpoints.token, scopes: target.scopes)

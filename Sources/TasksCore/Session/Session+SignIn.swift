@@ -53,7 +53,17 @@ extension Session {
   public func cancelFlow() {
     guard pending != nil || state == .signingIn else { return }
     pending = nil
-    state = stateBeforeFlow
+    state = stateAfterFlow
+  }
+
+  /// The state a flow that ends without a sign-in returns to: the one before it, unless the session's tokens changed
+  /// meanwhile (another app of the group signed in as someone else, or signed out, and a restore or a refresh found
+  /// it): the state never names an account whose tokens the session does not hold.
+  private var stateAfterFlow: State {
+    switch stateBeforeFlow {
+    case .signedIn, .refreshing: tokens.map { .signedIn($0.account) } ?? .signedOut
+    case .signedOut, .signingIn, .needsSignIn: stateBeforeFlow
+    }
   }
 
   private func begin(
@@ -133,7 +143,7 @@ extension Session {
 
   /// Ends the flow with `error`; its request was consumed when its redirect arrived (a flow begun since stays).
   private func fail(_ error: SessionError) -> SignInStep {
-    state = stateBeforeFlow
+    state = stateAfterFlow
     return .failed(error)
   }
 

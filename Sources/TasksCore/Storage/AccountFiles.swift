@@ -78,10 +78,11 @@ public struct AccountFiles: Sendable {
 
   /// What signing in as someone else forgets of the account before (not signed out: its session went, or another
   /// app signed in as someone else): the copies of its lists and tasks, the feed's and the reminder agenda; what
-  /// waits in its outboxes, and its ledger, stay for its next sign-in.
-  public func forgetCopies() async {
+  /// waits in its outboxes, and its ledger, stay for its next sign-in. `outbox`: the planner outbox this process
+  /// writes the account's edits through, when it has one (asked, not read anew: an edit it writes meanwhile stays).
+  public func forgetCopies(outbox: PlannerOutbox? = nil) async {
     for copy in [replica, reminderAgenda, legacyOfflineCopy] { try? FileManager.default.removeItem(at: copy) }
-    await PlannerOutbox(file: plannerOutbox).removeFileIfEmpty()
+    await (outbox ?? PlannerOutbox(file: plannerOutbox)).removeFileIfEmpty()
     await PlannerOutbox(file: reminderOutbox).removeFileIfEmpty()
   }
 }

@@ -53,6 +53,8 @@ public actor Outbox {
   private var tasks: [PendingTask]
   private var changes: [PendingChange]
   private var flushing = false
+  /// Whether the account signed out (`discard`): nothing is written any more.
+  private var discarded = false
 
   /// What the file holds. (Versions before changes were queued wrote the array of tasks alone; it still reads.)
   private struct Contents: Codable {
@@ -100,6 +102,14 @@ public actor Outbox {
   public func remove(_ id: String) throws {
     tasks.removeAll { $0.id == id }
     try save()
+  }
+
+  /// Forgets what waits and removes the file (the account signed out): a send under way, or a task added after it,
+  /// writes nothing any more (the file would come back after the sign-out removed it).
+  public func discard() {
+    discarded = true
+    (tasks, changes) = ([], [])
+    try? FileManager.default.removeItem(at: file)
   }
 
   /// Deletes the outbox's file when nothing waits in it (a sign-out after everything was sent); answers whether the
@@ -229,7 +239,10 @@ public actor Outbox {
   }
 
   /// Writes the outbox atomically and durably (see `AtomicFile`).
-  private func save() throws { try Self.write(Contents(tasks: tasks, changes: changes), to: file) }
+  private func save() throws {
+    if discarded { throw OutboxDiscarded() }
+    try Self.write(Contents(tasks: tasks, changes: changes), to: file)
+  }
 
   private static func write(_ contents: Contents, to file: URL) throws {
     let encoder = JSONEncoder()

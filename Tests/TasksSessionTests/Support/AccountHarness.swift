@@ -15,6 +15,8 @@ final class RecordingPlanner: PlannerView {
   private(set) var state: PlannerViewState
   private(set) var shown: PlannerShown?
   private(set) var conflicts: [PlannerConflict] = []
+  /// Each conflict's Use Mine (as its toast's button presses it).
+  private(set) var useMines: [@MainActor () async -> Void] = []
   private(set) var messages: [String] = []
   private(set) var notices: [RecordedNotice] = []
   /// The offline state shown last (nil: none).
@@ -29,7 +31,10 @@ final class RecordingPlanner: PlannerView {
     self.shown = shown
     _ = state.show(lists: shown.lists, tasks: shown.tasks, waiting: shown.waiting)
   }
-  func showConflict(_ conflict: PlannerConflict) { conflicts.append(conflict) }
+  func showConflict(_ conflict: PlannerConflict, useMine: @escaping @MainActor () async -> Void) {
+    conflicts.append(conflict)
+    useMines.append(useMine)
+  }
   func showMessage(_ message: String) { messages.append(message) }
   func showOffline(_ problem: NetworkError?, savedAt: Date?) { offline = problem }
   func showUndo(_ title: String, undo: @escaping @MainActor () -> Void, dismissed: @escaping @MainActor () -> Void)
