@@ -2,7 +2,6 @@
 // app, and the broker's wait for a sign-in.
 
 import Foundation
-import Synchronization
 import TasksAccount
 import TasksCore
 import TasksTestSupport
@@ -112,7 +111,7 @@ struct AccountSessionTests {
       }
       #expect(await eventually { account.events.last == .signedOut(elsewhere: true) }, "\(account.events)")
       #expect(account.view.titles.isEmpty)
-      await account.planner.refresh()  // a request after it finds nobody, and tells nothing again
+      await account.planner.refresh()  // a refresh after it finds nobody signed in, and tells nothing again
       #expect(account.events.filter { $0 == .signedOut(elsewhere: true) }.count == 1, "told once")
       #expect(!FileManager.default.fileExists(atPath: files.replica.path))
       #expect(!FileManager.default.fileExists(atPath: files.plannerOutbox.path))
@@ -131,12 +130,7 @@ struct AccountSessionTests {
       let home = try #require(account.view.state.defaultList)
       let files = try await account.files()
       let gate = SendGate()
-      let base = harness.settings.taskAPI
-      account.planner.makeClient = { session, id in
-        TaskAPIClient(baseURL: base, http: HTTPClient(gate.transport(HTTPClient.tests))) {
-          force throws(SessionError) in try await session.bearer(forceRefresh: force, for: id)
-        }
-      }
+      account.planner.makeClient = gate.clients(base: harness.settings.taskAPI)
       // Two tasks typed: the first one's request is held on the wire, the second waits behind it.
       for title in ["first", "second"] {
         let item = PlannerItem(id: UUID(), listID: home.id, title: title, createdAt: Date())
@@ -168,33 +162,6 @@ struct AccountSessionTests {
       let signedIn = try await account.signIn()
       #expect(await waiting.value == signedIn)
       #expect(account.events.contains(.signedIn(signedIn)))
-    }
-  }
-}
-
-/// Holds the task API's requests that change something (POST, PATCH, DELETE) until the test opens it.
-private final class SendGate: Sendable {
-  private let state = Mutex((open: false, holding: false))
-
-  var isHolding: Bool { state.withLock { $0.holding } }
-  func open() { state.withLock { $0.open = true } }
-
-  func transport(_ http: HTTPClient) -> any HTTPTransport { Gated(gate: self, http: http) }
-
-  private struct Gated: HTTPTransport {
-    let gate: SendGate
-    let http: HTTPClient
-
-    func send(_ request: HTTPRequest) async throws(NetworkError) -> TasksCore.HTTPAnswer {
-      if request.method != "GET" {
-        while !gate.state.withLock({ state in
-          state.holding = !state.open
-          return state.open
-        }) {
-          try? await Task.sleep(for: .milliseconds(10))
-        }
-      }
-      return try await http.send(request)
     }
   }
 }

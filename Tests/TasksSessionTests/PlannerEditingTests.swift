@@ -235,6 +235,30 @@ struct PlannerEditingTests {
   }
 
   @Test(
+    "a task typed before any list is known, while the tasks an earlier version kept are being sent, is kept and sent too (one outbox object writes the file)",
+    .timeLimit(.minutes(3)))
+  func earlierVersionsOutboxWhileSending() async throws {
+    try await SessionHarness.with { harness throws in
+      let account = try AccountHarness(harness)
+      let signedIn = try await harness.signIn(account.session)
+      let files = account.account.files(for: signedIn)
+      _ = try await Outbox(file: files.legacyOutbox).add("typed before the update")
+      let gate = SendGate()
+      account.planner.makeClient = gate.clients(base: harness.settings.taskAPI)
+      await account.account.signedIn(signedIn)
+      let first = Task { await account.planner.refresh() }
+      #expect(await eventually { gate.isHolding }, "the earlier version's task is on the wire")
+      #expect(await account.planner.addToDefaultList("typed meanwhile"))
+      gate.open()
+      await first.value
+      await account.planner.refresh()
+      #expect(try await account.serverTexts() == ["typed before the update", "typed meanwhile"])
+      #expect(!FileManager.default.fileExists(atPath: files.legacyOutbox.path), "all sent: the file goes")
+      await account.settle()
+    }
+  }
+
+  @Test(
     "tasks an earlier version kept offline (the sample's list outbox on disk) reach the service at the first read, once, and the file goes"
   )
   func earlierVersionsOutbox() async throws {
