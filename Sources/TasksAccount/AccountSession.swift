@@ -72,9 +72,10 @@ public final class AccountSession {
     switch state {
     case .signedIn(let now):
       endSignInWaits(now)
-      // A sign-in of this app's own is `signedIn(_:)`'s; a state told after the session moved on is old news. (Not
-      // `.refreshing`: while the session refreshes another account's tokens, its bearer is still the previous one's.)
-      guard before != .signingIn, await session.state == state else { return }
+      // A sign-in of this app's own is `signedIn(_:)`'s (a restore during its flow is not: the flow still waits for
+      // its redirect); a state told after the session moved on is old news.
+      if before == .signingIn, await session.currentRequest == nil { return }
+      guard await session.state == state else { return }
       signedOutHere = false
       await madePlanner?.followSession()
     case .signedOut:
@@ -192,7 +193,7 @@ public final class AccountSession {
       if await session.account != nil { signedOutHere = false }
       throw error
     }
-    await forget(account.map { files(for: $0) } ?? currentFiles)
+    await forget(madePlanner?.accountFiles ?? account.map { files(for: $0) } ?? currentFiles)
     host.debug("account: signed out; the account's copies and web session are removed")
     publish(.signedOut(elsewhere: false))
     return logout

@@ -121,7 +121,7 @@ public final class PlannerOperations {
     if let store, store.objectID == account.objectID { return store }
     if loading?.files.objectID != account.objectID {
       let files = AccountFiles(account: account, in: session.key, environment: environment)
-      let (pageSize, kept) = (pageSize, leftOutboxes.removeValue(forKey: account.objectID))
+      let (pageSize, kept) = (pageSize, leftOutboxes[account.objectID])
       loading = (files, Task.detached { Self.readSaved(files, pageSize: pageSize, outboxes: kept).store })
     }
     guard let loading else { return nil }
@@ -136,6 +136,7 @@ public final class PlannerOperations {
       // one's copy shows (the long poll's read of an unchanged copy would show nothing, and leave the other
       // account's lists on screen).
       store = made
+      leftOutboxes[made.objectID] = nil  // its own now
       await leave(previous)
       host?.debug("planner: another app of the group signed in as someone else")
       if let now = await session.account, now.objectID == made.objectID {
@@ -145,6 +146,7 @@ public final class PlannerOperations {
       Task { await self.refresh() }  // this account's lists, read
     } else if store == nil {
       store = made
+      leftOutboxes[made.objectID] = nil
     }
     return store
   }
@@ -672,31 +674,32 @@ public final class PlannerOperations {
   /// The client of the account whose lists are shown, for what the user does over them (sharing): once the session
   /// names someone else (another app of the group signed in as them), its requests are refused with
   /// `.accountChanged`, never sent as that account.
-  private func clientOverShown() async throws(TaskAPIError) -> TaskAPIClient {
-    guard let store = actingOver else { return try await accountClient() }
+  private func clientOverShown(_ account: ShownAccount?) async throws(TaskAPIError) -> TaskAPIClient {
+    guard let store = account?.store ?? actingOver else { return try await accountClient() }
     return makeClient(session, store.objectID)
   }
 
   /// A code that lets another person join `list` (owner only).
   public func invite(list: UUID) async throws(TaskAPIError) -> (code: String, expiresAt: Date) {
-    try await clientOverShown().invite(list: list)
+    try await clientOverShown(nil).invite(list: list)
   }
 
   /// Joins the list `code` was made for; the list shows at once.
-  public func join(code: String) async throws(TaskAPIError) -> PlannerListItem {
-    let list = try await clientOverShown().join(code: code)
+  /// (`account`: the lists shown when the user asked, if not those shown now.)
+  public func join(code: String, over account: ShownAccount? = nil) async throws(TaskAPIError) -> PlannerListItem {
+    let list = try await clientOverShown(account).join(code: code)
     await refresh()
     return list
   }
 
   /// The members of a shared list.
   public func members(of list: UUID) async throws(TaskAPIError) -> [PlannerMemberItem] {
-    try await clientOverShown().members(list: list)
+    try await clientOverShown(nil).members(list: list)
   }
 
   /// Leaves a list someone shares with the user.
-  public func leave(list: UUID) async throws(TaskAPIError) {
-    try await clientOverShown().removeMember(list: list, member: nil)
+  public func leave(list: UUID, over account: ShownAccount? = nil) async throws(TaskAPIError) {
+    try await clientOverShown(account).removeMember(list: list, member: nil)
     await refresh()
   }
 

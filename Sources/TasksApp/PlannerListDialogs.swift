@@ -94,11 +94,12 @@ struct PlannerListDialogs {
     dialog.addResponse("cancel", label: tr("_Cancel"))
     dialog.addResponse("leave", label: tr("_Leave"), destructive: true)
     dialog.defaultResponse = "cancel"
+    let over = planner.planner.shownAccount  // the lists shown when it was asked
     dialog.onResponse { response in
       guard response == "leave" else { return }
       Task {
         do throws(TaskAPIError) {
-          try await self.planner.planner.leave(list: list.id)
+          try await self.planner.planner.leave(list: list.id, over: over)
           self.toasts.show(String(template: tr("You left “%@”"), list.name))
         } catch {
           self.toasts.show(error.message)
@@ -142,10 +143,11 @@ struct PlannerListDialogs {
 
   /// Join a Shared List…: paste the code someone sent.
   func joinList() {
+    let over = planner.planner.shownAccount
     askName(heading: tr("Join a Shared List"), name: "", label: tr("Code"), action: tr("_Join")) { code in
       Task {
         do throws(TaskAPIError) {
-          let list = try await self.planner.planner.join(code: code)
+          let list = try await self.planner.planner.join(code: code, over: over)
           self.planner.choose(.list(list.id))
         } catch {
           self.toasts.show(error == .notFound ? tr("This code is not valid, or was used already") : error.message)

@@ -124,6 +124,7 @@ struct PlannerOperationsTests {
         try view.task("buy milk")
       )
       let annFiles = try await account.files()
+      let annShown = planner.shownAccount  // a dialog opened over Ann's lists, answered after the switch
 
       // Two conflicts of Ann's, shown with their Use Mine: titles changed on another device and offline here.
       let other = harness.session()
@@ -160,6 +161,9 @@ struct PlannerOperationsTests {
       planner.undo()  // Ctrl+Z: nothing of Ann's is taken back as Bob
       await view.useMines[0]()  // her first conflict's Use Mine, pressed now
       #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 3)
+      let trip = UUID()
+      await planner.soon(over: annShown) { await $0.record(.createList(id: trip, name: "Trip")) }.value
+      #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 4, "the dialog's list is Ann's")
       let bobFiles = AccountFiles(account: bob, in: account.session.key, environment: account.environment)
       await planner.refresh()
       let bobsOutbox = await PlannerOutbox(file: bobFiles.plannerOutbox).pending
@@ -171,7 +175,7 @@ struct PlannerOperationsTests {
       #expect(await planner.waitForChanges() == false)
       #expect(await eventually { account.events.last == .signedOut(elsewhere: true) })
       #expect(account.events.filter { $0 == .signedOut(elsewhere: true) }.count == 1)
-      #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 3)
+      #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 4)
       #expect(!FileManager.default.fileExists(atPath: bobFiles.replica.path))
 
       // Ann again: her edits reach the service; her second conflict's Use Mine, pressed now, too.
@@ -181,6 +185,7 @@ struct PlannerOperationsTests {
       #expect(await eventually { (try? view.task("water the plants").status) == .completed })
       #expect(!view.titles.contains("old receipts"))
       #expect(try view.task("call the plumber today").id == plumber.id)
+      #expect(view.state.orderedLists.contains { $0.id == trip })
       #expect(PlannerOutbox.waiting(in: annFiles.plannerOutbox) == 0)
       await view.useMines[1]()
       await planner.refresh()

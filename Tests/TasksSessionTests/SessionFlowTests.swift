@@ -304,7 +304,9 @@ struct SessionRefreshTests {
     }
   }
 
-  @Test("a revoked refresh token ends the session: needs sign-in, and the API client says unauthorized")
+  @Test(
+    "a revoked refresh token ends the session: needs sign-in, and the API client says unauthorized; a sign-in page open meanwhile, then closed, leaves it so"
+  )
   func revoked() async throws {
     let mailbox = Mailbox()
     let harness = try await SessionHarness.start {
@@ -314,6 +316,7 @@ struct SessionRefreshTests {
     try await withTeardown({ await harness.stop() }) {
       let session = harness.session()
       let account = try await harness.signIn(session)
+      _ = try await session.startSignIn()  // Switch Account's page, open meanwhile
       // Another device resets the password: B2C revokes the refresh tokens.
       let walker = PageWalker()
       let reset = try await harness.session().startSignIn()
@@ -326,6 +329,8 @@ struct SessionRefreshTests {
         codePage, at: resetURL.url!,
         [("verificationCode", code), ("newPassword", "Other-pass-1"), ("reenterPassword", "Other-pass-1")])
       await #expect(throws: TaskAPIError.self) { try await TaskAPIClient(session: session).list() }
+      #expect(await session.state == .needsSignIn(account))
+      await session.cancelFlow()  // the page is closed: the session's end stands (its outbox kept for the sign-in)
       #expect(await session.state == .needsSignIn(account))
     }
   }

@@ -56,14 +56,12 @@ extension Session {
     state = stateAfterFlow
   }
 
-  /// The state a flow that ends without a sign-in returns to: the one before it, unless the session's tokens changed
-  /// meanwhile (another app of the group signed in as someone else, or signed out, and a restore or a refresh found
-  /// it): the state never names an account whose tokens the session does not hold.
+  /// The state a flow that ends without a sign-in returns to: the one before it, unless a restore or a refresh
+  /// changed it meanwhile (another app of the group signed in as someone else or signed out, the session ended, a
+  /// refresh under way ended): what they found stands, and the state never names an account whose tokens the session
+  /// does not hold.
   private var stateAfterFlow: State {
-    switch stateBeforeFlow {
-    case .signedIn, .refreshing: tokens.map { .signedIn($0.account) } ?? .signedOut
-    case .signedOut, .signingIn, .needsSignIn: stateBeforeFlow
-    }
+    state == .signingIn ? stateBeforeFlow : state
   }
 
   private func begin(

@@ -24,6 +24,7 @@ final class SendGate: Sendable {
           state.holding = !state.open
           return state.open
         }) {
+          if Task.isCancelled { throw .failed("cancelled") }
           try? await Task.sleep(for: .milliseconds(10))
         }
       }
