@@ -77,6 +77,8 @@ public final class PlannerOperations {
   /// toast that goes): `soon(over:)` makes it over that account, whoever is shown by then.
   public struct ShownAccount: Sendable {
     fileprivate let store: Store?
+    /// Its account's object id (nil: nothing was shown).
+    public var objectID: String? { store?.objectID }
   }
 
   public var shownAccount: ShownAccount { ShownAccount(store: actingOver) }

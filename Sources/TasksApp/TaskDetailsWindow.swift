@@ -5,6 +5,7 @@
 import CGtk
 import FoundationEssentials
 import GtkSupport
+import TasksAccount
 import TasksCore
 
 /// The details window over the main window (libadwaita 1.2 has no AdwDialog). It follows the task as the planner
@@ -24,6 +25,10 @@ final class TaskDetailsWindow {
   private let reminders = DetailsReminders()
   private let subtasks = DetailsSubtasks()
   private var closed = false
+  /// The account whose lists showed the task when the window opened (its edits are that account's), and the task as
+  /// the window last showed it (what a title or notes typed are made over once another account's lists show).
+  private let openedOver: PlannerOperations.ShownAccount
+  private var lastShown: PlannerItem?
   /// Runs once the window has closed.
   var onClosed: () -> Void = {}
 
@@ -37,6 +42,7 @@ final class TaskDetailsWindow {
   init(task id: UUID, controller: PlannerController, parent: Window) {
     self.id = id
     self.controller = controller
+    openedOver = controller.planner.shownAccount
     window = builder.widget("task_details_window", as: Window.init)
     window.setTransient(for: parent)
     window.defaultSize = (min(480, max(Int(parent.width), 360)), 640)
@@ -134,6 +140,7 @@ final class TaskDetailsWindow {
   // MARK: Showing and editing
 
   private func show(_ item: PlannerItem) {
+    lastShown = item
     let state = controller.state
     window.title = item.title
     if !titleRow.hasFocusWithin { titleRow.editable.text = item.title }
@@ -155,12 +162,15 @@ final class TaskDetailsWindow {
   }
 
   /// Makes `change` on the task as shown and records it (nothing when it changes nothing).
+  /// Once another app of the group signed in as someone else (the window closes then), what was typed is made over
+  /// the task as last shown, for the account it was opened over: kept for its next sign-in, never dropped.
   private func edit(_ change: (inout PlannerItem) -> Void) {
-    guard let base = controller.state.item(id) else { return }
+    let switched = controller.planner.shownAccount.objectID != openedOver.objectID
+    guard let base = switched ? lastShown : controller.state.item(id) else { return }
     var mine = base
     change(&mine)
     guard mine != base else { return }
-    controller.planner.soon { await $0.recordUndoable(.changeTask(base: base, mine: mine)) }
+    controller.planner.soon(over: openedOver) { await $0.recordUndoable(.changeTask(base: base, mine: mine)) }
   }
 
   private func saveTitle() {
