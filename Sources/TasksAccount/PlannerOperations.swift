@@ -100,7 +100,7 @@ public final class PlannerOperations {
   /// added before any list was known).
   fileprivate struct Store: Sendable {
     let objectID: String
-    /// The account's files (a sign-out found by a request forgets these, whoever the session names by then).
+    /// The account's files (what a sign-out forgets; a switch to another account forgets their copies).
     let files: AccountFiles
     let replica: PlannerReplica
     let outbox: PlannerOutbox
