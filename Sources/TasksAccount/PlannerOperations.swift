@@ -99,7 +99,6 @@ public final class PlannerOperations {
   /// One account's replica and outbox, and the file of the sample's list outbox (an earlier version's, or tasks
   /// added before any list was known).
   fileprivate struct Store: Sendable {
-    let objectID: String
     /// The account's files (what a sign-out forgets; a switch to another account forgets their copies).
     let files: AccountFiles
     let replica: PlannerReplica
@@ -107,6 +106,8 @@ public final class PlannerOperations {
     /// The sample's list outbox (one per account, read once: every add and send goes through it).
     let legacy: Outbox
     let lastRead: Date?
+
+    var objectID: String { files.objectID }
   }
 
   init(session: Session, host: any AccountHost, environment: [String: String]) {
@@ -132,13 +133,15 @@ public final class PlannerOperations {
     guard self.loading?.files.objectID == made.objectID, await session.account?.objectID == made.objectID else {
       return nil
     }
-    if let previous = store, previous.objectID != made.objectID {
+    guard store?.objectID != made.objectID else { return store }
+    let previous = store
+    store = made
+    leftOutboxes[made.objectID] = nil  // its own now
+    if let previous {
       // Another app of the group signed in as someone else, whichever path noticed first (a request, the long poll,
       // the broker's restore): the previous account is left as a sign-in here as someone else leaves it, and this
       // one's copy shows (the long poll's read of an unchanged copy would show nothing, and leave the other
       // account's lists on screen).
-      store = made
-      leftOutboxes[made.objectID] = nil  // its own now
       await leave(previous)
       host?.debug("planner: another app of the group signed in as someone else")
       if let now = await session.account, now.objectID == made.objectID {
@@ -146,11 +149,8 @@ public final class PlannerOperations {
       }
       if shown != nil { await showCurrent(made) }
       Task { await self.refresh() }  // this account's lists, read
-    } else if store == nil {
-      store = made
-      leftOutboxes[made.objectID] = nil
     }
-    return store
+    return store  // (nil, or another, when a sign-out or switch came while it was left)
   }
 
   /// The read of the signed-in account's copy from disk, under way or done (one per account).
@@ -191,7 +191,7 @@ public final class PlannerOperations {
     let lastRead = try? FileManager.default.attributesOfItem(atPath: files.replica.path)[.modificationDate]
     return SavedCopy(
       store: Store(
-        objectID: files.objectID, files: files, replica: PlannerReplica(file: files.replica, pageSize: pageSize),
+        files: files, replica: PlannerReplica(file: files.replica, pageSize: pageSize),
         outbox: outboxes?.outbox ?? PlannerOutbox(file: files.plannerOutbox),
         legacy: outboxes?.legacy ?? Outbox(file: files.legacyOutbox),
         lastRead: lastRead as? Date))
@@ -249,8 +249,8 @@ public final class PlannerOperations {
   /// (nothing shown yet, no task API v2, signed out, offline, the service failed): the caller then waits for a
   /// refresh before asking again.
   public func waitForChanges() async -> Bool {
-    guard shown != nil, hasRead, isAvailable != false, let store = await currentStore() else { return false }
-    guard hasRead else { return false }  // another account's, noticed just now: its own read comes first
+    // (`hasRead` after `currentStore()`: another account's, noticed just now, has its own read first.)
+    guard shown != nil, isAvailable != false, let store = await currentStore(), hasRead else { return false }
     let client = makeClient(session, store.objectID)
     let result: PlannerReplica.FollowResult
     do {
@@ -676,14 +676,14 @@ public final class PlannerOperations {
   /// The client of the account whose lists are shown, for what the user does over them (sharing): once the session
   /// names someone else (another app of the group signed in as them), its requests are refused with
   /// `.accountChanged`, never sent as that account.
-  private func clientOverShown(_ account: ShownAccount?) async throws(TaskAPIError) -> TaskAPIClient {
+  private func clientOverShown(_ account: ShownAccount? = nil) async throws(TaskAPIError) -> TaskAPIClient {
     guard let store = account?.store ?? actingOver else { return try await accountClient() }
     return makeClient(session, store.objectID)
   }
 
   /// A code that lets another person join `list` (owner only).
   public func invite(list: UUID) async throws(TaskAPIError) -> (code: String, expiresAt: Date) {
-    try await clientOverShown(nil).invite(list: list)
+    try await clientOverShown().invite(list: list)
   }
 
   /// Joins the list `code` was made for; the list shows at once.
@@ -696,7 +696,7 @@ public final class PlannerOperations {
 
   /// The members of a shared list.
   public func members(of list: UUID) async throws(TaskAPIError) -> [PlannerMemberItem] {
-    try await clientOverShown(nil).members(list: list)
+    try await clientOverShown().members(list: list)
   }
 
   /// Leaves a list someone shares with the user.
