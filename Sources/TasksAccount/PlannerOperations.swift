@@ -139,12 +139,12 @@ public final class PlannerOperations {
     leftOutboxes[made.objectID] = nil  // its own now
     if let previous {
       // Another app of the group signed in as someone else, whichever path noticed first (a request, the long poll,
-      // the broker's restore): the previous account is left as a sign-in here as someone else leaves it, and this
-      // one's copy shows (the long poll's read of an unchanged copy would show nothing, and leave the other
-      // account's lists on screen).
+      // the broker's restore), or this app's own sign-in did before `signedIn(as:)` was told: the previous account
+      // is left as such a sign-in leaves it, and this one's copy shows (the long poll's read of an unchanged copy
+      // would show nothing, and leave the other account's lists on screen). Only another app's is said.
       await leave(previous)
-      host?.debug("planner: another app of the group signed in as someone else")
-      if let now = await session.account, now.objectID == made.objectID {
+      if let now = await session.account, now.objectID == made.objectID, await session.signedInHere != now.objectID {
+        host?.debug("planner: another app of the group signed in as someone else")
         view?.showMessage(SessionError.accountChanged(now).message)
       }
       if shown != nil { await showCurrent(made) }

@@ -108,6 +108,39 @@ struct PlannerOperationsTests {
   }
 
   @Test(
+    "this app's own sign-in as Bob (Switch Account), noticed by a refresh before the account is told: Bob's lists show, none of Ann's, and nothing says another app signed in; another app's sign-in still is said"
+  )
+  func ownSwitchNoticedFirstByARequest() async throws {
+    try await SessionHarness.with { harness in
+      let account = try followingTheGroup(harness)
+      let (view, planner) = (account.view, account.account.planner)
+      _ = try await account.signIn()
+      #expect(await planner.record(.createList(id: UUID(), name: "Ann's list")))
+      await planner.refresh()
+      let names = { Set(view.state.orderedLists.map(\.name)) }
+      #expect(names().contains("Ann's list"))
+
+      let bob = try await harness.signIn(account.session, "bob@example.com", "Tasks-Demo-2")
+      await planner.refresh()  // before the window tells the account of its sign-in
+      #expect(await eventually { !names().isEmpty && !names().contains("Ann's list") }, "\(names())")
+      await account.account.signedIn(bob)
+      await planner.refresh()
+      #expect(!view.messages.contains(SessionError.accountChanged(bob).message), "\(view.messages)")
+
+      let other = harness.session()
+      let ann = try await harness.signIn(other, "ann@example.com")
+      await planner.refresh()
+      #expect(await eventually { view.messages.last == SessionError.accountChanged(ann).message }, "\(view.messages)")
+      #expect(await eventually { names().contains("Ann's list") })
+      // And back to Bob in the other app: not this app's sign-in, though it once signed him in.
+      _ = try await harness.signIn(other, "bob@example.com", "Tasks-Demo-2")
+      await planner.refresh()
+      #expect(await eventually { view.messages.last == SessionError.accountChanged(bob).message }, "\(view.messages)")
+      await settle(account)
+    }
+  }
+
+  @Test(
     "another app signs in as Bob while Ann's lists are shown: what was made over them waits in Ann's outbox for her next sign-in (a tick whose send finds the switch, a deletion whose Undo still shows, Use Mine of her conflicts pressed while Bob is signed in or once she is back), never sent as Bob nor kept in his files; Ctrl+Z takes nothing of hers back"
   )
   func editOverAnotherAccount() async throws {

@@ -154,6 +154,7 @@ extension Session {
       // A new sign-in replaces whatever the group holds, but only once no other app is writing it.
       try await locked { try await self.store.save(set, under: self.key) }
       tokens = set
+      signedInHere = set.account.objectID
       state = .signedIn(set.account)
       return .signedIn(set.account)
     } catch {

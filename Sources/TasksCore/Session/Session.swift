@@ -47,8 +47,16 @@ public actor Session {
 
   /// The current state.
   public internal(set) var state: State = .signedOut {
-    didSet { if state != oldValue { observers.values.forEach { $0.yield(state) } } }
+    didSet {
+      guard state != oldValue else { return }
+      if account?.objectID != signedInHere { signedInHere = nil }
+      observers.values.forEach { $0.yield(state) }
+    }
   }
+  /// The object id of the account this app's own sign-in signed in, while the session names it: nil once a flow
+  /// starts, or a restore, a refresh or a sign-out makes it name another account or none. What another app of the
+  /// group did is told apart by it from this app's own sign-in before the app has heard of the latter.
+  public internal(set) var signedInHere: String?
   private var observers: [UUID: AsyncStream<State>.Continuation] = [:]
   var tokens: TokenSet?
   var pending: (request: AuthorizationRequest, purpose: Purpose)?
