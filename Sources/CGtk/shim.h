@@ -20,6 +20,12 @@ static inline void b2c_accessible_set_label(GtkWidget *_Nonnull widget, const ch
   gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
+// gtk_accessible_update_state() is variadic too: whether assistive technologies skip the widget and what it holds
+// (GTK 4.8 presents a closed search bar's entry and a stack's never-shown page otherwise).
+static inline void b2c_accessible_set_hidden(GtkWidget *_Nonnull widget, gboolean hidden) {
+  gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
+}
+
 static inline void b2c_accessible_set_description(GtkWidget *_Nonnull widget, const char *_Nonnull description) {
   gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }

@@ -170,6 +170,10 @@ extension WidgetView {
   /// Names the widget for assistive technologies (its accessible label).
   public func setAccessibleLabel(_ label: String) { b2c_accessible_set_label(widget, label) }
 
+  /// Whether assistive technologies skip the widget, and all it holds (what is on screen but not shown: a closed
+  /// search bar, a stack's page that is not its visible one).
+  public func setAccessibleHidden(_ hidden: Bool) { b2c_accessible_set_hidden(widget, hidden.gboolean) }
+
   /// Drops the widget's accessible label: it is named by its content again.
   public func resetAccessibleLabel() {
     gtk_accessible_reset_property(OpaquePointer(widget), GTK_ACCESSIBLE_PROPERTY_LABEL)
@@ -377,14 +381,33 @@ public struct Stack: WidgetView {
   @MainActor
   public var visibleChildName: String {
     get { gtk_stack_get_visible_child_name(stack).map { String(cString: $0) } ?? "" }
-    nonmutating set { gtk_stack_set_visible_child_name(stack, newValue) }
+    nonmutating set {
+      gtk_stack_set_visible_child_name(stack, newValue)
+      hideOthers()
+    }
   }
 
   /// The child on screen.
   @MainActor
   public var visibleChild: Widget? {
     get { gtk_stack_get_visible_child(stack).map(Widget.init) }
-    nonmutating set { if let newValue { gtk_stack_set_visible_child(stack, newValue.widget) } }
+    nonmutating set {
+      guard let newValue else { return }
+      gtk_stack_set_visible_child(stack, newValue.widget)
+      hideOthers()
+    }
+  }
+
+  /// Only the child on screen is presented to assistive technologies: GTK 4.8 presents a page that was never shown
+  /// (an empty list's "No Tasks" beside the rows, read out by a screen reader as if it were there).
+  @MainActor
+  private func hideOthers() {
+    let shown = gtk_stack_get_visible_child(stack)
+    var child = gtk_widget_get_first_child(widget)
+    while let page = child {
+      Widget(page).setAccessibleHidden(page != shown)
+      child = gtk_widget_get_next_sibling(page)
+    }
   }
 }
 

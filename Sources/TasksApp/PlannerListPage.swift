@@ -208,7 +208,10 @@ final class PlannerListPage {
     Signal.connect(searchEntry, "search-changed") { [unowned self] in
       self.controller.search(TaskSearch(self.searchEntry.text))
     }
+    // A closed bar is not presented to assistive technologies (GTK 4.8 presents its entry, off screen, otherwise).
+    searchBar.setAccessibleHidden(true)
     Signal.connect(searchBar, "notify::search-mode-enabled") { [unowned self] (_: UnsafeMutableRawPointer?) in
+      self.searchBar.setAccessibleHidden(!self.searchBar.isSearching)
       guard !self.searchBar.isSearching else { return }
       self.searchEntry.text = ""
       self.controller.search(TaskSearch(""))
