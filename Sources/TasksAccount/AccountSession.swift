@@ -56,11 +56,7 @@ public final class AccountSession {
     self.environment = environment
     webSession = WebSessionFolders(environment: environment)
     watch = Task { [weak self] in
-      var before = Session.State.signedOut
-      for await state in await session.updates() {
-        await self?.sessionChanged(to: state, from: before)
-        before = state
-      }
+      for await state in await session.updates() { await self?.sessionChanged(to: state) }
     }
   }
 
@@ -68,14 +64,13 @@ public final class AccountSession {
   /// anywhere ends a broker's wait; another app of the group signed in as someone else (the planner follows: what
   /// was made over the previous account's lists waits in its outbox) or signed out (the account is forgotten, as a
   /// sign-out here forgets it).
-  private func sessionChanged(to state: Session.State, from before: Session.State) async {
+  private func sessionChanged(to state: Session.State) async {
     switch state {
     case .signedIn(let now):
       endSignInWaits(now)
-      // A sign-in of this app's own is `signedIn(_:)`'s (a restore during its flow is not: the flow still waits for
-      // its redirect); a state told after the session moved on is old news.
-      if before == .signingIn, await session.currentRequest == nil { return }
-      guard await session.state == state else { return }
+      // A sign-in of this app's own is `signedIn(_:)`'s (a restore during its flow is not: it found another app's);
+      // a state told after the session moved on is old news.
+      guard await session.accountSignedInElsewhere?.objectID == now.objectID else { return }
       signedOutHere = false
       await madePlanner?.followSession()
     case .signedOut:

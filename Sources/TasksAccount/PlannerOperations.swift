@@ -143,7 +143,7 @@ public final class PlannerOperations {
       // is left as such a sign-in leaves it, and this one's copy shows (the long poll's read of an unchanged copy
       // would show nothing, and leave the other account's lists on screen). Only another app's is said.
       await leave(previous)
-      if let now = await session.account, now.objectID == made.objectID, await session.signedInHere != now.objectID {
+      if let now = await session.accountSignedInElsewhere, now.objectID == made.objectID {
         host?.debug("planner: another app of the group signed in as someone else")
         view?.showMessage(SessionError.accountChanged(now).message)
       }

@@ -196,6 +196,7 @@ final class PlannerListPage {
   /// Ctrl+F: opens the search bar (again: back to its text).
   func openSearch() {
     let searching = searchBar.isSearching
+    searchBar.setAccessibleHidden(false)  // before GTK gives its entry the focus
     searchBar.isSearching = true
     if searching { searchEntry.grabFocus() }
   }
@@ -211,12 +212,14 @@ final class PlannerListPage {
     // A closed bar is not presented to assistive technologies (GTK 4.8 presents its entry, off screen, otherwise).
     searchBar.setAccessibleHidden(true)
     Signal.connect(searchBar, "notify::search-mode-enabled") { [unowned self] (_: UnsafeMutableRawPointer?) in
-      self.searchBar.setAccessibleHidden(!self.searchBar.isSearching)
-      guard !self.searchBar.isSearching else { return }
+      guard !self.searchBar.isSearching else { return self.searchBar.setAccessibleHidden(false) }
+      // Focus was in the bar, closing: it goes back to the quick entry before the bar is hidden.
+      if let focus = self.listView.focusInWindow, !focus.isMapped || self.searchBar.contains(focus) {
+        self.quickEntry.focus()
+      }
+      self.searchBar.setAccessibleHidden(true)
       self.searchEntry.text = ""
       self.controller.search(TaskSearch(""))
-      // Focus was in the bar, now hidden: it goes back to the quick entry.
-      if let focus = self.listView.focusInWindow, !focus.isMapped { self.quickEntry.focus() }
     }
   }
 }

@@ -235,6 +235,64 @@ struct SessionFlowTests {
     }
   }
 
+  /// A keyring whose reads, once held, answer what it held when they began only when the test lets them go (a read
+  /// answered late, after a write of this app's).
+  private actor HeldReads: SessionStore {
+    let inner: any SessionStore
+    private var held: [CheckedContinuation<Void, Never>] = []
+    private(set) var holding = false
+    private(set) var waiting = 0
+    init(_ inner: any SessionStore) { self.inner = inner }
+    func hold() { holding = true }
+    func release() {
+      holding = false
+      held.forEach { $0.resume() }
+      held = []
+    }
+    func load(_ key: SessionKey) async throws(KeyringError) -> TokenSet? {
+      let read = try await inner.load(key)
+      if holding {
+        waiting += 1
+        await withCheckedContinuation { held.append($0) }
+      }
+      return read
+    }
+    func save(_ tokens: TokenSet, under key: SessionKey) async throws(KeyringError) {
+      try await inner.save(tokens, under: key)
+    }
+    func removeGroup(of key: SessionKey) async throws(KeyringError) { try await inner.removeGroup(of: key) }
+  }
+
+  @Test(
+    "a restore whose keyring read began before this app's own sign-in as Bob and is answered after it leaves the session Bob's (his tokens, his state, his sign-in), not Ann's as read; the same for a sign-out"
+  )
+  func lateReadAfterOwnWrite() async throws {
+    try await SessionHarness.with { harness in
+      let keyring = HeldReads(harness.store)
+      let session = Session(settings: harness.settings, store: keyring, http: .tests)
+      let ann = try await harness.signIn(session)
+      await keyring.hold()
+      let restore = Task { try await session.restore() }
+      #expect(await eventually { await keyring.waiting == 1 }, "the restore read Ann's set")
+      let bob = try await harness.signIn(session, "bob@example.com", "Tasks-Demo-2")
+      await keyring.release()
+      let restored = try await restore.value
+      #expect(restored == bob, "answered \(String(describing: restored)), not Ann (\(ann.email ?? ""))")
+      #expect(await session.state == .signedIn(bob))
+      #expect(await session.signedInHere == bob.objectID, "still this app's own sign-in")
+      #expect(await session.accountSignedInElsewhere == nil)
+      #expect(try await session.bearer(for: bob.objectID).isEmpty == false, "Bob's tokens, not Ann's")
+
+      await keyring.hold()
+      let again = Task { try await session.restore() }
+      #expect(await eventually { await keyring.waiting == 2 }, "the restore read Bob's set")
+      _ = try await session.signOut()
+      await keyring.release()
+      #expect(try await again.value == nil)
+      #expect(await session.state == .signedOut, "the sign-out stands")
+    }
+  }
+
   @Test("edit profile updates the display name of the same account")
   func editProfile() async throws {
     try await SessionHarness.with { harness in

@@ -118,6 +118,7 @@ extension Session {
       state = .signedIn(now.account)
       return now
     }
+    keyringWrites += 1
     do throws(KeyringError) { try await store.save(renewed, under: key) } catch { throw SessionError.keyring(error) }
     tokens = renewed
     state = .signedIn(renewed.account)

@@ -152,7 +152,10 @@ extension Session {
       set.signedInWithBrowser = request.inBrowser
       set.keptSignedIn = request.keepSignedIn
       // A new sign-in replaces whatever the group holds, but only once no other app is writing it.
-      try await locked { try await self.store.save(set, under: self.key) }
+      try await locked {
+        defer { self.keyringWrites += 1 }
+        try await self.store.save(set, under: self.key)
+      }
       tokens = set
       signedInHere = set.account.objectID
       state = .signedIn(set.account)
@@ -178,6 +181,7 @@ extension Session {
         }
         guard var stored, stored.account.objectID == edited.account.objectID else { return nil }
         stored.account.displayName = edited.account.displayName
+        defer { self.keyringWrites += 1 }
         do throws(KeyringError) { try await self.store.save(stored, under: self.key) } catch {
           throw SessionError.keyring(error)
         }

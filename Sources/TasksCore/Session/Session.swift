@@ -57,6 +57,9 @@ public actor Session {
   /// starts, or a restore, a refresh or a sign-out makes it name another account or none. What another app of the
   /// group did is told apart by it from this app's own sign-in before the app has heard of the latter.
   public internal(set) var signedInHere: String?
+  /// How many times this session wrote the keyring (a sign-in, a refresh, a profile edit, a sign-out): a read begun
+  /// before one of them and answered after it is older than the session's own state (`restore`).
+  var keyringWrites = 0
   private var observers: [UUID: AsyncStream<State>.Continuation] = [:]
   var tokens: TokenSet?
   var pending: (request: AuthorizationRequest, purpose: Purpose)?
@@ -94,6 +97,14 @@ public actor Session {
     }
   }
 
+  /// The signed-in account when this app's own sign-in did not sign it in (another app of the group did, and a
+  /// restore or a refresh found it); nil when no one is signed in, or this app's sign-in is the one the session
+  /// names. One question, so that the account and whose sign-in it was are read together.
+  public var accountSignedInElsewhere: Account? {
+    guard let account, account.objectID != signedInHere else { return nil }
+    return account
+  }
+
   /// The state now, then every change.
   public func updates() -> AsyncStream<State> {
     let (stream, continuation) = AsyncStream.makeStream(of: State.self, bufferingPolicy: .bufferingNewest(8))
@@ -113,7 +124,12 @@ public actor Session {
   @discardableResult
   public func restore() async throws(SessionError) -> Account? {
     let stored: TokenSet?
+    let writes = keyringWrites
     do { stored = try await store.load(key) } catch { throw .keyring(error) }
+    // This session wrote the keyring while it was read (its sign-in, a refresh or a sign-out ended meanwhile): what
+    // was read may be older than that write, and the session's own state is not (a read answered late would put the
+    // account before this app's sign-in back, with its tokens).
+    guard writes == keyringWrites else { return account }
     guard let stored else {
       tokens = nil
       state = .signedOut
@@ -189,6 +205,7 @@ public actor Session {
     let inBrowser = tokens?.signedInWithBrowser ?? false
     pending = nil
     let removal = try await locked { () async -> KeyringError? in
+      defer { self.keyringWrites += 1 }
       do throws(KeyringError) { try await self.store.removeGroup(of: self.key) } catch { return error }
       return nil
     }
