@@ -33,7 +33,11 @@ final class PlannerNavigation {
     }
     Signal.connect(Widget(UnsafeMutableRawPointer(leaflet)), "notify::folded") {
       [unowned self] (_: UnsafeMutableRawPointer?) in
+      self.presentShownPane()
       self.onFoldChanged(adw_leaflet_get_folded(self.leaflet) != 0)
+    }
+    Signal.connect(Widget(UnsafeMutableRawPointer(leaflet)), "notify::visible-child") {
+      [unowned self] (_: UnsafeMutableRawPointer?) in self.presentShownPane()
     }
     sidebarBox.isVisible = false  // until the service's lists come (a service without v2 has none)
   }
@@ -60,4 +64,15 @@ final class PlannerNavigation {
 
   /// Forgets the user's choice (signed out: the next account starts on its default list).
   func reset() { chosen = false }
+
+  /// A folded leaflet shows one pane: only that one is presented to assistive technologies (GTK 4.8 presents the
+  /// other too, off screen: a screen reader would read the sidebar's lists beside the list page).
+  private func presentShownPane() {
+    let folded = adw_leaflet_get_folded(leaflet) != 0
+    let shown = adw_leaflet_get_visible_child(leaflet)
+    for name in ["sidebar", "content"] {
+      guard let pane = adw_leaflet_get_child_by_name(leaflet, name) else { continue }
+      Widget(pane).setAccessibleHidden(folded && pane != shown)
+    }
+  }
 }
