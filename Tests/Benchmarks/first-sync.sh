@@ -1,9 +1,9 @@
 #!/bin/sh
-# first-sync.sh [--quick] [--prefix INSTALLED] [--rounds N]: the first sync of 10 000 tasks in 20 lists (issue 66), by the CLI and
-# by the window, each against the feed's transfer alone (every page read by first-sync.py, nothing decoded), in the
-# same rounds, fifteen of them alternated (three with --quick), medians; target: each within 1.5×. (Each window
-# figure is the difference of two single starts: single rounds spread from -0.8 to 3.0 on this machine, and the
-# median of five moved by half the target between runs.)
+# first-sync.sh [--quick] [--prefix INSTALLED] [--rounds N]: the first sync of 10 000 tasks in 20 lists (issue 66),
+# by the CLI and by the window, each against the feed's transfer alone (every page read by first-sync.py, nothing
+# decoded), in the same rounds, fifteen of them alternated (three with --quick), medians; target: each within 1.5×.
+# (Each window figure is the difference of two single starts: single rounds spread from -0.8 to 3.0 on this machine,
+# and the median of five moved by half the target between runs.)
 #   the CLI: `b2c-tasks-cli reminders --json` (its process, the keyring's session, every page of the change feed read
 #     and each task decoded, what has a reminder printed; the CLI keeps no copy);
 #   the window: what those tasks add to its first start after signing in (nothing kept on this computer): spawn → the

@@ -194,7 +194,10 @@ extension AppUI {
       try await app.waitFor(role: "entry", name: "Search tasks")
       try await app.checkScreen("search")
       try await app.key("Escape", window: nil)
-      try await app.accessibleTree { !$0.contains { $0.name == "Search tasks" } }  // closed: not presented again
+      try await app.accessibleTree { nodes in  // closed: not presented again
+        !nodes.contains { $0.name == "Search tasks" }
+          && nodes.contains { $0.role == "check box" && $0.name == "Crème brûlée" }
+      }
 
       // A task added in the terminal appears with nothing done in the window (no F5, no focus change, no minute's
       // poll: the window's long poll of the change feed is answered by the edit). The terminal tells the reminder

@@ -112,10 +112,16 @@ extension AppUI {
       #expect(list.x - frame.x < 100, "the list starts at the window's edge, not after a sidebar: \(list) in \(frame)")
       _ = try await app.screenshot("planner-narrow")
       // Only the pane on screen is presented to a screen reader (GTK 4.8 presented the folded-away sidebar too).
-      try await app.accessibleTree { !$0.contains { $0.role == "list" && $0.name == "Lists" } }
+      try await app.accessibleTree { nodes in
+        nodes.contains { $0.role == "list" && $0.name == "Tasks" }
+          && !nodes.contains { $0.role == "list" && $0.name == "Lists" }
+      }
       try await app.key("ctrl+l", window: window)
       try await app.waitForFocus(role: "list item", name: "Today, 1 open task")
-      try await app.accessibleTree { !$0.contains { $0.role == "list" && $0.name == "Tasks" } }
+      try await app.accessibleTree { nodes in
+        nodes.contains { $0.role == "list" && $0.name == "Lists" }
+          && !nodes.contains { $0.role == "list" && $0.name == "Tasks" }
+      }
       await app.stop()
     }
 

@@ -279,8 +279,7 @@ struct SessionFlowTests {
       let restored = try await restore.value
       #expect(restored == bob, "answered \(String(describing: restored)), not Ann (\(ann.email ?? ""))")
       #expect(await session.state == .signedIn(bob))
-      #expect(await session.signedInHere == bob.objectID, "still this app's own sign-in")
-      #expect(await session.accountSignedInElsewhere == nil)
+      #expect(await session.accountSignedInElsewhere == nil, "still this app's own sign-in")
       #expect(try await session.bearer(for: bob.objectID).isEmpty == false, "Bob's tokens, not Ann's")
 
       await keyring.hold()

@@ -55,8 +55,9 @@ public actor Session {
   }
   /// The object id of the account this app's own sign-in signed in, while the session names it: nil once a flow
   /// starts, or a restore, a refresh or a sign-out makes it name another account or none. What another app of the
-  /// group did is told apart by it from this app's own sign-in before the app has heard of the latter.
-  public internal(set) var signedInHere: String?
+  /// group did is told apart by it from this app's own sign-in before the app has heard of the latter
+  /// (`accountSignedInElsewhere`).
+  var signedInHere: String?
   /// How many times this session wrote the keyring (a sign-in, a refresh, a profile edit, a sign-out): a read begun
   /// before one of them and answered after it is older than the session's own state (`restore`).
   var keyringWrites = 0
