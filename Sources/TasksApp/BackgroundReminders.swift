@@ -46,7 +46,8 @@ final class BackgroundReminders {
   func synced(_ shown: PlannerShown, edited: Bool) {
     guard isOn else { return }
     if !entry.exists {
-      guard shown.tasks.contains(where: { !$0.reminderTimes.isEmpty }) else { return }
+      // (Most tasks have no reminder: their times are not reckoned.)
+      guard shown.tasks.contains(where: { !$0.reminders.isEmpty && !$0.reminderTimes.isEmpty }) else { return }
       switched(to: true)
     } else if edited {
       startOrTell()

@@ -56,6 +56,8 @@ public struct PlannerViewState: Sendable {
   private var byList: [UUID: [UUID]] = [:]
   /// Each task's subtasks, in order.
   private var children: [UUID: [UUID]] = [:]
+  /// Each list's open top-level tasks, counted (its sidebar entry's number).
+  private var openCount: [UUID: Int] = [:]
   private var waiting: Set<UUID> = []
   private var members: [UUID: [PlannerMemberItem]] = [:]
   /// Whom each list's tasks name as their last changer.
@@ -189,8 +191,13 @@ public struct PlannerViewState: Sendable {
     let oldTasks = tasks
     let oldWaiting = self.waiting
     let oldLists = lists
-    lists = Dictionary(newLists.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-    tasks = Dictionary(newTasks.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    // Built in place, the last of an id kept (through an array of pairs, 10 000 tasks were copied twice).
+    lists = [:]
+    lists.reserveCapacity(newLists.count)
+    for list in newLists { lists[list.id] = list }
+    tasks = [:]
+    tasks.reserveCapacity(newTasks.count)
+    for task in newTasks { tasks[task.id] = task }
     self.waiting = waiting
     members = members.filter { lists[$0.key] != nil }
     if let preferred {
@@ -204,10 +211,12 @@ public struct PlannerViewState: Sendable {
     index()
     // A row changed when its task did, its waiting mark did, or one of its subtasks did.
     var changed: Set<UUID> = []
-    for (id, item) in tasks where oldTasks[id] != item || oldWaiting.contains(id) != waiting.contains(id) {
+    for (id, item) in tasks {
+      let old = oldTasks[id]
+      guard old != item || oldWaiting.contains(id) != waiting.contains(id) else { continue }
       changed.insert(id)
       if let parent = item.parentID { changed.insert(parent) }
-      if let old = oldTasks[id]?.parentID { changed.insert(old) }
+      if let parent = old?.parentID { changed.insert(parent) }
     }
     for (id, old) in oldTasks where tasks[id] == nil {
       if let parent = old.parentID { changed.insert(parent) }
@@ -298,49 +307,60 @@ public struct PlannerViewState: Sendable {
     return tasks[parent] == nil
   }
 
+  /// Each list's top-level tasks and each task's subtasks in order, and what the sidebar counts; one pass over the
+  /// tasks, each kept as its place in a list (copying whole tasks into the index was a third of a 10 000-task show).
   private mutating func index() {
-    var byList: [UUID: [PlannerItem]] = [:]
-    var children: [UUID: [PlannerItem]] = [:]
+    var byList: [UUID: [ListPlace]] = [:]
+    var children: [UUID: [ListPlace]] = [:]
     var namedBy: [UUID: Set<UUID>] = [:]
+    var openCount: [UUID: Int] = [:]
     for item in tasks.values {
       if let changedBy = item.changedBy { namedBy[item.listID, default: []].insert(changedBy) }
       if isTopLevel(item) {
-        byList[item.listID, default: []].append(item)
+        byList[item.listID, default: []].append(ListPlace(item))
+        if item.status == .needsAction { openCount[item.listID, default: 0] += 1 }
       } else if let parent = item.parentID {
-        children[parent, default: []].append(item)
+        children[parent, default: []].append(ListPlace(item))
       }
     }
     self.byList = byList.mapValues(Self.inListOrder)
     self.children = children.mapValues(Self.inListOrder)
     self.namedBy = namedBy
+    self.openCount = openCount
   }
 
-  /// A list's order: open tasks by sort key (those without one after the others) then creation, then finished ones, the latest first. Sorted by keys
-  /// made once per task (sorting the tasks themselves moved whole items and made each id's text at every
-  /// comparison: most of a start's 2 000 tasks' show).
-  private static func inListOrder(_ items: [PlannerItem]) -> [UUID] {
-    struct Place {
-      let id: UUID
-      let order: UUID.Order
-      let finished: Bool
-      let finishedAt: Date
-      let sortKey: String
-      let createdAt: Date
+  /// A task's place in its list (or among its siblings): open tasks by sort key (those without one after the
+  /// others) then creation, then finished ones, the latest first. Made once per task (sorting the tasks themselves
+  /// moved whole items and made each id's text at every comparison: most of a start's 2 000 tasks' show).
+  private struct ListPlace {
+    let id: UUID
+    let order: UUID.Order
+    let finished: Bool
+    let finishedAt: Date
+    let sortKey: String
+    let createdAt: Date
 
-      static func precedes(_ a: Place, _ b: Place) -> Bool {
-        if a.finished != b.finished { return !a.finished }
-        if a.finished {
-          return a.finishedAt != b.finishedAt ? a.finishedAt > b.finishedAt : a.order < b.order
-        }
-        if a.sortKey != b.sortKey { return ManualOrder.precedes(a.sortKey, b.sortKey) }
-        return a.createdAt != b.createdAt ? a.createdAt < b.createdAt : a.order < b.order
-      }
+    init(_ item: PlannerItem) {
+      id = item.id
+      order = item.id.order
+      finished = item.status == .completed
+      finishedAt = item.completedAt ?? item.updatedAt
+      sortKey = item.sortKey
+      createdAt = item.createdAt
     }
-    return items.map { item in
-      Place(
-        id: item.id, order: item.id.order, finished: item.status == .completed,
-        finishedAt: item.completedAt ?? item.updatedAt, sortKey: item.sortKey, createdAt: item.createdAt)
-    }.sorted(by: Place.precedes).map(\.id)
+
+    static func precedes(_ a: ListPlace, _ b: ListPlace) -> Bool {
+      if a.finished != b.finished { return !a.finished }
+      if a.finished {
+        return a.finishedAt != b.finishedAt ? a.finishedAt > b.finishedAt : a.order < b.order
+      }
+      if a.sortKey != b.sortKey { return ManualOrder.precedes(a.sortKey, b.sortKey) }
+      return a.createdAt != b.createdAt ? a.createdAt < b.createdAt : a.order < b.order
+    }
+  }
+
+  private static func inListOrder(_ places: [ListPlace]) -> [UUID] {
+    places.sorted(by: ListPlace.precedes).map(\.id)
   }
 
   /// Today's and Upcoming's order: by day, then time (a day without a time after the timed ones), priority, title.
@@ -385,7 +405,7 @@ public struct PlannerViewState: Sendable {
   private func makeEntries() -> [SidebarEntry] {
     var todayCount = 0
     var upcomingCount = 0
-    for item in tasks.values {
+    for item in tasks.values where item.due != nil && item.status == .needsAction {
       if dueToday(item) { todayCount += 1 } else if dueUpcoming(item) { upcomingCount += 1 }
     }
     var result = [
@@ -397,10 +417,9 @@ public struct PlannerViewState: Sendable {
         < ($1.isDefault ? 0 : 1, $1.sortKey, $1.name, $1.id.uuidString)
     }
     for list in ordered {
-      let open = (byList[list.id] ?? []).lazy.filter { self.tasks[$0]?.status == .needsAction }.count
       result.append(
         SidebarEntry(
-          selection: .list(list.id), name: Self.name(of: list), count: open,
+          selection: .list(list.id), name: Self.name(of: list), count: openCount[list.id] ?? 0,
           sharing: SidebarEntry.sharing(of: list, members: members[list.id]), owned: list.role == .owner,
           isDefault: list.isDefault))
     }
