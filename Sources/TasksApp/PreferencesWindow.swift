@@ -34,7 +34,47 @@ final class PreferencesWindow {
     reminders.bind(remindersSwitch.widget, property: "active")
     appPasswords = AppPasswordsPage(builder: builder, planner: planner)
     Self.hideSearchEntries(in: window.asWidget)
+    presentOnlyWhatShows()
     Task { await reload() }
+  }
+
+  /// Presents to assistive technologies only what the window shows. libadwaita 1.2 on GTK 4.8 presented the pages
+  /// not on screen too (a screen reader on Sign-In read out the app passwords and the reminders' switch), the view
+  /// switcher's bar for narrow windows while hidden (each page's tab twice), and the window's title while the
+  /// switcher stands in its place: each follows what is on screen as the user changes pages or the width.
+  private func presentOnlyWhatShows() {
+    let root = window.asWidget
+    let pages = { [window] in
+      let visible = adw_preferences_window_get_visible_page(
+        UnsafeMutableRawPointer(window.widget).assumingMemoryBound(to: AdwPreferencesWindow.self)
+      ).map(UnsafeMutableRawPointer.init)
+      root.forEachWidget { widget in
+        guard widget.isA(adw_preferences_page_get_type()) else { return }
+        widget.setAccessibleHidden(UnsafeMutableRawPointer(widget.widget) != visible)
+      }
+    }
+    pages()
+    Signal.connect(window, "notify::visible-page") { (_: UnsafeMutableRawPointer?) in pages() }
+    root.forEachWidget { widget in
+      if widget.isA(adw_view_switcher_bar_get_type()) {
+        let bar = OpaquePointer(widget.widget)
+        let follow = { widget.setAccessibleHidden(adw_view_switcher_bar_get_reveal(bar) == 0) }
+        follow()
+        Signal.connect(widget, "notify::reveal") { (_: UnsafeMutableRawPointer?) in follow() }
+      } else if widget.isA(adw_squeezer_get_type()) {
+        let squeezer = OpaquePointer(widget.widget)
+        let follow = {
+          let shown = adw_squeezer_get_visible_child(squeezer)
+          var child = widget.firstChild
+          while let current = child {
+            current.setAccessibleHidden(current.widget != shown)
+            child = current.nextSibling
+          }
+        }
+        follow()
+        Signal.connect(widget, "notify::visible-child") { (_: UnsafeMutableRawPointer?) in follow() }
+      }
+    }
   }
 
   /// Hides the search entry libadwaita 1.2 builds into every preferences window even with search disabled: unnamed,

@@ -34,8 +34,19 @@ extension AppUI {
       let window = try await app.signInByTyping()
       try await app.waitFor(role: "list item", name: "Tasks, 0 open tasks")
       try await app.key("ctrl+comma", window: window)
+      // Only the page on screen is presented to a screen reader: libadwaita 1.2 presented all three (on Sign-In, the
+      // app passwords and the reminders' switch were read out), and each page's tab twice (the narrow window's bar).
+      let signIn = try await app.accessibleTree {
+        $0.contains { $0.role == "label" && $0.name == "No app has asked yet" }
+          && $0.contains { $0.role == "page tab" && $0.name == "Reminders" }
+      }
+      #expect(
+        !signIn.contains { $0.name == "No app passwords yet" || $0.name == "Remind Me with the Window Closed" },
+        "\(signIn.filter { !$0.name.isEmpty }.map { "\($0.role) \($0.name)" })")
+      #expect(signIn.filter { $0.role == "page tab" && $0.name == "Other Devices" }.count == 1)
       try await app.choosePage("Other Devices")
       try await app.waitFor(role: "label", name: "No app passwords yet")
+      try await app.accessibleTree { !$0.contains { $0.name == "No app has asked yet" } }
       // (An entry row's text reports no focus to AT-SPI in GTK 4.8: the password appearing is the typing's effect.)
       try await app.click(role: "text", name: "Device Name, as Phone")
       try await app.type("Phone", window: nil)
