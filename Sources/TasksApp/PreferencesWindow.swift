@@ -49,7 +49,9 @@ final class PreferencesWindow {
         UnsafeMutableRawPointer(window.widget).assumingMemoryBound(to: AdwPreferencesWindow.self)
       ).map(UnsafeMutableRawPointer.init)
       root.forEachWidget { widget in
-        guard widget.isA(adw_preferences_page_get_type()) else { return }
+        // The pages of the window's view stack (not the page of search results, which is no page of its own).
+        guard widget.isA(adw_preferences_page_get_type()), widget.parent?.isA(adw_view_stack_get_type()) == true
+        else { return }
         widget.setAccessibleHidden(UnsafeMutableRawPointer(widget.widget) != visible)
       }
     }

@@ -46,7 +46,10 @@ extension AppUI {
       #expect(signIn.filter { $0.role == "page tab" && $0.name == "Other Devices" }.count == 1)
       try await app.choosePage("Other Devices")
       try await app.waitFor(role: "label", name: "No app passwords yet")
-      try await app.accessibleTree { !$0.contains { $0.name == "No app has asked yet" } }
+      try await app.accessibleTree {
+        $0.contains { $0.name == "No app passwords yet" && $0.isShowing }
+          && !$0.contains { $0.name == "No app has asked yet" }
+      }
       // (An entry row's text reports no focus to AT-SPI in GTK 4.8: the password appearing is the typing's effect.)
       try await app.click(role: "text", name: "Device Name, as Phone")
       try await app.type("Phone", window: nil)

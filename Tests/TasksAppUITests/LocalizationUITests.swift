@@ -20,8 +20,9 @@ struct LanguageExpectations: Sendable, CustomTestStringConvertible {
   var consentHeading: String
   var allow: String
   var appsUsingSignIn: String
-  /// Preferences' other pages' tabs (each page is checked on screen: only the one shown is presented).
-  var otherPreferencesPages: [String]
+  /// Preferences' other pages: each one's tab and a text on it (each page is checked on screen: only the one shown is
+  /// presented).
+  var otherPreferencesPages: [(tab: String, text: String)]
 
   var testDescription: String { language }
 
@@ -30,13 +31,17 @@ struct LanguageExpectations: Sendable, CustomTestStringConvertible {
     b2cPageTitle: "Anmelden", noTasks: "Keine Aufgaben", addTaskWindow: "Aufgabe hinzufügen",
     newTaskEntry: "Was ist zu tun?", add: "Hinzufügen", keepSignedIn: "Angemeldet bleiben",
     consentHeading: "„broker_client.py“ Ihre Anmeldung verwenden lassen?", allow: "Erlauben",
-    appsUsingSignIn: "Apps, die Ihre Anmeldung verwenden", otherPreferencesPages: ["Andere Geräte", "Erinnerungen"])
+    appsUsingSignIn: "Apps, die Ihre Anmeldung verwenden",
+    otherPreferencesPages: [
+      ("Andere Geräte", "Ihre Aufgaben auf anderen Geräten"),
+      ("Erinnerungen", "Auch bei geschlossenem Fenster erinnern"),
+    ])
   // Chinese mnemonics are written "(_S)": GTK shows and names them "(S)".
   static let chinese = LanguageExpectations(
     language: "zh_CN", welcome: "登录以查看您的任务", signIn: "登录(S)", b2cPageTitle: "登录", noTasks: "没有任务",
     addTaskWindow: "添加任务", newTaskEntry: "需要做什么？", add: "添加(A)", keepSignedIn: "保持登录状态(K)",
     consentHeading: "允许“broker_client.py”使用您的登录吗？", allow: "允许(A)", appsUsingSignIn: "使用您登录的应用",
-    otherPreferencesPages: ["其他设备", "提醒"])
+    otherPreferencesPages: [("其他设备", "在其他设备上的任务"), ("提醒", "窗口关闭时也提醒我")])
 }
 
 extension AppDriver {
@@ -103,7 +108,8 @@ extension AppUI {
       try await app.waitFor(role: "label", name: expected.appsUsingSignIn)
       try await app.checkScreen("\(expected.language)-preferences")
       for (number, page) in expected.otherPreferencesPages.enumerated() {
-        try await app.choosePage(page)
+        try await app.choosePage(page.tab)
+        try await app.accessibleTree { $0.contains { $0.name == page.text && $0.isShowing } }
         try await app.checkScreen("\(expected.language)-preferences-\(number + 2)")
       }
       await app.stop()
