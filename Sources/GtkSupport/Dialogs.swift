@@ -12,7 +12,9 @@ public struct MessageDialog: WidgetView {
   /// A new dialog over `parent` (nil: on its own), saying `heading` and `body`.
   @MainActor
   public static func new(parent: Window?, heading: String, body: String) -> MessageDialog {
-    MessageDialog(adw_message_dialog_new(parent?.window, heading, body))
+    let dialog = MessageDialog(adw_message_dialog_new(parent?.window, heading, body))
+    dialog.asWidget.presentOnlySqueezersShownChild()  // its buttons in a row, or in a column when narrow
+    return dialog
   }
 
   /// The dialog as a window.
@@ -26,6 +28,12 @@ public struct MessageDialog: WidgetView {
     adw_message_dialog_add_response(dialog, id, label)
     if suggested { adw_message_dialog_set_response_appearance(dialog, id, ADW_RESPONSE_SUGGESTED) }
     if destructive { adw_message_dialog_set_response_appearance(dialog, id, ADW_RESPONSE_DESTRUCTIVE) }
+    // libadwaita 1.2 gives each response button its label's raw text as an accessible label beside the label itself:
+    // a screen reader read "_Cancel Cancel". Without it, the label names the button, as it reads.
+    asWidget.forEachWidget { area in
+      guard area.isA(adw_squeezer_get_type()) else { return }
+      area.forEachWidget { if $0.isA(gtk_button_get_type()) { $0.resetAccessibleLabel() } }
+    }
   }
 
   /// The response Enter gives (nil: none).

@@ -184,6 +184,26 @@ extension WidgetView {
     gtk_accessible_reset_relation(OpaquePointer(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
   }
 
+  /// Presents to assistive technologies only the child each `AdwSqueezer` inside this widget shows, as that changes:
+  /// libadwaita 1.2 on GTK 4.8 presented every alternative (a message dialog's buttons twice, in a row and in a
+  /// column; a preferences window's title under its view switcher).
+  public func presentOnlySqueezersShownChild() {
+    forEachWidget { widget in
+      guard widget.isA(adw_squeezer_get_type()) else { return }
+      let squeezer = OpaquePointer(widget.widget)
+      let follow = {
+        let shown = adw_squeezer_get_visible_child(squeezer)
+        var child = widget.firstChild
+        while let current = child {
+          current.setAccessibleHidden(current.widget != shown)
+          child = current.nextSibling
+        }
+      }
+      follow()
+      Signal.connect(widget, "notify::visible-child") { (_: UnsafeMutableRawPointer?) in follow() }
+    }
+  }
+
   /// Runs `body` on the widget and every widget inside it, parents before children.
   public func forEachWidget(_ body: (Widget) -> Void) {
     body(asWidget)

@@ -29,7 +29,6 @@ enum ConsentDialog {
     dialog.defaultResponse = "deny"
     dialog.setExtraChild(details(caller, icon: icon))
     dialog.asWindow.setApplication(application)
-    nameResponseButtons(in: dialog.asWidget)
     // A click in the first half second after the question shows is no answer: it was meant for what was there
     // before (an app can raise the question under the pointer).
     dialog.setResponseEnabled("allow", false)
@@ -47,15 +46,6 @@ enum ConsentDialog {
       dialog.onResponse { answer in
         continuation.resume(returning: answer == "allow" ? .allow : answer == "deny" ? .deny : .none)
       }
-    }
-  }
-
-  /// Names Deny and Allow for assistive technologies as they read: libadwaita 1.2's response buttons carry their
-  /// label's raw text as an accessible label besides the label itself ("_Allow Allow"); without it, the label names
-  /// the button.
-  private static func nameResponseButtons(in widget: Widget) {
-    widget.forEachWidget { widget in
-      if widget.isA(gtk_button_get_type()) { widget.resetAccessibleLabel() }
     }
   }
 

@@ -63,20 +63,9 @@ final class PreferencesWindow {
         let follow = { widget.setAccessibleHidden(adw_view_switcher_bar_get_reveal(bar) == 0) }
         follow()
         Signal.connect(widget, "notify::reveal") { (_: UnsafeMutableRawPointer?) in follow() }
-      } else if widget.isA(adw_squeezer_get_type()) {
-        let squeezer = OpaquePointer(widget.widget)
-        let follow = {
-          let shown = adw_squeezer_get_visible_child(squeezer)
-          var child = widget.firstChild
-          while let current = child {
-            current.setAccessibleHidden(current.widget != shown)
-            child = current.nextSibling
-          }
-        }
-        follow()
-        Signal.connect(widget, "notify::visible-child") { (_: UnsafeMutableRawPointer?) in follow() }
       }
     }
+    root.presentOnlySqueezersShownChild()
   }
 
   /// Hides the search entry libadwaita 1.2 builds into every preferences window even with search disabled: unnamed,

@@ -63,13 +63,21 @@ extension AppUI {
       try await app.chooseFromMenu("Sign Out", window: window)
       try await app.waitFor(role: "label", name: question)
       try await app.checkScreen("sign-out-discard")
-      try await app.press(button: "_Cancel Cancel")
+      // Each button named as it reads, and presented once (libadwaita 1.2 named it "_Cancel Cancel", and presented
+      // its column of buttons for a narrow dialog too).
+      let asked = try await app.accessibleTree {
+        $0.contains { $0.role == "push button" && $0.name == "Cancel" && $0.isShowing }
+      }
+      #expect(
+        asked.filter { $0.role == "push button" && ["Cancel", "Discard and Sign Out"].contains($0.name) }.count == 2,
+        "\(asked.filter { $0.role == "push button" }.map(\.name))")
+      try await app.press(button: "Cancel")
       try await app.waitUntilGone(role: "label", name: question)
       try await app.waitFor(role: "check box", name: "written offline — change waiting to be sent")
       try await app.focus(window: window)
       try await app.chooseFromMenu("Sign Out", window: window)
       try await app.waitFor(role: "label", name: question)
-      try await app.press(button: "_Discard and Sign Out Discard and Sign Out")
+      try await app.press(button: "Discard and Sign Out")
       try await app.waitFor(role: "push button", name: "Sign In")
       let dataHome = app.home.appending(path: "data")
       #expect(

@@ -89,8 +89,8 @@ extension AppUI {
       let tree = try await app.accessibleTree { $0.contains { $0.role == "label" && isCode($0.name) } }
       let code = try #require(tree.first { $0.role == "label" && isCode($0.name) }?.name)
       try await app.checkScreen("planner-share")
-      // Copy closes the dialog and says so. (GTK 4.8 names a button with a mnemonic "_Copy Copy".)
-      try await app.press(button: "_Copy Copy")
+      // Copy closes the dialog and says so.
+      try await app.press(button: "Copy")
       try await app.waitFor(role: "label", name: "Code copied")
 
       // Bob joins with it (on standard input); Ann's sidebar then names him, and the list shows as shared.
@@ -202,11 +202,11 @@ extension AppUI {
       try await chooseFromListMenu(app, "Leave List")
       _ = try await app.waitFor(role: "label", name: "Leave “Errands”?")
       try await app.checkScreen("planner-leave")
-      try await app.press(button: "_Cancel Cancel")
+      try await app.press(button: "Cancel")
       try await app.waitUntilGone(role: "label", name: "Leave “Errands”?")
       try await app.waitFor(role: "list item", name: errands)
       try await chooseFromListMenu(app, "Leave List")
-      try await app.press(button: "_Leave Leave")
+      try await app.press(button: "Leave")
       try await app.waitFor(role: "label", name: "You left “Errands”")
       try await app.waitUntilGone(role: "list item", name: errands)
 
