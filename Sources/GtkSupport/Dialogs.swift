@@ -28,8 +28,9 @@ public struct MessageDialog: WidgetView {
     adw_message_dialog_add_response(dialog, id, label)
     if suggested { adw_message_dialog_set_response_appearance(dialog, id, ADW_RESPONSE_SUGGESTED) }
     if destructive { adw_message_dialog_set_response_appearance(dialog, id, ADW_RESPONSE_DESTRUCTIVE) }
-    // libadwaita 1.2 gives each response button its label's raw text as an accessible label beside the label itself:
-    // a screen reader read "_Cancel Cancel". Without it, the label names the button, as it reads.
+    // GTK 4.8 gives a button made with a mnemonic (libadwaita 1.2's response buttons) its label's raw text as an
+    // accessible label beside the label itself: a screen reader read "_Cancel Cancel". Without it, the label names
+    // the button, as it reads.
     asWidget.forEachWidget { area in
       guard area.isA(adw_squeezer_get_type()) else { return }
       area.forEachWidget { if $0.isA(gtk_button_get_type()) { $0.resetAccessibleLabel() } }

@@ -206,6 +206,7 @@ extension AppUI {
       try await app.waitUntilGone(role: "label", name: "Leave “Errands”?")
       try await app.waitFor(role: "list item", name: errands)
       try await chooseFromListMenu(app, "Leave List")
+      _ = try await app.waitFor(role: "label", name: "Leave “Errands”?")
       try await app.press(button: "Leave")
       try await app.waitFor(role: "label", name: "You left “Errands”")
       try await app.waitUntilGone(role: "list item", name: errands)
