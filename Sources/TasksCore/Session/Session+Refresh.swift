@@ -118,7 +118,9 @@ extension Session {
       state = .signedIn(now.account)
       return now
     }
-    keyringWrites += 1
+    // Counted once written, as the other writes are: a restore whose read began while this one was under way is
+    // refused (counted before, a read begun after the count but answered with the older set was taken).
+    defer { keyringWrites += 1 }
     do throws(KeyringError) { try await store.save(renewed, under: key) } catch { throw SessionError.keyring(error) }
     tokens = renewed
     state = .signedIn(renewed.account)
