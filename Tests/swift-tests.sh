@@ -28,6 +28,10 @@ trap 'untrust; "$repo/Tests/remove-tree.sh" "$sandbox"' EXIT
 mkdir -p "$sandbox/data" "$sandbox/config" "$sandbox/cache" "$sandbox/runtime"
 chmod 700 "$sandbox/runtime"
 
+# Every suite runs in this one process, with its servers and clients: hundreds of sockets at once (705 at most in the
+# playground's suites alone, measured). The soft limit on descriptors is raised to the hard one, as b2c-tasks-api does.
+ulimit -n "$(ulimit -H -n)" 2>/dev/null || true
+
 # The tests run in parallel, so a failure can be printed long before the end; the log is kept, and the failures are
 # printed again last, where a reader of the output's tail sees them.
 mkdir -p "$repo/.build/test-artifacts"

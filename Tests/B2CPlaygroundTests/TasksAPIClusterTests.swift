@@ -119,7 +119,7 @@ struct TasksAPIClusterTests {
       // the restarted instance has taken adds too.
       let started = await eventually(timeout: .seconds(120)) { progress.sent.withLock { $0 } >= 5 }
       try #require(started, "the client did not get going")
-      first.process.kill()
+      first.kill()
       #expect(await first.process.waitForExit(timeout: .seconds(30)) != nil)
       let again = try await TaskAPIProcess.start(
         database: pair.database, issuerMetadata: harness.policyMetadata, port: first.port)

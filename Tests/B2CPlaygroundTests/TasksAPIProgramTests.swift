@@ -161,7 +161,7 @@ struct TasksAPIProgramTests {
         }
       }
       try #require(inFlight, "the add never started: \(first.process.standardError)")
-      first.process.terminate()
+      first.terminate()
       let closed = await eventually(timeout: .seconds(30)) { (try? RawConnection(port: first.port)) == nil }
       #expect(closed, "it still takes new connections after SIGTERM")
       try connection.send(String(body.dropFirst(10)))

@@ -139,7 +139,7 @@ struct LongPollTests {
       let waiters = (0..<3).map { _ in Self.waiting(ann, since: since, wait: 250, retryingRefusal: true) }
       // Once all three wait (a fourth asking with wait=1 is answered only after its second: the waiters are in).
       _ = try await ann.changes(since: since, wait: 1)
-      process.process.terminate()
+      process.terminate()
       let ended = await process.process.waitForExit(timeout: .seconds(60))
       #expect(
         ended == 0, "b2c-tasks-api did not end on SIGTERM with requests waiting: \(process.process.standardError)")

@@ -77,7 +77,7 @@ struct PlannerFeedTests {
       // Meanwhile: kill -9 the first instance and start it again, then restart PostgreSQL.
       let going = await eventually(timeout: .seconds(120)) { acknowledged.titles.withLock { $0.count } >= 8 }
       try #require(going, "the writers did not get going")
-      first.process.kill()
+      first.kill()
       _ = await first.process.waitForExit(timeout: .seconds(30))
       let again = try await TaskAPIProcess.start(
         database: database, issuerMetadata: harness.policyMetadata, port: first.port)

@@ -1,6 +1,7 @@
 // TaskAPIHost: where a test reaches the task API: the playground's own, or b2c-tasks-api as a process of its own.
 
 import Foundation
+import Synchronization
 import TasksTestSupport
 import Testing
 
@@ -87,8 +88,31 @@ final class TaskAPIProcess: Sendable {
     return TaskAPIProcess(process: process, port: port!)
   }
 
-  /// SIGTERM, then waits for it to end (SIGKILL after 30 s).
+  /// Whether the test ended it itself (`kill`, `terminate`): any other end before `stop` is a crash, reported there.
+  private let endAsked = Mutex(false)
+
+  /// SIGKILL, as a crash or a power cut would end it.
+  func kill() {
+    endAsked.withLock { $0 = true }
+    process.kill()
+  }
+
+  /// SIGTERM: a graceful shutdown.
+  func terminate() {
+    endAsked.withLock { $0 = true }
+    process.terminate()
+  }
+
+  /// SIGTERM, then waits for it to end (SIGKILL after 30 s). A process that ended before without the test asking
+  /// is recorded as an issue, with how it ended and what it wrote last: a test that only saw its connections refused
+  /// would not say why.
   func stop() async {
+    if !process.isRunning && !endAsked.withLock({ $0 }) {
+      let status = await process.waitForExit(timeout: .seconds(10)).map(String.init) ?? "unknown"
+      Issue.record(
+        "b2c-tasks-api on port \(port) ended before its test did (exit status or signal \(status)); what it wrote last: \(process.standardError.suffix(6000))"
+      )
+    }
     process.terminate()
     if await process.waitForExit(timeout: .seconds(30)) == nil { process.kill() }
   }
