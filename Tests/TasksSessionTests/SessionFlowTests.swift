@@ -236,31 +236,46 @@ struct SessionFlowTests {
   }
 
   /// A keyring whose reads, once held, answer what it held when they began only when the test lets them go (a read
-  /// answered late, after a write of this app's).
+  /// answered late, after a write of this app's); its writes, once held, are made only when the test lets them go
+  /// (a write under way).
   private actor HeldReads: SessionStore {
+    enum Call { case read, save }
     let inner: any SessionStore
-    private var held: [CheckedContinuation<Void, Never>] = []
-    private(set) var holding = false
-    private(set) var waiting = 0
+    private var closed: Set<Call> = []
+    private var held: [Call: [CheckedContinuation<Void, Never>]] = [:]
+    private var arrived: [Call: Int] = [:]
     init(_ inner: any SessionStore) { self.inner = inner }
-    func hold() { holding = true }
-    func release() {
-      holding = false
-      held.forEach { $0.resume() }
-      held = []
+    /// Holds the calls of `call`'s kind that come from now on.
+    func hold(_ call: Call = .read) { closed.insert(call) }
+    /// Lets the held calls of `call`'s kind go, and the next ones through.
+    func release(_ call: Call = .read) {
+      closed.remove(call)
+      held.removeValue(forKey: call)?.forEach { $0.resume() }
+    }
+    /// How many calls of `call`'s kind were held.
+    func waiting(_ call: Call = .read) -> Int { arrived[call] ?? 0 }
+    private func pass(_ call: Call) async {
+      guard closed.contains(call) else { return }
+      arrived[call, default: 0] += 1
+      await withCheckedContinuation { held[call, default: []].append($0) }
     }
     func load(_ key: SessionKey) async throws(KeyringError) -> TokenSet? {
       let read = try await inner.load(key)
-      if holding {
-        waiting += 1
-        await withCheckedContinuation { held.append($0) }
-      }
+      await pass(.read)
       return read
     }
     func save(_ tokens: TokenSet, under key: SessionKey) async throws(KeyringError) {
+      await pass(.save)
       try await inner.save(tokens, under: key)
     }
     func removeGroup(of key: SessionKey) async throws(KeyringError) { try await inner.removeGroup(of: key) }
+
+    /// A session over `harness`'s keyring held through one of these, signed in as Ann.
+    static func signedIn(_ harness: SessionHarness) async throws -> (HeldReads, Session, Account) {
+      let keyring = HeldReads(harness.store)
+      let session = Session(settings: harness.settings, store: keyring, http: .tests)
+      return (keyring, session, try await harness.signIn(session))
+    }
   }
 
   @Test(
@@ -268,12 +283,10 @@ struct SessionFlowTests {
   )
   func lateReadAfterOwnWrite() async throws {
     try await SessionHarness.with { harness in
-      let keyring = HeldReads(harness.store)
-      let session = Session(settings: harness.settings, store: keyring, http: .tests)
-      let ann = try await harness.signIn(session)
+      let (keyring, session, ann) = try await HeldReads.signedIn(harness)
       await keyring.hold()
       let restore = Task { try await session.restore() }
-      #expect(await eventually { await keyring.waiting == 1 }, "the restore read Ann's set")
+      #expect(await eventually { await keyring.waiting() == 1 }, "the restore read Ann's set")
       let bob = try await harness.signIn(session, "bob@example.com", "Tasks-Demo-2")
       await keyring.release()
       let restored = try await restore.value
@@ -284,11 +297,40 @@ struct SessionFlowTests {
 
       await keyring.hold()
       let again = Task { try await session.restore() }
-      #expect(await eventually { await keyring.waiting == 2 }, "the restore read Bob's set")
+      #expect(await eventually { await keyring.waiting() == 2 }, "the restore read Bob's set")
       _ = try await session.signOut()
       await keyring.release()
       #expect(try await again.value == nil)
       #expect(await session.state == .signedOut, "the sign-out stands")
+    }
+  }
+
+  @Test(
+    "a restore whose keyring read began while this app's refresh was writing, and is answered after it, leaves the refreshed tokens: the next refresh spends them"
+  )
+  func lateReadAcrossRefresh() async throws {
+    try await SessionHarness.with { harness in
+      let (keyring, session, _) = try await HeldReads.signedIn(harness)
+      let key = SessionKey(harness.settings)
+      let signedIn = try #require(try await harness.store.load(key)?.refreshToken)
+      // The refresh has read the keyring and is writing the renewed set when a restore reads the one it replaces.
+      await keyring.hold(.save)
+      let refresh = Task { try await session.bearer(forceRefresh: true) }
+      #expect(await eventually { await keyring.waiting(.save) == 1 }, "the refresh is writing")
+      await keyring.hold()
+      let restore = Task { try await session.restore() }
+      #expect(await eventually { await keyring.waiting() == 1 }, "the restore read the set being replaced")
+      await keyring.release(.save)
+      _ = try await refresh.value
+      let renewed = try #require(try await harness.store.load(key)?.refreshToken)
+      #expect(renewed != signedIn, "the refresh renewed the refresh token")
+      await keyring.release()
+      _ = try await restore.value
+      // Had the restore put the older set back, the next refresh would find the keyring's set newer than its own and
+      // take it instead of renewing it.
+      _ = try await session.bearer(forceRefresh: true)
+      let next = try #require(try await harness.store.load(key)?.refreshToken)
+      #expect(next != renewed && next != signedIn, "the session held the renewed set, and renewed it")
     }
   }
 
