@@ -12,22 +12,22 @@ import Testing
 
 @Suite("HTTP clients close their connections when they go")
 struct ConnectionLifetimeTests {
-  /// Whether every connection this process opened to `base` has closed (within a minute).
-  private static func allClosed(_ base: URL) async -> Bool {
-    let port = base.port ?? 80
-    return await eventually(timeout: .seconds(60)) { openConnections(toPort: port) == 0 }
+  /// Whether every connection this process opened to `port` since `before` has closed (within a minute).
+  private static func allClosed(_ port: Int, since before: Set<Substring>) async -> Bool {
+    await eventually(timeout: .seconds(60)) { openConnections(toPort: port).subtracting(before).isEmpty }
   }
 
   @Test("the tests' browser: its connections to the playground close once it is gone")
   func browser() async throws {
     try await SessionHarness.with { harness in
       let port = try #require(harness.base.port)
+      let before = openConnections(toPort: port)
       for _ in 0..<4 {
         let browser = Browser()
         #expect(try await browser.get(harness.base).status > 0)
-        #expect(openConnections(toPort: port) > 0, "kept for the next request, and counted")
+        #expect(!openConnections(toPort: port).subtracting(before).isEmpty, "kept for the next request, and counted")
       }
-      #expect(await Self.allClosed(harness.base), "\(openConnections(toPort: port)) still open")
+      #expect(await Self.allClosed(port, since: before), "\(openConnections(toPort: port).subtracting(before))")
     }
   }
 
@@ -35,12 +35,15 @@ struct ConnectionLifetimeTests {
   func transport() async throws {
     try await SessionHarness.with { harness in
       let port = try #require(harness.base.port)
+      let before = openConnections(toPort: port)
       for _ in 0..<4 {
         let client = HTTPClient.urlSession(timeout: 30)
         let answer = try await client.send(HTTPRequest(url: harness.base))
-        #expect(answer.status > 0 && openConnections(toPort: port) > 0, "kept for the next request, and counted")
+        #expect(
+          answer.status > 0 && !openConnections(toPort: port).subtracting(before).isEmpty,
+          "kept for the next request, and counted")
       }
-      #expect(await Self.allClosed(harness.base), "\(openConnections(toPort: port)) still open")
+      #expect(await Self.allClosed(port, since: before), "\(openConnections(toPort: port).subtracting(before))")
     }
   }
 }

@@ -316,16 +316,24 @@ struct SessionFlowTests {
       // The refresh has read the keyring and is writing the renewed set when a restore reads the one it replaces.
       await keyring.hold(.save)
       let refresh = Task { try await session.bearer(forceRefresh: true) }
-      #expect(await eventually { await keyring.waiting(.save) == 1 }, "the refresh is writing")
-      await keyring.hold()
-      let restore = Task { try await session.restore() }
-      #expect(await eventually { await keyring.waiting() == 1 }, "the restore read the set being replaced")
+      let late: Task<Account?, any Error>
+      do {
+        try #require(await eventually { await keyring.waiting(.save) == 1 }, "the refresh is writing")
+        await keyring.hold()
+        late = Task { try await session.restore() }
+        try #require(await eventually { await keyring.waiting() == 1 }, "the restore read the set being replaced")
+      } catch {
+        // Nothing is left held: the refresh and the restore end, whatever they answer.
+        await keyring.release(.save)
+        await keyring.release()
+        throw error
+      }
       await keyring.release(.save)
       _ = try await refresh.value
       let renewed = try #require(try await harness.store.load(key)?.refreshToken)
       #expect(renewed != signedIn, "the refresh renewed the refresh token")
       await keyring.release()
-      _ = try await restore.value
+      _ = try await late.value
       // Had the restore put the older set back, the next refresh would find the keyring's set newer than its own and
       // take it instead of renewing it.
       _ = try await session.bearer(forceRefresh: true)

@@ -10,9 +10,10 @@ public func readProcFile(_ path: String) -> String? {
   return String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
 }
 
-/// How many of this process's descriptors are TCP connections to `port` on loopback (any state but TIME_WAIT, which
-/// no descriptor holds): a client that is gone must have closed its own.
-public func openConnections(toPort port: Int) -> Int {
+/// This process's TCP connections to `port` on loopback, by socket inode (any state but TIME_WAIT, which no
+/// descriptor holds): a client that is gone must have closed its own. A connection another client kept to an
+/// earlier server on the same port number is told apart by taking the set before and subtracting it.
+public func openConnections(toPort port: Int) -> Set<Substring> {
   let ours = Set(
     ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { name -> Substring? in
       guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
@@ -21,12 +22,13 @@ public func openConnections(toPort port: Int) -> Int {
       return Substring(link.dropFirst("socket:[".count).dropLast())
     })
   let remote = ":" + String(format: "%04X", port)
-  return ["/proc/net/tcp", "/proc/net/tcp6"].reduce(0) { count, table in
+  var found = Set<Substring>()
+  for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
     // sl local remote st tx:rx tr:when retrnsmt uid timeout inode
-    count
-      + (readProcFile(table) ?? "").split(separator: "\n").dropFirst().count { line in
-        let fields = line.split(separator: " ")
-        return fields.count > 9 && fields[2].hasSuffix(remote) && ours.contains(fields[9])
-      }
+    for line in (readProcFile(table) ?? "").split(separator: "\n").dropFirst() {
+      let fields = line.split(separator: " ")
+      if fields.count > 9, fields[2].hasSuffix(remote), ours.contains(fields[9]) { found.insert(fields[9]) }
+    }
   }
+  return found
 }

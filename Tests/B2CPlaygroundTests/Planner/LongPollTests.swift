@@ -132,13 +132,20 @@ struct LongPollTests {
     "SIGTERM answers the waiting requests at once (nothing changed) and the service ends: a long poll never holds up a shutdown",
     arguments: [TaskAPIHost.service, .postgres])
   func shutdownAnswersWaiters(host: TaskAPIHost) async throws {
-    try await PlannerAPITests.withAPI(host) { harness, api in
+    // At debug level the service logs each request as it starts: the test signals once all three have.
+    try await PlannerAPITests.withAPI(host, arguments: ["--log-level", "debug"]) { harness, api in
       let process = try #require(api.process)
       let ann = try await PlannerAPITests.client(harness, api.base)
       let since = try await Self.token(ann)
       let waiters = (0..<3).map { _ in Self.waiting(ann, since: since, wait: 250, retryingRefusal: true) }
-      // Once all three wait (a fourth asking with wait=1 is answered only after its second: the waiters are in).
-      _ = try await ann.changes(since: since, wait: 1)
+      // Once the service has all three (a request it has begun is answered before it ends; one the client had not
+      // yet sent would meet a closed port: a busy machine can start a waiter's task late).
+      let arrived = await eventually(timeout: .seconds(120)) {
+        process.process.standardError.split(separator: "\n").count {
+          $0.contains("request started") && $0.contains("wait=250")
+        } == 3
+      }
+      try #require(arrived, "the three waiting requests did not reach the service: \(process.process.standardError)")
       process.terminate()
       let ended = await process.process.waitForExit(timeout: .seconds(60))
       #expect(

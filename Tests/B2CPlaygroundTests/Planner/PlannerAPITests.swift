@@ -141,10 +141,11 @@ struct PlannerAPITests {
   }
 
   static func withAPI(
-    _ host: TaskAPIHost, _ body: (PlaygroundHarness, TaskAPIEndpoint) async throws -> Void
+    _ host: TaskAPIHost, arguments: [String] = [],
+    _ body: (PlaygroundHarness, TaskAPIEndpoint) async throws -> Void
   ) async throws {
     let harness = try await PlaygroundHarness.start()
-    let api = try await host.start(for: harness)
+    let api = try await host.start(for: harness, arguments: arguments)
     try await withTeardown({
       await api.stop()
       await harness.stop()

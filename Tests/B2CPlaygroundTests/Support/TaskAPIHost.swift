@@ -17,19 +17,20 @@ enum TaskAPIHost: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
   var testDescription: String { rawValue }
 
-  /// A started API for `harness`'s users; `stop()` it at the end.
-  func start(for harness: PlaygroundHarness) async throws -> TaskAPIEndpoint {
+  /// A started API for `harness`'s users; `stop()` it at the end. `arguments` go to b2c-tasks-api.
+  func start(for harness: PlaygroundHarness, arguments: [String] = []) async throws -> TaskAPIEndpoint {
     switch self {
     case .playground: return TaskAPIEndpoint(base: harness.base, process: nil, data: nil)
     case .service:
       let data = try TestDesktop.temporaryFolder("tasks-api")
       let process = try await TaskAPIProcess.start(
         database: data.appending(path: "tasks.sqlite").path,
-        issuerMetadata: harness.policyMetadata)
+        issuerMetadata: harness.policyMetadata, arguments: arguments)
       return TaskAPIEndpoint(base: process.base, process: process, data: data)
     case .postgres:
       let database = try await PostgresServer.shared().createDatabase()
-      let process = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
+      let process = try await TaskAPIProcess.start(
+        database: database, issuerMetadata: harness.policyMetadata, arguments: arguments)
       return TaskAPIEndpoint(base: process.base, process: process, data: nil)
     }
   }
