@@ -73,17 +73,34 @@ public final class Browser: @unchecked Sendable {
     if !jar.isEmpty { request.setValue(jar, forHTTPHeaderField: "Cookie") }
     let (data, response): (Data, URLResponse)
     do {
-      (data, response) = try await session.data(for: request)
-    } catch let error as URLError where request.httpMethod ?? "GET" == "GET" && Browser.isPollFailure(error) {
-      // Foundation's libcurl driver sometimes fails a request on loopback with "select/poll returned error" before
-      // anything is sent (seen once in a loaded run of 957c3d3, on the authorize GET). A GET is sent once more.
-      (data, response) = try await session.data(for: request)
+      do {
+        (data, response) = try await session.data(for: request)
+      } catch let error as URLError where request.httpMethod ?? "GET" == "GET" && Browser.isPollFailure(error) {
+        // Foundation's libcurl driver sometimes fails a request on loopback with "select/poll returned error" before
+        // anything is sent (seen once in a loaded run of 957c3d3, on the authorize GET). A GET is sent once more.
+        (data, response) = try await session.data(for: request)
+      }
+    } catch let error as URLError where error.code == .unknown {
+      throw Browser.counted(error)
     }
     let http = try #require(response as? HTTPURLResponse)
     var fields: [String: String] = [:]
     for (key, value) in http.allHeaderFields { fields["\(key)".lowercased()] = "\(value)" }
     if let setCookie = fields["set-cookie"] { remember(setCookie) }
     return HTTPAnswer(status: http.statusCode, headers: fields, body: data)
+  }
+
+  /// `error` (libcurl's failure for any cause but a refusal or a timeout: a full descriptor table among them, as in
+  /// a CI run of 560554c) saying how many descriptors this process holds.
+  private static func counted(_ error: URLError) -> URLError {
+    // Counting needs a descriptor too: none to be had is the answer.
+    let open =
+      (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count).map {
+        "this process holds \($0) descriptors"
+      } ?? "this process could not open a descriptor to count its own: its table is full"
+    var info = error.userInfo
+    info[NSLocalizedDescriptionKey] = "\(error.localizedDescription) (\(open))"
+    return URLError(error.code, userInfo: info)
   }
 
   private static func isPollFailure(_ error: URLError) -> Bool {
