@@ -52,7 +52,7 @@ final class Balancer: Sendable {
     try configuration.write(to: file, atomically: true, encoding: .utf8)
     process = try ChildProcess(
       nginx, ["-p", folder.path, "-c", file.path, "-e", "stderr", "-g", "daemon off; master_process on;"])
-    let up = await eventually(timeout: .seconds(30)) { [port, process] in
+    let up = await eventually(timeout: .seconds(120)) { [port, process] in
       guard process.isRunning else { return true }
       return (try? RawConnection(port: port)) != nil
     }

@@ -81,7 +81,7 @@ final class TaskAPIProcess: Sendable {
         PlaygroundHarness.clientID,
       ] + arguments)
     var port: Int?
-    let started = await eventually(timeout: .seconds(30)) {
+    let started = await eventually(timeout: .seconds(120)) {
       port = listeningPort(in: process.standardOutput)
       return port != nil || !process.isRunning
     }
