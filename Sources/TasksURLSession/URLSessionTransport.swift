@@ -40,13 +40,14 @@ public final class URLSessionTransport: HTTPTransport {
     for (name, value) in request.headers { urlRequest.addValue(value, forHTTPHeaderField: name) }
     urlRequest.httpBody = request.body
     let task = session.dataTask(with: urlRequest)
+    // A cancelled request ends at once, as cancelled, whatever libcurl's driver then reports (a read of the feed
+    // given up while its next page was on its way once waited for good: the driver's completion never came).
     let outcome = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        collector.begin(task, limit: request.maxResponseBytes, continuation)
-        task.resume()
+        if collector.begin(task, limit: request.maxResponseBytes, continuation) { task.resume() }
       }
     } onCancel: {
-      task.cancel()
+      collector.cancel(task)
     }
     switch outcome {
     case .answer(let response, let data):
@@ -108,10 +109,36 @@ private final class AnswerCollector: NSObject, URLSessionDataDelegate, Sendable 
     var tooLarge = false
     let continuation: CheckedContinuation<Outcome, Never>
   }
-  private let tasks = Mutex<[Int: Collecting]>([:])
+  private struct State {
+    var tasks: [Int: Collecting] = [:]
+    /// Tasks cancelled before they began.
+    var cancelled: Set<Int> = []
+  }
+  private let state = Mutex(State())
 
-  func begin(_ task: URLSessionTask, limit: Int, _ continuation: CheckedContinuation<Outcome, Never>) {
-    tasks.withLock { $0[task.taskIdentifier] = Collecting(limit: limit, continuation: continuation) }
+  /// Collects `task`'s answer for `continuation`; false (the continuation answered, cancelled) if it was cancelled
+  /// before: then it is not to be resumed.
+  func begin(_ task: URLSessionTask, limit: Int, _ continuation: CheckedContinuation<Outcome, Never>) -> Bool {
+    let begun = state.withLock { state in
+      guard state.cancelled.remove(task.taskIdentifier) == nil else { return false }
+      state.tasks[task.taskIdentifier] = Collecting(limit: limit, continuation: continuation)
+      return true
+    }
+    if !begun { continuation.resume(returning: .failed(URLError(.cancelled))) }
+    return begun
+  }
+
+  /// Ends `task`'s wait now, as cancelled, and cancels it.
+  func cancel(_ task: URLSessionTask) {
+    let entry = state.withLock { state in
+      guard let entry = state.tasks.removeValue(forKey: task.taskIdentifier) else {
+        state.cancelled.insert(task.taskIdentifier)
+        return Collecting?.none
+      }
+      return entry
+    }
+    entry?.continuation.resume(returning: .failed(URLError(.cancelled)))
+    task.cancel()
   }
 
   func urlSession(
@@ -125,27 +152,31 @@ private final class AnswerCollector: NSObject, URLSessionDataDelegate, Sendable 
     _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
   ) {
-    tasks.withLock { $0[dataTask.taskIdentifier]?.response = response }
+    state.withLock { $0.tasks[dataTask.taskIdentifier]?.response = response }
     completionHandler(.allow)
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    let over = tasks.withLock { tasks -> Bool in
-      guard var entry = tasks[dataTask.taskIdentifier], !entry.tooLarge else { return false }
+    let over = state.withLock { state -> Bool in
+      guard var entry = state.tasks[dataTask.taskIdentifier], !entry.tooLarge else { return false }
       if entry.data.count + data.count > entry.limit {
         entry.tooLarge = true
         entry.data = Data()
       } else {
         entry.data.append(data)
       }
-      tasks[dataTask.taskIdentifier] = entry
+      state.tasks[dataTask.taskIdentifier] = entry
       return entry.tooLarge
     }
     if over { dataTask.cancel() }
   }
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-    guard let entry = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+    let entry = state.withLock { state in
+      state.cancelled.remove(task.taskIdentifier)
+      return state.tasks.removeValue(forKey: task.taskIdentifier)
+    }
+    guard let entry else { return }
     if entry.tooLarge {
       entry.continuation.resume(returning: .tooLarge(entry.limit))
     } else if let error {
