@@ -420,7 +420,7 @@ public final class PlannerOperations {
       if let preview, preview.number > 0 { (preview.lists, preview.tasks, false) } else {
         (await store.replica.lists, await store.replica.tasks, await store.replica.token != nil)
       }
-    var shown = await store.outbox.shown(lists: lists, tasks: tasks)
+    var shown = await store.outbox.shown(lists: lists, tasks: tasks, indexing: view != nil)
     Self.show(await store.legacy.pending, in: &shown)
     guard self.store?.objectID == store.objectID else { return }  // another account signed in meanwhile
     // Pages that came meanwhile, or the read's end, show instead.

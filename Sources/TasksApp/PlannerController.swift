@@ -72,7 +72,7 @@ final class PlannerController: PlannerView {
     // Until the user chooses, the default list is shown (chosen here, before any other entry's rows are made).
     let home = navigation.chosen ? nil : shown.lists.first(where: \.isDefault)
     let more = state.show(
-      lists: shown.lists, tasks: shown.tasks, waiting: shown.waiting, selecting: home.map { .list($0.id) })
+      lists: shown.lists, indexed: shown.indexed, waiting: shown.waiting, selecting: home.map { .list($0.id) })
     changes.rows += more.rows
     changes.changedRows.formUnion(more.changedRows)
     page.show(state.rows, edits: changes.rows, refill: changes.changedRows)

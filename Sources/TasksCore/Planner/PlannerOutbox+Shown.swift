@@ -7,14 +7,26 @@ import FoundationEssentials
 /// What the window shows: lists and tasks with the waiting edits made, and the tasks with an edit waiting.
 public struct PlannerShown: Equatable, Sendable {
   public var lists: [PlannerListItem]
-  public var tasks: [PlannerItem]
+  public var tasks: [PlannerItem] {
+    didSet { index = nil }
+  }
   /// Tasks with an edit not yet acknowledged (their rows say so).
   public var waiting: Set<UUID>
   /// Edits the service refused, with its reason (they stay, marked).
   public var refused: [String]
 
-  /// `lists` and `tasks` with `edits` made, in order.
-  public init(lists: [PlannerListItem], tasks: [UUID: PlannerItem], edits: [PlannerEdit], refused: [String] = []) {
+  /// `tasks` indexed for the window (made with them, where the shown tasks are made: off the main thread), until they
+  /// change.
+  private var index: PlannerViewState.TaskIndex?
+
+  /// `tasks`, indexed for `PlannerViewState`.
+  public var indexed: PlannerViewState.TaskIndex { index ?? PlannerViewState.TaskIndex(tasks) }
+
+  /// `lists` and `tasks` with `edits` made, in order; with `indexing`, the tasks are indexed for the window too.
+  public init(
+    lists: [PlannerListItem], tasks: [UUID: PlannerItem], edits: [PlannerEdit], refused: [String] = [],
+    indexing: Bool = false
+  ) {
     var lists = lists
     var tasks = tasks
     var waiting: Set<UUID> = []
@@ -53,6 +65,12 @@ public struct PlannerShown: Equatable, Sendable {
     self.tasks = Array(tasks.values)
     self.waiting = waiting
     self.refused = refused
+    if indexing { index = PlannerViewState.TaskIndex(self.tasks) }
+  }
+
+  /// The same lists, tasks, waiting marks and refusals (indexed or not).
+  public static func == (a: PlannerShown, b: PlannerShown) -> Bool {
+    a.lists == b.lists && a.tasks == b.tasks && a.waiting == b.waiting && a.refused == b.refused
   }
 }
 
@@ -78,9 +96,11 @@ extension PlannerItem {
 }
 
 extension PlannerOutbox {
-  /// `lists` and `tasks` (the replica's) with every waiting edit made.
-  public func shown(lists: [PlannerListItem], tasks: [UUID: PlannerItem]) -> PlannerShown {
+  /// `lists` and `tasks` (the replica's) with every waiting edit made; with `indexing`, indexed for the window too
+  /// (here, off the main thread).
+  public func shown(lists: [PlannerListItem], tasks: [UUID: PlannerItem], indexing: Bool = false) -> PlannerShown {
     PlannerShown(
-      lists: lists, tasks: tasks, edits: pending.map(\.edit), refused: pending.compactMap(\.refusal))
+      lists: lists, tasks: tasks, edits: pending.map(\.edit), refused: pending.compactMap(\.refusal),
+      indexing: indexing)
   }
 }

@@ -51,17 +51,19 @@ public struct PlannerViewState: Sendable {
   public private(set) var showCompleted = true
 
   private var lists: [UUID: PlannerListItem] = [:]
-  private var tasks: [UUID: PlannerItem] = [:]
+  /// The tasks, indexed.
+  private var index = TaskIndex([])
+  private var tasks: [UUID: PlannerItem] { index.tasks }
   /// Each list's top-level tasks, open ones first in the list's order.
-  private var byList: [UUID: [UUID]] = [:]
+  private var byList: [UUID: [UUID]] { index.byList }
   /// Each task's subtasks, in order.
-  private var children: [UUID: [UUID]] = [:]
+  private var children: [UUID: [UUID]] { index.children }
   /// Each list's open top-level tasks, counted (its sidebar entry's number).
-  private var openCount: [UUID: Int] = [:]
+  private var openCount: [UUID: Int] { index.openCount }
   private var waiting: Set<UUID> = []
   private var members: [UUID: [PlannerMemberItem]] = [:]
   /// Whom each list's tasks name as their last changer.
-  private var namedBy: [UUID: Set<UUID>] = [:]
+  private var namedBy: [UUID: Set<UUID>] { index.namedBy }
   /// Whom each shared list's tasks named when its members were last read.
   private var namedWhenRead: [UUID: Set<UUID>] = [:]
 
@@ -188,16 +190,23 @@ public struct PlannerViewState: Sendable {
     lists newLists: [PlannerListItem], tasks newTasks: [PlannerItem], waiting: Set<UUID>,
     selecting preferred: PlannerSelection? = nil
   ) -> Changes {
+    show(lists: newLists, indexed: TaskIndex(newTasks), waiting: waiting, selecting: preferred)
+  }
+
+  /// `show(lists:tasks:waiting:selecting:)` with the tasks already indexed (off the main thread: `TaskIndex`).
+  public mutating func show(
+    lists newLists: [PlannerListItem], indexed: TaskIndex, waiting: Set<UUID>,
+    selecting preferred: PlannerSelection? = nil
+  ) -> Changes {
     let oldTasks = tasks
+    let oldChildren = children
     let oldWaiting = self.waiting
     let oldLists = lists
     // Built in place, the last of an id kept (through an array of pairs, 10 000 tasks were copied twice).
     lists = [:]
     lists.reserveCapacity(newLists.count)
     for list in newLists { lists[list.id] = list }
-    tasks = [:]
-    tasks.reserveCapacity(newTasks.count)
-    for task in newTasks { tasks[task.id] = task }
+    index = indexed
     self.waiting = waiting
     members = members.filter { lists[$0.key] != nil }
     if let preferred {
@@ -206,27 +215,21 @@ public struct PlannerViewState: Sendable {
       default: selection = preferred
       }
     }
-    // The same lists and tasks again (a refresh that brought nothing): the index stands.
-    if tasks == oldTasks, lists == oldLists, waiting == oldWaiting { return refresh(changedTasks: []) }
-    index()
-    // A row changed when its task did, its waiting mark did, or one of its subtasks did.
-    var changed: Set<UUID> = []
-    for (id, item) in tasks {
-      let old = oldTasks[id]
-      guard old != item || oldWaiting.contains(id) != waiting.contains(id) else { continue }
-      changed.insert(id)
-      if let parent = item.parentID { changed.insert(parent) }
-      if let parent = old?.parentID { changed.insert(parent) }
-    }
-    for (id, old) in oldTasks where tasks[id] == nil {
-      if let parent = old.parentID { changed.insert(parent) }
-    }
+    // The same lists and tasks again (a refresh that brought nothing): no row changed.
+    if tasks == oldTasks, lists == oldLists, waiting == oldWaiting { return refresh(changed: { _ in false }) }
     var moved = false
     if case .list(let id) = selection, lists[id] == nil {
       selection = .today
       moved = true
     }
-    var changes = refresh(changedTasks: changed)
+    // A row changed when its task did, its waiting mark did, or one of its subtasks did (or came, or went). Asked
+    // only of the rows shown before and after (asking it of all 10 000 tasks was a fifth of a show).
+    let (tasks, children) = (indexed.tasks, indexed.children)
+    func same(_ id: UUID) -> Bool { oldTasks[id] == tasks[id] && oldWaiting.contains(id) == waiting.contains(id) }
+    var changes = refresh { id in
+      let subtasks = children[id] ?? []
+      return !same(id) || subtasks != oldChildren[id] ?? [] || !subtasks.allSatisfy(same)
+    }
     changes.selectionMoved = moved
     return changes
   }
@@ -246,7 +249,8 @@ public struct PlannerViewState: Sendable {
     members[list] = known
     namedWhenRead[list] = namedBy[list] ?? []
     // Their rows name whoever else changed them last.
-    return refresh(changedTasks: Set(tasks.values.lazy.filter { $0.listID == list && $0.changedBy != nil }.map(\.id)))
+    let tasks = tasks
+    return refresh { id in tasks[id].map { $0.listID == list && $0.changedBy != nil } ?? false }
   }
 
   /// A new day or minute (midnight passed, the clock was set): what is today, overdue or upcoming is reckoned again.
@@ -256,8 +260,8 @@ public struct PlannerViewState: Sendable {
     today = newToday
     now = newNow
     // Every dated row may say something else ("Tomorrow" became "Today", a time passed).
-    return refresh(
-      changedTasks: Set(tasks.values.lazy.filter { $0.due != nil && (dayChanged || $0.due?.time != nil) }.map(\.id)))
+    let tasks = tasks
+    return refresh { id in tasks[id].map { $0.due != nil && (dayChanged || $0.due?.time != nil) } ?? false }
   }
 
   /// Shows or hides finished tasks in a list.
@@ -278,7 +282,8 @@ public struct PlannerViewState: Sendable {
     return KeyedEdit.edits(from: old, to: rows)
   }
 
-  private mutating func refresh(changedTasks: Set<UUID>) -> Changes {
+  /// Makes the sidebar and the rows again; `changed` says whether the task of a row shown before and after changed.
+  private mutating func refresh(changed: (UUID) -> Bool) -> Changes {
     var changes = Changes()
     let oldEntries = entries
     entries = makeEntries()
@@ -290,8 +295,9 @@ public struct PlannerViewState: Sendable {
     rows = makeRows()
     changes.rows = KeyedEdit.edits(from: oldRows, to: rows)
     let kept = Set(oldRows)
-    changes.changedRows = Set(
-      changedTasks.map { PlannerRowKey.task($0) }.filter { kept.contains($0) && rows.contains($0) })
+    for row in rows where kept.contains(row) {
+      if case .task(let id) = row, changed(id) { changes.changedRows.insert(row) }
+    }
     return changes
   }
 
@@ -300,33 +306,6 @@ public struct PlannerViewState: Sendable {
   /// A list's name as shown: the default list keeps the service's "Tasks" in the user's language until renamed.
   public static func name(of list: PlannerListItem) -> String {
     list.isDefault && list.name == "Tasks" ? tr("Tasks") : list.name
-  }
-
-  private func isTopLevel(_ item: PlannerItem) -> Bool {
-    guard let parent = item.parentID else { return true }
-    return tasks[parent] == nil
-  }
-
-  /// Each list's top-level tasks and each task's subtasks in order, and what the sidebar counts; one pass over the
-  /// tasks, each kept as its place in a list (copying whole tasks into the index was a third of a 10 000-task show).
-  private mutating func index() {
-    var byList: [UUID: [ListPlace]] = [:]
-    var children: [UUID: [ListPlace]] = [:]
-    var namedBy: [UUID: Set<UUID>] = [:]
-    var openCount: [UUID: Int] = [:]
-    for item in tasks.values {
-      if let changedBy = item.changedBy { namedBy[item.listID, default: []].insert(changedBy) }
-      if isTopLevel(item) {
-        byList[item.listID, default: []].append(ListPlace(item))
-        if item.status == .needsAction { openCount[item.listID, default: 0] += 1 }
-      } else if let parent = item.parentID {
-        children[parent, default: []].append(ListPlace(item))
-      }
-    }
-    self.byList = byList.mapValues(Self.inListOrder)
-    self.children = children.mapValues(Self.inListOrder)
-    self.namedBy = namedBy
-    self.openCount = openCount
   }
 
   /// A task's place in its list (or among its siblings): open tasks by sort key (those without one after the
@@ -453,6 +432,45 @@ public struct PlannerViewState: Sendable {
         result.append(.task(item.id))
       }
       return result
+    }
+  }
+}
+
+extension PlannerViewState {
+  /// Tasks keyed by their ids (the last of an id kept), each list's top-level tasks and each task's subtasks in
+  /// order, whom each list's tasks name and each list's open tasks counted: what showing them takes that depends on
+  /// the tasks alone. Made in one pass, anywhere: the window's are made off the main thread, where indexing 10 000
+  /// tasks was half of showing them.
+  public struct TaskIndex: Sendable {
+    let tasks: [UUID: PlannerItem]
+    let byList: [UUID: [UUID]]
+    let children: [UUID: [UUID]]
+    let namedBy: [UUID: Set<UUID>]
+    let openCount: [UUID: Int]
+
+    public init(_ items: [PlannerItem]) {
+      var tasks: [UUID: PlannerItem] = [:]
+      tasks.reserveCapacity(items.count)
+      for task in items { tasks[task.id] = task }
+      var byList: [UUID: [ListPlace]] = [:]
+      var children: [UUID: [ListPlace]] = [:]
+      var namedBy: [UUID: Set<UUID>] = [:]
+      var openCount: [UUID: Int] = [:]
+      for item in tasks.values {
+        if let changedBy = item.changedBy { namedBy[item.listID, default: []].insert(changedBy) }
+        // A subtask whose parent is not there shows as a top-level task of its list.
+        if let parent = item.parentID, tasks[parent] != nil {
+          children[parent, default: []].append(ListPlace(item))
+        } else {
+          byList[item.listID, default: []].append(ListPlace(item))
+          if item.status == .needsAction { openCount[item.listID, default: 0] += 1 }
+        }
+      }
+      self.tasks = tasks
+      self.byList = byList.mapValues(PlannerViewState.inListOrder)
+      self.children = children.mapValues(PlannerViewState.inListOrder)
+      self.namedBy = namedBy
+      self.openCount = openCount
     }
   }
 }

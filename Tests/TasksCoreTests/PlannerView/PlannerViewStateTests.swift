@@ -3,6 +3,7 @@
 // switching views with 10 000 tasks.
 
 import Foundation
+import TasksTestSupport
 import Testing
 
 @testable import TasksCore
@@ -363,6 +364,84 @@ struct PlannerViewStateTests {
     for garbage in ["", "d:", "d:2026-13-01", "p:1", "todays", "12"] {
       #expect(PlannerRowKey(modelString: garbage) == nil && PlannerSelection(modelString: garbage) == nil)
     }
+  }
+
+  @Test(
+    "over random edits, a show names exactly the rows whose task, waiting mark or subtasks changed, and leaves the state a fresh show makes, indexed here or before"
+  )
+  func randomShows() {
+    let lists = [home, work, PlannerListItem.make("Errands")]
+    var random = SeededGenerator(seed: 66)
+    var tasks: [UUID: PlannerItem] = [:]
+    for n in 0..<40 {
+      let item = task("t\(n)", in: lists[n % 3], due: n % 4 == 0 ? n % 9 - 2 : nil, order: n)
+      tasks[item.id] = item
+    }
+    var waiting: Set<UUID> = []
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    _ = state.show(lists: lists, tasks: Array(tasks.values), waiting: waiting)
+    let selections: [PlannerSelection] = [.today, .upcoming] + lists.map { .list($0.id) }
+    for step in 0..<400 {
+      _ = state.select(selections.randomElement(using: &random)!)
+      let (oldTasks, oldWaiting, oldRows) = (tasks, waiting, state.rows)
+      for _ in 0..<Int.random(in: 1...3, using: &random) {
+        let ids = tasks.keys.sorted { $0.uuidString < $1.uuidString }
+        let id = ids.randomElement(using: &random)!
+        switch Int.random(in: 0..<8, using: &random) {
+        case 0: tasks[id]?.title += "!"
+        case 1:
+          let done = tasks[id]?.status == .completed
+          tasks[id]?.status = done ? .needsAction : .completed
+        case 2: tasks[id]?.parentID = Bool.random(using: &random) ? nil : ids.randomElement(using: &random)
+        case 3: tasks[id]?.sortKey = String(Int.random(in: 10...99, using: &random))
+        case 4: tasks[id] = nil
+        case 5:
+          let item = task(
+            "new \(step)", in: lists.randomElement(using: &random)!, due: Int.random(in: -1...8, using: &random))
+          tasks[item.id] = item
+        case 6: if waiting.remove(id) == nil { waiting.insert(id) }
+        default: tasks[id]?.due = TaskDue(date: Self.today.adding(days: Int.random(in: -1...8, using: &random)))
+        }
+      }
+      // A row changed when its task did, its waiting mark did, or a subtask of it did, came or went (the rule as
+      // it was written over all the tasks).
+      var changed: Set<UUID> = []
+      for (id, item) in tasks where oldTasks[id] != item || oldWaiting.contains(id) != waiting.contains(id) {
+        changed.insert(id)
+        if let parent = item.parentID { changed.insert(parent) }
+        if let parent = oldTasks[id]?.parentID { changed.insert(parent) }
+      }
+      for (id, old) in oldTasks where tasks[id] == nil {
+        if let parent = old.parentID { changed.insert(parent) }
+      }
+      let indexedBefore = step.isMultiple(of: 2)
+      let changes =
+        indexedBefore
+        ? state.show(
+          lists: lists, indexed: PlannerShown(lists: lists, tasks: tasks, edits: [], indexing: true).indexed,
+          waiting: waiting)
+        : state.show(lists: lists, tasks: Array(tasks.values), waiting: waiting)
+      #expect(applying(changes.rows, to: oldRows) == state.rows, "step \(step)")
+      let kept = Set(oldRows).intersection(state.rows)
+      #expect(changes.changedRows == Set(changed.map { .task($0) }).intersection(kept), "step \(step)")
+      var fresh = PlannerViewState(today: Self.today, now: Self.noon)
+      _ = fresh.show(lists: lists, tasks: Array(tasks.values).shuffled(using: &random), waiting: waiting)
+      _ = fresh.select(state.selection)
+      #expect(fresh.rows == state.rows && fresh.entries == state.entries, "step \(step)")
+      for id in tasks.keys { #expect(fresh.content(id) == state.content(id), "step \(step)") }
+    }
+  }
+
+  @Test("the shown tasks' index goes with a change of the tasks: a hidden task is not in the index shown")
+  func shownIndexFollowsTheTasks() {
+    let kept = task("kept", in: home)
+    let hidden = task("hidden", in: home)
+    var shown = PlannerShown(lists: [home], tasks: [kept.id: kept, hidden.id: hidden], edits: [], indexing: true)
+    #expect(shown.indexed.tasks.count == 2)
+    shown.tasks.removeAll { $0.id == hidden.id }
+    var state = PlannerViewState(today: Self.today, now: Self.noon)
+    _ = state.show(lists: shown.lists, indexed: shown.indexed, waiting: [], selecting: .list(home.id))
+    #expect(state.rows == [.task(kept.id)] && state.item(hidden.id) == nil)
   }
 
   @Test("with 10 000 tasks in 20 lists, each view holds exactly its tasks (the benchmark times the switch)")
