@@ -71,8 +71,13 @@ final class PlannerController: PlannerView {
     let before = state.selection
     // Until the user chooses, the default list is shown (chosen here, before any other entry's rows are made).
     let home = navigation.chosen ? nil : shown.lists.first(where: \.isDefault)
-    let more = state.show(
-      lists: shown.lists, indexed: shown.indexed, waiting: shown.waiting, selecting: home.map { .list($0.id) })
+    let selecting = home.map { PlannerSelection.list($0.id) }
+    let more =
+      if let indexed = shown.indexed {
+        state.show(lists: shown.lists, indexed: indexed, waiting: shown.waiting, selecting: selecting)
+      } else {
+        state.show(lists: shown.lists, tasks: shown.tasks, waiting: shown.waiting, selecting: selecting)
+      }
     changes.rows += more.rows
     changes.changedRows.formUnion(more.changedRows)
     page.show(state.rows, edits: changes.rows, refill: changes.changedRows)

@@ -8,19 +8,16 @@ import FoundationEssentials
 public struct PlannerShown: Equatable, Sendable {
   public var lists: [PlannerListItem]
   public var tasks: [PlannerItem] {
-    didSet { index = nil }
+    didSet { indexed = nil }
   }
   /// Tasks with an edit not yet acknowledged (their rows say so).
   public var waiting: Set<UUID>
   /// Edits the service refused, with its reason (they stay, marked).
   public var refused: [String]
 
-  /// `tasks` indexed for the window (made with them, where the shown tasks are made: off the main thread), until they
-  /// change.
-  private var index: PlannerViewState.TaskIndex?
-
-  /// `tasks`, indexed for `PlannerViewState`.
-  public var indexed: PlannerViewState.TaskIndex { index ?? PlannerViewState.TaskIndex(tasks) }
+  /// `tasks` indexed for the window's `PlannerViewState` when made so (`indexing`: where the shown tasks are made,
+  /// off the main thread), until they change (nil then: the state indexes them itself).
+  public private(set) var indexed: PlannerViewState.TaskIndex?
 
   /// `lists` and `tasks` with `edits` made, in order; with `indexing`, the tasks are indexed for the window too.
   public init(
@@ -65,7 +62,7 @@ public struct PlannerShown: Equatable, Sendable {
     self.tasks = Array(tasks.values)
     self.waiting = waiting
     self.refused = refused
-    if indexing { index = PlannerViewState.TaskIndex(self.tasks) }
+    if indexing { indexed = PlannerViewState.TaskIndex(self.tasks) }
   }
 
   /// The same lists, tasks, waiting marks and refusals (indexed or not).

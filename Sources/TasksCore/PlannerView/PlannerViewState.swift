@@ -190,7 +190,13 @@ public struct PlannerViewState: Sendable {
     lists newLists: [PlannerListItem], tasks newTasks: [PlannerItem], waiting: Set<UUID>,
     selecting preferred: PlannerSelection? = nil
   ) -> Changes {
-    show(lists: newLists, indexed: TaskIndex(newTasks), waiting: waiting, selecting: preferred)
+    // Built in place, the last of an id kept (through an array of pairs, 10 000 tasks were copied twice).
+    var keyed: [UUID: PlannerItem] = [:]
+    keyed.reserveCapacity(newTasks.count)
+    for task in newTasks { keyed[task.id] = task }
+    // The same tasks again (a refresh that brought nothing): the index stands.
+    let indexed = keyed == tasks ? index : TaskIndex(keyed: keyed)
+    return show(lists: newLists, indexed: indexed, waiting: waiting, selecting: preferred)
   }
 
   /// `show(lists:tasks:waiting:selecting:)` with the tasks already indexed (off the main thread: `TaskIndex`).
@@ -202,7 +208,6 @@ public struct PlannerViewState: Sendable {
     let oldChildren = children
     let oldWaiting = self.waiting
     let oldLists = lists
-    // Built in place, the last of an id kept (through an array of pairs, 10 000 tasks were copied twice).
     lists = [:]
     lists.reserveCapacity(newLists.count)
     for list in newLists { lists[list.id] = list }
@@ -439,8 +444,8 @@ public struct PlannerViewState: Sendable {
 extension PlannerViewState {
   /// Tasks keyed by their ids (the last of an id kept), each list's top-level tasks and each task's subtasks in
   /// order, whom each list's tasks name and each list's open tasks counted: what showing them takes that depends on
-  /// the tasks alone. Made in one pass, anywhere: the window's are made off the main thread, where indexing 10 000
-  /// tasks was half of showing them.
+  /// the tasks alone. Made anywhere: the window's are made off the main thread (`PlannerShown`'s), where indexing
+  /// 10 000 tasks was half of showing them.
   public struct TaskIndex: Sendable {
     let tasks: [UUID: PlannerItem]
     let byList: [UUID: [UUID]]
@@ -448,10 +453,15 @@ extension PlannerViewState {
     let namedBy: [UUID: Set<UUID>]
     let openCount: [UUID: Int]
 
+    /// `items` indexed, the last of an id kept.
     public init(_ items: [PlannerItem]) {
       var tasks: [UUID: PlannerItem] = [:]
       tasks.reserveCapacity(items.count)
       for task in items { tasks[task.id] = task }
+      self.init(keyed: tasks)
+    }
+
+    init(keyed tasks: [UUID: PlannerItem]) {
       var byList: [UUID: [ListPlace]] = [:]
       var children: [UUID: [ListPlace]] = [:]
       var namedBy: [UUID: Set<UUID>] = [:]
