@@ -81,7 +81,9 @@ struct PlaygroundProcessTests {
     let parent = try TestDesktop.temporaryFolder("playground-process")
     defer { try? FileManager.default.removeItem(at: parent) }
     let data = parent.appending(path: "data")  // the playground makes it
-    let first = try await PlaygroundProcess(data: data)
+    // Started again on its port below: a port of the tests' own range, which no client's connection takes as its
+    // local port meanwhile (the kernel's ephemeral ports are above it).
+    let first = try await PlaygroundProcess(data: data, port: try freeLoopbackPort())
     let token = try await RemoteSession(base: first.base).accessToken()
     var add = URLRequest(url: first.base.appending(path: "api/tasks"))
     add.httpMethod = "POST"

@@ -146,7 +146,10 @@ struct TasksAPIClusterTests {
     static func start() async throws -> BalancedPair {
       let harness = try await PlaygroundHarness.start()
       let database = try await PostgresServer.shared().createDatabase()
-      let first = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
+      // The first is restarted on its port (`restartUnderLoad`): a port of the tests' own range, which no client's
+      // connection takes as its local port meanwhile (the kernel's ephemeral ports are above it).
+      let first = try await TaskAPIProcess.start(
+        database: database, issuerMetadata: harness.policyMetadata, port: try freeLoopbackPort())
       let second = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
       let balancer = try await Balancer(upstreams: [first.port, second.port])
       return BalancedPair(harness: harness, database: database, first: first, second: second, balancer: balancer)

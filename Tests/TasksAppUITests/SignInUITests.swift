@@ -29,7 +29,9 @@ final class PlaygroundForUI {
     data = try TestDesktop.temporaryFolder("ui-playground")
     let tlsOptions = tls.map { ["--tls-cert", $0.certificate.path, "--tls-key", $0.key.path] } ?? []
     arguments = ["--flavor", flavor, "--log-level", logLevel] + tlsOptions + options
-    (process, port) = try await Self.launch(data: data, port: 0, arguments: arguments)
+    // `restart` takes the port again: a port of the tests' own range, which no client's connection takes as its
+    // local port meanwhile (the kernel's ephemeral ports are above it).
+    (process, port) = try await Self.launch(data: data, port: try freeLoopbackPort(), arguments: arguments)
     let base = "\(tls == nil ? "http" : "https")://127.0.0.1:\(self.port)"
     switch flavor {
     case "external-id":

@@ -23,7 +23,10 @@ struct PlannerFeedTests {
     let harness = try await PlaygroundHarness.start()
     let server = try await PostgresServer()
     let database = try await server.createDatabase()
-    let first = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
+    // Restarted on its port below: a port of the tests' own range, which no client's connection takes as its local
+    // port meanwhile (the kernel's ephemeral ports are above it).
+    let first = try await TaskAPIProcess.start(
+      database: database, issuerMetadata: harness.policyMetadata, port: try freeLoopbackPort())
     let second = try await TaskAPIProcess.start(database: database, issuerMetadata: harness.policyMetadata)
     let restarted = Mutex<TaskAPIProcess?>(nil)
     try await withTeardown({
