@@ -79,12 +79,27 @@ struct TasksAPIProgramTests {
         issuerMetadata: harness.policyMetadata,
         arguments: ["--clock-skew", "0"])
       try await withTeardown({ await api.stop() }) {
-        let token = try #require(
-          try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
         var request = URLRequest(url: api.base.appending(path: "api/tasks"))
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         let browser = Browser()
-        #expect(try await browser.send(request).status == 200)
+        // Accepted while it lasts. On a busy machine the sign-in and the service's first read of the keys can take
+        // most of the 20 s: a token already past them when first sent is taken again, not counted as accepted.
+        var accepted = false
+        for _ in 1...3 where !accepted {
+          let asked = ContinuousClock.now
+          let token = try #require(
+            try await SignInDriver(harness).tokens("ann@example.com", "Tasks-Demo-1")["access_token"] as? String)
+          request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+          let status = try await browser.send(request).status
+          accepted = status == 200
+          if !accepted && ContinuousClock.now - asked < .seconds(18) {
+            Issue.record("a token within its lifetime was refused (\(status))")
+            return
+          }
+        }
+        guard accepted else {
+          Issue.record("no token was sent within its lifetime in three tries")
+          return
+        }
         var last = 200
         let refused = await eventually(timeout: .seconds(120), every: .seconds(1)) {
           last = (try? await browser.send(request).status) ?? 0
