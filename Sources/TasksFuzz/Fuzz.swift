@@ -27,6 +27,10 @@ enum FuzzTarget: String, CaseIterable {
   /// The `authority` setting (any text), and then any text as the issuer a document names for it and for the
   /// fixed authorities.
   case authority
+  /// A change-feed page from a hostile service (and the kept copy, written in the same form): its head, read ahead of
+  /// the rest, and the page, read by the reader without Codable where it can, which must then read it as Foundation's
+  /// JSONDecoder does (it works on raw bytes: AddressSanitizer watches its reads).
+  case feed
 
   private static let interpreters = [
     "urn:ietf:wg:oauth:2.0:oob", "http://127.0.0.1:8400/callback", "io.github.b2ctasks.tasks://auth",
@@ -54,6 +58,14 @@ enum FuzzTarget: String, CaseIterable {
     case .jwks: blocking { _ = try? await OpenIDMetadata.keySet(data) }
     case .discovery:
       for authority in Self.authorities { _ = try? OpenIDConfiguration.parse(data, for: authority) }
+    case .feed:
+      let page = PlannerFeedPage(body: data)
+      _ = page.head
+      let read = try? page.decoded()
+      let codable = try? JSONDecoder().decode(PlannerChanges.self, from: data)
+      if let read, read != codable {
+        fatalError("the feed's two readers disagree: \(read) against \(String(describing: codable))")
+      }
     case .authority:
       let text = String(decoding: data, as: UTF8.self)
       let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")

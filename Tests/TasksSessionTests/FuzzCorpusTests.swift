@@ -10,7 +10,7 @@ struct FuzzCorpusTests {
   @Test(
     "every input of the corpus is handled without a crash",
     arguments: [
-      "redirect", "token", "tasks", "settings", "navigation", "jwt", "jwks", "discovery", "authority",
+      "redirect", "token", "tasks", "settings", "navigation", "jwt", "jwks", "discovery", "authority", "feed",
     ])
   func replay(target: String) async throws {
     let corpus = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -112,6 +112,9 @@ public struct PlannerChanges: Equatable, Sendable {
 public struct PlannerFeedPage: Sendable {
   let body: Data
 
+  /// A page as the service answered it (its body), to be read by `head` and `decoded()`.
+  public init(body: Data) { self.body = body }
+
   /// Whether more pages follow and the token of the next, read without the page's lists and tasks; nil when the page
   /// does not read so (`decoded` then says why). Decoding the tasks takes longer than the service takes to answer a
   /// page (a profile of the CLI's first sync: two thirds of its time), so the next page is asked for meanwhile.
