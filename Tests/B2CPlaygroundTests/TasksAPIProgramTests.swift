@@ -91,8 +91,10 @@ struct TasksAPIProgramTests {
           request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
           let status = try await browser.send(request).status
           accepted = status == 200
-          if !accepted && ContinuousClock.now - asked < .seconds(18) {
-            Issue.record("a token within its lifetime was refused (\(status))")
+          // Only a 401 past the token's lifetime is tried again (the playground's `exp` is 20 whole seconds after
+          // issue, and the service compares whole seconds with no skew); anything else fails the test.
+          if !accepted && (status != 401 || ContinuousClock.now - asked < .seconds(18)) {
+            Issue.record("a token within its lifetime, or its first use, answered \(status)")
             return
           }
         }
