@@ -62,24 +62,23 @@ extension SQLiteTaskStore: DAVStore {
           (SELECT coalesce(p.davUID, p.uuid) FROM tasks p WHERE p.uuid = t.parentID)
         """
       let key = listID.lowercased
-      let rows: [Row]
+      let sql: String
+      let arguments: StatementArguments
       switch selection {
       case .none: return collection
       case .all:
-        rows = try Row.fetchAll(db, sql: "SELECT \(columns) FROM tasks t WHERE t.listID = ?", arguments: [key])
+        (sql, arguments) = ("SELECT \(columns) FROM tasks t WHERE t.listID = ?", [key])
       case .lookup(let names, let uids):
         let ids = names.compactMap(DAVTask.id(ofDefaultName:)).map(\.lowercased) + uids
-        rows = try Row.fetchAll(
-          db,
-          sql: """
-            SELECT \(columns) FROM tasks t WHERE t.listID = ? AND (t.davName IN \(Self.placeholders(names.count))
-              OR t.davUID IN \(Self.placeholders(uids.count)) OR t.uuid IN \(Self.placeholders(ids.count)))
-            """, arguments: StatementArguments([key] + names + uids + ids))
+        sql = """
+          SELECT \(columns) FROM tasks t WHERE t.listID = ? AND (t.davName IN \(Self.placeholders(names.count))
+            OR t.davUID IN \(Self.placeholders(uids.count)) OR t.uuid IN \(Self.placeholders(ids.count)))
+          """
+        arguments = StatementArguments([key] + names + uids + ids)
       case .since(let after):
         let horizon = try Int64.fetchOne(db, sql: "SELECT horizon FROM plannerClock") ?? 0
         try PlannerFeedRefusal.check(after, position: position, horizon: horizon)
-        rows = try Row.fetchAll(
-          db, sql: "SELECT \(columns) FROM tasks t WHERE t.listID = ? AND t.seq > ?", arguments: [key, after])
+        (sql, arguments) = ("SELECT \(columns) FROM tasks t WHERE t.listID = ? AND t.seq > ?", [key, after])
         collection.deleted = try String.fetchAll(
           db,
           sql: """
@@ -88,7 +87,7 @@ extension SQLiteTaskStore: DAVStore {
                 AND coalesce(x.davName, x.uuid || '.ics') = d.davName)
             """, arguments: [key, after])
       }
-      collection.tasks = rows.map { row in
+      collection.tasks = try Self.rows(db, sql: sql, arguments: arguments) { row in
         DAVTask(
           stored: Self.storedTask(row), record: DAVRecord(name: row[11], uid: row[12], ical: row[13]),
           parentUID: row[14])
