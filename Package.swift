@@ -130,7 +130,7 @@ let package = Package(
       name: "TasksReminders", dependencies: ["TasksCore", "TasksKeyring", "TasksSoup", "GLibSupport", "CGio"],
       exclude: ["service.order"], swiftSettings: startupLayout,
       linkerSettings: orderedLinking("TasksReminders/service.order")),
-    .executableTarget(name: "TasksFuzz", dependencies: ["TasksCore", "TasksURLSession"]),
+    .executableTarget(name: "TasksFuzz", dependencies: ["TasksCore", "TasksURLSession", "TaskService"]),
     .executableTarget(
       name: "TasksCLI",
       dependencies: [

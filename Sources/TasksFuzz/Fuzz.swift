@@ -1,8 +1,9 @@
-// TasksFuzz: the fuzzing harness of TasksCore's parsers. Built with `-sanitize=fuzzer,address -D FUZZING` by
-// Tests/Fuzz/fuzz.sh it is a libFuzzer binary; built normally it replays corpora (`b2c-tasks-fuzz TARGET FILE…`),
-// which the tests do with the corpora kept in Tests/Fuzz/corpus/.
+// TasksFuzz: the fuzzing harness of TasksCore's parsers and of the service's details reader. Built with
+// `-sanitize=fuzzer,address -D FUZZING` by Tests/Fuzz/fuzz.sh it is a libFuzzer binary; built normally it replays
+// corpora (`b2c-tasks-fuzz TARGET FILE…`), which the tests do with the corpora kept in Tests/Fuzz/corpus/.
 
 import Foundation
+import TaskService
 import TasksCore
 import TasksURLSession
 
@@ -31,6 +32,9 @@ enum FuzzTarget: String, CaseIterable {
   /// the rest, and the page, read by the reader without Codable where it can, which must then read it as Foundation's
   /// JSONDecoder does, with the same head (it works on raw bytes: AddressSanitizer watches its reads).
   case feed
+  /// A task's details column as the service reads it (`StoredDetails`, on raw bytes), which must read it to the task
+  /// the general reader (JSONSerialization, then a client change's checks) reads, or leave it to that reader.
+  case details
 
   private static let interpreters = [
     "urn:ietf:wg:oauth:2.0:oob", "http://127.0.0.1:8400/callback", "io.github.b2ctasks.tasks://auth",
@@ -71,6 +75,18 @@ enum FuzzTarget: String, CaseIterable {
       if let read, !(head.map { $0 == (read.more, read.next) } ?? false) {
         fatalError("the page's head \(String(describing: head)) is not its decoded \((read.more, read.next))")
       }
+    case .details:
+      guard let text = String(validating: data, as: UTF8.self) else { return }  // the column is text
+      var typed = PlannerTask(title: "t")
+      guard StoredDetails.read(text, into: &typed) else { return }
+      guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        fatalError("the typed reader read details the general one cannot parse: \(text)")
+      }
+      var general = PlannerTask(title: "t")
+      do throws(FieldError) { try general.readDetails(object) } catch {
+        fatalError("the typed reader read details the general one refuses (\(error)): \(text)")
+      }
+      if typed != general { fatalError("the details' two readers disagree: \(typed) against \(general)") }
     case .authority:
       let text = String(decoding: data, as: UTF8.self)
       let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")

@@ -11,6 +11,7 @@ struct FuzzCorpusTests {
     "every input of the corpus is handled without a crash",
     arguments: [
       "redirect", "token", "tasks", "settings", "navigation", "jwt", "jwks", "discovery", "authority", "feed",
+      "details",
     ])
   func replay(target: String) async throws {
     let corpus = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

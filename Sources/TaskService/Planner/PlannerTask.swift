@@ -511,7 +511,7 @@ extension PlannerTask {
 
   /// Sets the details fields from a details column's object read by JSONSerialization (the general reader: text
   /// `StoredDetails` does not read), each checked as a client's change is.
-  mutating func readDetails(_ object: [String: Any]) throws(FieldError) {
+  package mutating func readDetails(_ object: [String: Any]) throws(FieldError) {
     let changes = try TaskChanges(object: object)
     notes = changes.notes.value(or: "", default: "")
     priority = changes.priority.value(or: 0, default: 0)

@@ -18,11 +18,11 @@ import TasksCalendar
 /// fraction, a boolean, a value a check refuses, any syntax error), and the caller then reads the text the general
 /// way, which reads it or names what is wrong with it. StoredDetailsTests holds the two readers to the same task on
 /// written, damaged and hostile details.
-enum StoredDetails {
+package enum StoredDetails {
   /// Reads `text` into `task`'s details fields (notes, priority, due, recurrence, reminders, categories, sort key,
   /// the series' progress), which must hold their defaults; false (and `task` unchanged) when it leaves `text` to
   /// the general reader.
-  static func read(_ text: String, into task: inout PlannerTask) -> Bool {
+  package static func read(_ text: String, into task: inout PlannerTask) -> Bool {
     var text = text
     return text.withUTF8 { bytes in
       var reader = JSONScanner(bytes: bytes)
