@@ -152,10 +152,9 @@ extension SQLiteTaskStore: DAVStore {
   /// The app passwords whose `column` is `value`, oldest first.
   private func appPasswords(where column: String, is value: String) async throws -> [AppPasswordRecord] {
     try await database.read { db in
-      try Row.fetchAll(
+      try Self.rows(
         db, sql: "SELECT \(Self.appPasswordColumns) FROM appPasswords WHERE \(column) = ? ORDER BY createdAt, id",
-        arguments: [value]
-      ).map(Self.appPassword)
+        arguments: [value], Self.appPassword)
     }
   }
 

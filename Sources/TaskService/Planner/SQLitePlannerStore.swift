@@ -137,9 +137,10 @@ extension SQLiteTaskStore: PlannerStore {
   static let memberID = "SELECT memberID FROM members WHERE listID = ? AND member = ?"
   static let changedBy = "(\(memberID))"
 
-  /// `make` of every row `sql` reads, each made while it is the statement's row: a copied row (`Row.fetchAll`)
-  /// holds each value as a `DatabaseValue` and decodes it through GRDB's generic path, 18 % of the service's samples
-  /// in a full read of the feed (perf, Tests/Benchmarks/RESULTS.md); a statement's row reads the column itself.
+  /// `make` of every row `sql` reads (the SQLite store's reads of many rows all go through it), each made while it
+  /// is the statement's row: a copied row (`Row.fetchAll`) holds each value as a `DatabaseValue` and decodes it
+  /// through GRDB's generic path, 18 % of the service's samples in a full read of the feed (perf,
+  /// Tests/Benchmarks/RESULTS.md); a statement's row reads the column itself.
   static func rows<Value>(
     _ db: Database, sql: String, arguments: StatementArguments, _ make: @escaping (Row) -> Value
   ) throws -> [Value] {
@@ -164,13 +165,12 @@ extension SQLiteTaskStore: PlannerStore {
   public func lists(caller: PlannerCaller) async throws -> [PlannerListView] {
     try await database.write { db in
       _ = try Self.defaultList(db, caller: caller.key, displayName: caller.displayName)
-      return try Row.fetchAll(
+      return try Self.rows(
         db,
         sql: """
           SELECT \(Self.listColumns) FROM lists l JOIN members m ON m.listID = l.id WHERE m.member = ?
           ORDER BY l.isDefault DESC, m.sortKey, l.createdAt, l.id
-          """, arguments: [caller.key]
-      ).map(Self.listView)
+          """, arguments: [caller.key], Self.listView)
     }
   }
 
@@ -470,14 +470,13 @@ extension SQLiteTaskStore: PlannerStore {
       var page = PlannerFeedPage(next: upTo)
       let after = cursor.after ?? -1
       if cursor.isFirstPage {
-        page.lists = try Row.fetchAll(
+        page.lists = try Self.rows(
           db,
           sql: """
             SELECT \(Self.listColumns) FROM lists l JOIN members m ON m.listID = l.id
             WHERE m.member = ? AND (l.seq > ? OR m.joinedSeq > ? OR m.viewSeq > ?)
             ORDER BY l.isDefault DESC, m.sortKey, l.id
-            """, arguments: [caller.key, after, after, after]
-        ).map(Self.listView)
+            """, arguments: [caller.key, after, after, after], Self.listView)
         if cursor.after != nil {
           // Tasks gone from lists the caller had already: not those now in another of the caller's lists (moved).
           page.deletedTasks = try String.fetchAll(
@@ -582,13 +581,13 @@ extension SQLiteTaskStore: PlannerStore {
   public func members(caller: String, listID: UUID) async throws -> [PlannerMember]? {
     try await database.read { db in
       guard try Self.memberList(db, caller: caller, id: listID) != nil else { return nil }
-      return try Row.fetchAll(
+      return try Self.rows(
         db,
         sql: """
           SELECT memberID, displayName, role, member = ? FROM members WHERE listID = ?
           ORDER BY role = 'owner' DESC, joinedSeq
           """, arguments: [caller, listID.lowercased]
-      ).map { row in
+      ) { row in
         PlannerMember(
           id: UUID(text: row[0]) ?? UUID(), displayName: row[1],
           role: PlannerListView.Role(rawValue: row[2]) ?? .member, isCaller: row[3])
