@@ -36,6 +36,11 @@ if [ "$files" = unlimited ] || [ "$files" -gt 65536 ]; then files=65536; fi
 if [ "$(ulimit -S -n)" != unlimited ] && [ "$(ulimit -S -n)" -lt "$files" ]; then ulimit -S -n "$files" 2>/dev/null || true; fi
 echo "== Open files: soft limit $(ulimit -S -n), hard limit $(ulimit -H -n)"
 
+# Every close() of a descriptor the test process does not hold is reported (Tests/close-check.c, preloaded into it):
+# a double close there can close another thread's socket, which crashed a CI run in SwiftNIO.
+cc -shared -fPIC -O2 -Wall -o "$sandbox/close-check.so" "$repo/Tests/close-check.c" -ldl
+closes="$sandbox/close-check.log"
+
 # The tests run in parallel, so a failure can be printed long before the end; the log is kept, and the failures are
 # printed again last, where a reader of the output's tail sees them.
 mkdir -p "$repo/.build/test-artifacts"
@@ -45,10 +50,31 @@ log="$repo/.build/test-artifacts/swift-test.log"
   env XDG_DATA_HOME="$sandbox/data" XDG_CONFIG_HOME="$sandbox/config" XDG_CACHE_HOME="$sandbox/cache" \
     XDG_RUNTIME_DIR="$sandbox/runtime" B2C_TASKS_TEST_DESKTOP=1 B2C_TASKS_PREFIX="$repo/.build-prefix-test" \
     B2C_TASKS_ARTIFACTS="$repo/.build/test-artifacts" GTK_A11Y=atspi \
-    "$repo/Tests/xvfb.sh" dbus-run-session -- "$repo/Tests/desktop-session.sh" swift test --skip-build "$@" || status=$?
+    "$repo/Tests/xvfb.sh" dbus-run-session -- "$repo/Tests/desktop-session.sh" \
+    env LD_PRELOAD="$sandbox/close-check.so" B2C_TASKS_CLOSE_CHECK_LOG="$closes" \
+    swift test --skip-build "$@" || status=$?
   echo "$status" >"$sandbox/status"
 } 2>&1 | tee "$log"
 status=$(cat "$sandbox/status")
+if [ -s "$closes" ]; then
+  # Each frame "FILE(+0xOFFSET)" is named by llvm-symbolizer, from the toolchain beside swift.
+  symbolizer="$(dirname "$(readlink -f "$(command -v swift)")")/llvm-symbolizer"
+  echo "== The test process closed descriptors it did not hold (double closes; each with its stack):"
+  while IFS= read -r line; do
+    case $line in
+      "=="*) echo "$line" ;;
+      *"(+0x"*")"*)
+        file=${line%%(+0x*} offset=${line#*(+} offset=${offset%%)*}
+        if [ -x "$symbolizer" ]; then
+          echo "  $("$symbolizer" --obj="$file" "$offset" | head -n 2 | swift demangle --simplified | paste -s -d ' ')"
+        else
+          echo "  $line"
+        fi ;;
+      *) echo "  $line" ;;
+    esac
+  done <"$closes" | tee -a "$log"
+  [ "$status" -ne 0 ] || status=1
+fi
 if [ "$status" -ne 0 ]; then
   echo "== The failures again (the whole output is in $log):"
   grep -A 6 -E '✘|error:|Fatal error|Crash' "$log" | grep -v -E '^> ◇|◇ Test .* started' | head -n 200 || true

@@ -11,8 +11,13 @@ import Foundation
 public final class RawConnection: @unchecked Sendable {
   private var socket: Int32
 
+  /// Connects, or throws with nothing left open. The socket is this object's only once connected: a class whose
+  /// initializer throws after every property is set is deinitialized, and its `deinit` closed the socket a second
+  /// time; by then another thread could hold that number (a server's accepted connection), whose descriptor it closed
+  /// under SwiftNIO, which trapped when the number came back (CI: "NIOPosix/SelectorGeneric.swift:320: Assertion
+  /// failed", while the playground's stop test connected until refused).
   public init(port: Int) throws {
-    socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw POSIXError(.EMFILE) }
     var timeout = timeval(tv_sec: 120, tv_usec: 0)
     setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -29,6 +34,7 @@ public final class RawConnection: @unchecked Sendable {
       Glibc.close(socket)
       throw POSIXError(.ECONNREFUSED)
     }
+    self.socket = socket
   }
 
   deinit { close() }
