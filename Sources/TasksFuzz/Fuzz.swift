@@ -1,6 +1,6 @@
-// TasksFuzz: the fuzzing harness of TasksCore's parsers and of the service's details reader. Built with
-// `-sanitize=fuzzer,address -D FUZZING` by Tests/Fuzz/fuzz.sh it is a libFuzzer binary; built normally it replays
-// corpora (`b2c-tasks-fuzz TARGET FILE…`), which the tests do with the corpora kept in Tests/Fuzz/corpus/.
+// TasksFuzz: the fuzzing harness of TasksCore's parsers and of the service's readers (details, CalDAV's bodies).
+// Built with `-sanitize=fuzzer,address -D FUZZING` by Tests/Fuzz/fuzz.sh it is a libFuzzer binary; built normally it
+// replays corpora (`b2c-tasks-fuzz TARGET FILE…`), which the tests do with the corpora kept in Tests/Fuzz/corpus/.
 
 import Foundation
 import TaskService
@@ -35,6 +35,13 @@ enum FuzzTarget: String, CaseIterable {
   /// A task's details column as the service reads it (`StoredDetails`, on raw bytes), which must read it to the task
   /// the general reader (JSONSerialization, then a client change's checks) reads, or leave it to that reader.
   case details
+  /// A CalDAV client's PUT body (any bytes): read as the service reads it into a new task; the text a GET then
+  /// answers must be a resource a PUT takes again, with the same UID, and saving it back unchanged (as DAVx5 and
+  /// Thunderbird do after a read) must change nothing of the task.
+  case ical
+  /// A WebDAV request's XML body (any bytes), read into the service's tree, and a calendar-query's filter and a
+  /// sync-collection's token read from it and matched against a task.
+  case xml
 
   private static let interpreters = [
     "urn:ietf:wg:oauth:2.0:oob", "http://127.0.0.1:8400/callback", "io.github.b2ctasks.tasks://auth",
@@ -87,6 +94,12 @@ enum FuzzTarget: String, CaseIterable {
         fatalError("the typed reader read details the general one refuses (\(error)): \(text)")
       }
       if typed != general { fatalError("the details' two readers disagree: \(typed) against \(general)") }
+    case .ical: Self.putAndGet(data)
+    case .xml:
+      guard let body = try? DAVXML.parse(data) else { return }
+      let filter = DAVQueryFilter(body.child(DAVXML.caldav, "filter"))
+      for task in Self.davTasks { _ = filter.matches(task) }
+      _ = body.child(DAVXML.dav, "sync-token").flatMap { DAVSyncToken.position($0.text) }
     case .authority:
       let text = String(decoding: data, as: UTF8.self)
       let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
@@ -108,6 +121,71 @@ enum FuzzTarget: String, CaseIterable {
       }
     }
   }
+
+  /// A PUT of `data` as a new task, then the GET's text saved back over it: see `ical`.
+  private static func putAndGet(_ data: Data) {
+    guard let incoming = try? DAVTodo.read(data) else { return }
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    // Refused by the task's own checks (422), as the store refuses it: nothing kept.
+    guard let task = try? written(DAVTodo.plan(incoming, current: nil, parentID: nil, now: now), over: nil, now: now)
+    else { return }
+    let stored = StoredTask(id: fuzzID, listID: fuzzID, task: task, createdAt: now, updatedAt: now, version: 1)
+    let kept = DAVTask(
+      stored: stored, record: DAVRecord(uid: incoming.uid, ical: incoming.text), parentUID: incoming.parentUID)
+    let text = DAVTodo.render(kept)
+    let again: DAVTodo.Incoming
+    do throws(DAVRefusal) { again = try DAVTodo.read(Data(text.utf8)) } catch {
+      fatalError("a GET answers a text a PUT refuses (\(error)): \(text)")
+    }
+    if again.uid != incoming.uid { fatalError("a GET answers another UID: \(again.uid) for \(incoming.uid)") }
+    let after: PlannerTask
+    do throws(FieldError) {
+      after = try written(DAVTodo.plan(again, current: stored, parentID: nil, now: now), over: task, now: now)
+    } catch { fatalError("saving a GET's text back is refused (\(error)): \(text)") }
+    if after != task { fatalError("saving a GET's text back changes the task: \(task) became \(after): \(text)") }
+  }
+
+  /// The task a PUT's plan writes over `current` (nil: a new one), as the store writes it.
+  private static func written(_ plan: DAVTodo.Plan, over current: PlannerTask?, now: Date) throws(FieldError)
+    -> PlannerTask
+  {
+    var task: PlannerTask
+    if let current {
+      task = try current.applying(plan.changes, now: now)
+    } else {
+      guard case .set(let title) = plan.changes.title else { throw FieldError("title", "a task needs a title") }
+      task = try PlannerTask(title: title).applying(plan.changes, now: now)
+    }
+    for occurrence in plan.finished { task = try task.completing(occurrence: occurrence, today: plan.today, now: now) }
+    return task
+  }
+
+  private static let fuzzID = UUID(uuidString: "6E1C9A2F-4D4E-4B9C-8A1D-8F0E2B7A6400")!
+
+  /// Tasks a calendar-query's filter is matched against: one due at a time in a zone, one finished without a date,
+  /// one made through the JSON API (no text of its own).
+  private static let davTasks: [DAVTask] = {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let texts = [
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//fuzz//EN\r\nBEGIN:VTODO\r\nUID:fuzz-1\r\nSUMMARY:Call Ana\r\n"
+        + "DUE;TZID=Europe/Berlin:20270115T093000\r\nPRIORITY:1\r\nCATEGORIES:home,work\r\n"
+        + "RRULE:FREQ=WEEKLY;BYDAY=MO\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//fuzz//EN\r\nBEGIN:VTODO\r\nUID:fuzz-2\r\nSUMMARY:Done\r\n"
+        + "STATUS:COMPLETED\r\nCOMPLETED:20261201T100000Z\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
+    ]
+    var tasks = texts.compactMap { text -> DAVTask? in
+      guard let incoming = try? DAVTodo.read(Data(text.utf8)) else { return nil }
+      let plan = DAVTodo.plan(incoming, current: nil, parentID: nil, now: now)
+      guard let task = try? PlannerTask(title: "t").applying(plan.changes, now: now) else { return nil }
+      let stored = StoredTask(id: fuzzID, listID: fuzzID, task: task, createdAt: now, updatedAt: now, version: 1)
+      return DAVTask(stored: stored, record: DAVRecord(uid: incoming.uid, ical: text), parentUID: nil)
+    }
+    guard tasks.count == texts.count else { fatalError("the fuzz tasks do not read") }
+    let plain = StoredTask(
+      id: fuzzID, listID: fuzzID, task: PlannerTask(title: "API task"), createdAt: now, updatedAt: now, version: 2)
+    tasks.append(DAVTask(stored: plain, record: DAVRecord(), parentUID: nil))
+    return tasks
+  }()
 
   /// One authority of each kind, as the settings would make them.
   private static let authorities: [Authority] = [

@@ -9,7 +9,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 runs=${1:-1000000}
 [ $# -gt 0 ] && shift
-targets=${*:-"redirect token tasks settings navigation jwt jwks discovery authority feed details"}
+targets=${*:-"redirect token tasks settings navigation jwt jwks discovery authority feed details ical xml"}
 swift build --scratch-path .build-fuzz --product b2c-tasks-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -D -Xswiftc FUZZING >/dev/null
 binary=$(swift build --scratch-path .build-fuzz --show-bin-path)/b2c-tasks-fuzz

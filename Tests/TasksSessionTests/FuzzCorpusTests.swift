@@ -11,7 +11,7 @@ struct FuzzCorpusTests {
     "every input of the corpus is handled without a crash",
     arguments: [
       "redirect", "token", "tasks", "settings", "navigation", "jwt", "jwks", "discovery", "authority", "feed",
-      "details",
+      "details", "ical", "xml",
     ])
   func replay(target: String) async throws {
     let corpus = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

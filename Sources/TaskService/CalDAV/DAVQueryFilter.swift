@@ -5,14 +5,14 @@
 import Foundation
 import TasksCalendar
 
-struct DAVQueryFilter {
+package struct DAVQueryFilter {
   /// Whether anything can match (a filter for VEVENTs matches no task).
   var component = true
   var start: Date?
   var end: Date?
   var properties: [(name: String, defined: Bool?, text: String?, negate: Bool)] = []
 
-  init(_ filter: DAVElement?) {
+  package init(_ filter: DAVElement?) {
     guard let calendar = filter?.child(DAVXML.caldav, "comp-filter") else { return }
     guard calendar.attributes["name"]?.uppercased() == "VCALENDAR" else {
       component = false
@@ -49,7 +49,7 @@ struct DAVQueryFilter {
     return Date(timeIntervalSince1970: TimeInterval(date.dayNumber) * 86_400 + TimeInterval(seconds))
   }
 
-  func matches(_ task: DAVTask) -> Bool {
+  package func matches(_ task: DAVTask) -> Bool {
     guard component else { return false }
     if start != nil || end != nil, !inRange(task.stored) { return false }
     guard !properties.isEmpty else { return true }

@@ -420,10 +420,15 @@ struct DAVRequest {
         caller: caller.key, listID: list, id: id, write(changes), record: record, now: now)
     }
     // Occurrences finished through RECURRENCE-ID or a COMPLETED master: each finished as the window does.
-    for occurrence in plan.finished {
-      guard case .done = outcome else { break }
-      outcome = try await store.writeTask(
-        caller: caller.key, listID: list, id: id, .complete(occurrence: occurrence, today: plan.today), now: now)
+    let created: Bool
+    if case .created = outcome { created = true } else { created = false }
+    finishing: for occurrence in plan.finished {
+      switch outcome {
+      case .created, .done:
+        outcome = try await store.writeTask(
+          caller: caller.key, listID: list, id: id, .complete(occurrence: occurrence, today: plan.today), now: now)
+      default: break finishing
+      }
     }
     switch outcome {
     case .created(let stored), .done(let stored):
@@ -431,7 +436,7 @@ struct DAVRequest {
       var headers: HTTPFields = [.contentLength: "0"]
       let kept = DAVTask(stored: stored, record: record, parentUID: incoming.parentUID)
       if DAVTodo.render(kept) == incoming.text { headers[.eTag] = kept.etag }
-      if case .created = outcome { return Response(status: .created, headers: headers) }
+      if created { return Response(status: .created, headers: headers) }
       return Response(status: .noContent, headers: headers)
     case .notFound: throw DAVRefusal.status(.notFound, "No such task list.")
     case .preconditionFailed: throw DAVRefusal.status(.preconditionFailed, "The task was changed since.")
@@ -564,12 +569,12 @@ struct DAVRequest {
 }
 
 /// Sync tokens: URIs naming a position of the change feed.
-enum DAVSyncToken {
+package enum DAVSyncToken {
   static let prefix = "https://b2ctasks.github.io/ns/sync/"
 
   static func token(_ position: Int64) -> String { prefix + String(position) }
 
-  static func position(_ token: String) -> Int64? {
+  package static func position(_ token: String) -> Int64? {
     guard token.hasPrefix(prefix), let value = Int64(token.dropFirst(prefix.count)), value >= 0 else { return nil }
     return value
   }

@@ -177,7 +177,7 @@ public struct DAVRoutes: Sendable {
 }
 
 /// A refusal with its answer (a precondition, a method not allowed here, a body that cannot be read).
-struct DAVRefusal: Error {
+package struct DAVRefusal: Error {
   let response: Response
 
   static func status(_ status: HTTPResponse.Status, _ message: String) -> DAVRefusal {

@@ -5,18 +5,18 @@
 import Foundation
 import TasksCalendar
 
-enum DAVTodo {
+package enum DAVTodo {
   /// A PUT body, read.
-  struct Incoming {
+  package struct Incoming {
     let resource: TodoResource
-    let text: String
-    var uid: String { resource.uid }
-    var parentUID: String? { resource.fields.parentUID }
+    package let text: String
+    package var uid: String { resource.uid }
+    package var parentUID: String? { resource.fields.parentUID }
     /// The UIDs the write needs to look up (its parent's).
     var parentUIDs: [String] { parentUID.map { [$0] } ?? [] }
   }
 
-  static func read(_ data: Data) throws(DAVRefusal) -> Incoming {
+  package static func read(_ data: Data) throws(DAVRefusal) -> Incoming {
     guard let text = String(validating: data, as: UTF8.self) else {
       throw DAVRefusal.precondition(.badRequest, DAVXML.caldav, "valid-calendar-data", "The body is not UTF-8.")
     }
@@ -35,10 +35,10 @@ enum DAVTodo {
   }
 
   /// What a PUT does: `changes`, then each occurrence of `finished` finished (on `today`).
-  struct Plan {
-    var changes: TaskChanges
-    var finished: [CalendarDate] = []
-    var today: CalendarDate
+  package struct Plan {
+    package var changes: TaskChanges
+    package var finished: [CalendarDate] = []
+    package var today: CalendarDate
   }
 
   /// The write of `incoming` over `current` (nil: a new task), the parent resolved to `parentID`.
@@ -47,8 +47,10 @@ enum DAVTodo {
   /// a master marked done on its open occurrence's date (python-caldav, Thunderbird), or an override with that
   /// RECURRENCE-ID marked done, finishes that occurrence and the task moves to its next date; a client that moved
   /// DUE on itself (Tasks.org) or closed a copy and moved the master (Evolution) wrote an open task at a new date,
-  /// which is a change like any other.
-  static func plan(_ incoming: Incoming, current: StoredTask?, parentID: UUID?, now: Date) -> Plan {
+  /// which is a change like any other. A new task's override finishing its due date finishes that occurrence too:
+  /// the same text makes the same task whether it creates the task or is saved over it (found by fuzzing: a GET's text
+  /// saved back unchanged moved on a task its first PUT had left at the date the text said was done).
+  package static func plan(_ incoming: Incoming, current: StoredTask?, parentID: UUID?, now: Date) -> Plan {
     let fields = incoming.resource.fields
     var changes = fields.changes(over: current?.task)
     if current == nil, case .keep = changes.title { changes.title = .set("Untitled task") }
@@ -59,9 +61,12 @@ enum DAVTodo {
     }
     var plan = Plan(
       changes: changes, today: CalendarDate(dayNumber: Int((now.timeIntervalSince1970 / 86_400).rounded(.down))))
-    guard let current, current.task.recurrence != nil, current.task.status == .needsAction, fields.rule != nil,
-      let due = fields.due?.date
-    else { return plan }
+    guard fields.rule != nil, let due = fields.due?.date else { return plan }
+    guard let current else {
+      if fields.status == .needsAction, fields.completedOccurrences.contains(due) { plan.finished = [due] }
+      return plan
+    }
+    guard current.task.recurrence != nil, current.task.status == .needsAction else { return plan }
     if fields.status == .completed || fields.completedOccurrences.contains(due) {
       plan.changes.status = .keep
       plan.changes.completedAt = .keep
@@ -71,7 +76,7 @@ enum DAVTodo {
   }
 
   /// The text GET answers for `task`.
-  static func render(_ task: DAVTask) -> String {
+  package static func render(_ task: DAVTask) -> String {
     TodoResource.render(
       stored: task.record.ical, task: task.stored.task, uid: task.uid,
       parentUID: task.parentUID ?? task.record.ical.flatMap { try? TodoResource(parsing: $0) }?.fields.parentUID,

@@ -8,33 +8,33 @@ import Foundation
 #endif
 
 /// An XML element of a request: its namespace and local name, its children, its text.
-struct DAVElement: Equatable {
-  var namespace: String
-  var name: String
-  var children: [DAVElement] = []
-  var text = ""
-  var attributes: [String: String] = [:]
+package struct DAVElement: Equatable {
+  package var namespace: String
+  package var name: String
+  package var children: [DAVElement] = []
+  package var text = ""
+  package var attributes: [String: String] = [:]
 
   /// `namespace` + `name`, as `DAV:prop`.
   var key: String { namespace + name }
 
-  func child(_ namespace: String, _ name: String) -> DAVElement? {
+  package func child(_ namespace: String, _ name: String) -> DAVElement? {
     children.first { $0.namespace == namespace && $0.name == name }
   }
 
-  func children(_ namespace: String, _ name: String) -> [DAVElement] {
+  package func children(_ namespace: String, _ name: String) -> [DAVElement] {
     children.filter { $0.namespace == namespace && $0.name == name }
   }
 }
 
 /// Why a request's XML was refused (answered 400 with the reason).
-struct DAVXMLError: Error, Equatable {
-  let reason: String
+package struct DAVXMLError: Error, Equatable {
+  package let reason: String
 }
 
-enum DAVXML {
-  static let dav = "DAV:"
-  static let caldav = "urn:ietf:params:xml:ns:caldav"
+package enum DAVXML {
+  package static let dav = "DAV:"
+  package static let caldav = "urn:ietf:params:xml:ns:caldav"
   static let calendarServer = "http://calendarserver.org/ns/"
   static let apple = "http://apple.com/ns/ical/"
   static let maxDepth = 32
@@ -42,7 +42,7 @@ enum DAVXML {
 
   /// The document element of `data`. A DTD, an entity declaration or reference other than XML's five, more than
   /// `maxDepth` levels or `maxElements` elements are refused, as is anything libxml2 cannot read.
-  static func parse(_ data: Data) throws(DAVXMLError) -> DAVElement {
+  package static func parse(_ data: Data) throws(DAVXMLError) -> DAVElement {
     // UTF-8 only (a DTD spelt in UTF-16 would pass the check below unseen).
     guard String(validating: data, as: UTF8.self) != nil, !data.contains(0) else {
       throw DAVXMLError(reason: "the body is not UTF-8")
