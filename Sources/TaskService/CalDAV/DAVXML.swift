@@ -40,8 +40,9 @@ package enum DAVXML {
   static let maxDepth = 32
   static let maxElements = 20_000
 
-  /// The document element of `data`. A DTD, an entity declaration or reference other than XML's five, more than
-  /// `maxDepth` levels or `maxElements` elements are refused, as is anything libxml2 cannot read.
+  /// The document element of `data`. A DTD, an entity declaration or reference other than XML's five, a processing
+  /// instruction, more than `maxDepth` levels or `maxElements` elements are refused, as is anything libxml2 cannot
+  /// read.
   package static func parse(_ data: Data) throws(DAVXMLError) -> DAVElement {
     // UTF-8 only (a DTD spelt in UTF-16 would pass the check below unseen).
     guard String(validating: data, as: UTF8.self) != nil, !data.contains(0) else {
@@ -50,6 +51,19 @@ package enum DAVXML {
     // No DAV request needs a DTD: one is refused before the parser sees it (no external entity, no expansion).
     if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
       throw DAVXMLError(reason: "a document type declaration is not accepted")
+    }
+    // Nor a processing instruction: FoundationXML reads one without data through a null pointer, which ended the
+    // whole service (`<?x?>`, found by fuzzing). Only the XML declaration, first, may open with `<?`.
+    let declaration = Data("<?xml".utf8)
+    var rest = data[...]
+    if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+    if rest.starts(with: declaration), let next = rest.dropFirst(declaration.count).first,
+      next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D
+    {
+      rest = rest.dropFirst(declaration.count)
+    }
+    if rest.range(of: Data("<?".utf8)) != nil {
+      throw DAVXMLError(reason: "a processing instruction is not accepted")
     }
     let reader = TreeReader()
     let parser = XMLParser(data: data)
