@@ -156,7 +156,10 @@ enum FuzzTarget: String, CaseIterable {
       guard case .set(let title) = plan.changes.title else { throw FieldError("title", "a task needs a title") }
       task = try PlannerTask(title: title).applying(plan.changes, now: now)
     }
-    for occurrence in plan.finished { task = try task.completing(occurrence: occurrence, today: plan.today, now: now) }
+    for _ in plan.finished {
+      guard let occurrence = plan.nextFinished(on: task) else { break }
+      task = try task.completing(occurrence: occurrence, today: plan.today, now: now)
+    }
     return task
   }
 

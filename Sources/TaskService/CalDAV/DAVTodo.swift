@@ -34,11 +34,21 @@ package enum DAVTodo {
     }
   }
 
-  /// What a PUT does: `changes`, then each occurrence of `finished` finished (on `today`).
+  /// What a PUT does: `changes`, then, while the task's open occurrence is one of `finished`, that occurrence
+  /// finished (on `today`).
   package struct Plan {
     package var changes: TaskChanges
+    /// The occurrences the text says are done (a COMPLETED master's date, completed overrides' RECURRENCE-IDs).
     package var finished: [CalendarDate] = []
     package var today: CalendarDate
+
+    /// The occurrence to finish next on `task` as written so far (its open one, when the text says it is done), or
+    /// nil. Each finishing moves the task on, so a PUT finishes at most `finished.count` of them.
+    package func nextFinished(on task: PlannerTask) -> CalendarDate? {
+      guard task.recurrence != nil, task.status == .needsAction, let due = task.due?.date, finished.contains(due)
+      else { return nil }
+      return due
+    }
   }
 
   /// The write of `incoming` over `current` (nil: a new task), the parent resolved to `parentID`.
@@ -47,9 +57,10 @@ package enum DAVTodo {
   /// a master marked done on its open occurrence's date (python-caldav, Thunderbird), or an override with that
   /// RECURRENCE-ID marked done, finishes that occurrence and the task moves to its next date; a client that moved
   /// DUE on itself (Tasks.org) or closed a copy and moved the master (Evolution) wrote an open task at a new date,
-  /// which is a change like any other. A new task's override finishing its due date finishes that occurrence too:
-  /// the same text makes the same task whether it creates the task or is saved over it (found by fuzzing: a GET's text
-  /// saved back unchanged moved on a task its first PUT had left at the date the text said was done).
+  /// which is a change like any other. Overrides that finish the occurrences after it finish those too, one after
+  /// the other, and a new task's overrides as well: the same text makes the same task whether it creates the task or
+  /// is saved over it (found by fuzzing: a GET's text saved back unchanged moved on a task its first PUT had left at a
+  /// date the text said was done).
   package static func plan(_ incoming: Incoming, current: StoredTask?, parentID: UUID?, now: Date) -> Plan {
     let fields = incoming.resource.fields
     var changes = fields.changes(over: current?.task)
@@ -63,14 +74,18 @@ package enum DAVTodo {
       changes: changes, today: CalendarDate(dayNumber: Int((now.timeIntervalSince1970 / 86_400).rounded(.down))))
     guard fields.rule != nil, let due = fields.due?.date else { return plan }
     guard let current else {
-      if fields.status == .needsAction, fields.completedOccurrences.contains(due) { plan.finished = [due] }
+      if fields.status == .needsAction, fields.completedOccurrences.contains(due) {
+        plan.finished = fields.completedOccurrences
+      }
       return plan
     }
     guard current.task.recurrence != nil, current.task.status == .needsAction else { return plan }
-    if fields.status == .completed || fields.completedOccurrences.contains(due) {
+    var done = fields.completedOccurrences
+    if fields.status == .completed, !done.contains(due) { done.append(due) }
+    if done.contains(due) {
       plan.changes.status = .keep
       plan.changes.completedAt = .keep
-      plan.finished = [due]
+      plan.finished = done
     }
     return plan
   }
