@@ -56,6 +56,11 @@ log="$repo/.build/test-artifacts/swift-test.log"
   echo "$status" >"$sandbox/status"
 } 2>&1 | tee "$log"
 status=$(cat "$sandbox/status")
+if [ ! -e "$closes.armed" ]; then
+  echo "== The double-close check was not armed in the test process (Tests/close-check.c): the run is not trusted" |
+    tee -a "$log"
+  [ "$status" -ne 0 ] || status=1
+fi
 if [ -s "$closes" ]; then
   # Each frame "FILE(+0xOFFSET)" is named by llvm-symbolizer, from the toolchain beside swift.
   symbolizer="$(dirname "$(readlink -f "$(command -v swift)")")/llvm-symbolizer"
@@ -70,7 +75,7 @@ if [ -s "$closes" ]; then
         else
           echo "  $line"
         fi ;;
-      *) echo "  $line" ;;
+      *) echo "  $line" | swift demangle --simplified ;;
     esac
   done <"$closes" | tee -a "$log"
   [ "$status" -ne 0 ] || status=1

@@ -422,10 +422,10 @@ struct DAVRequest {
     // Occurrences finished through RECURRENCE-ID or a COMPLETED master: each finished as the window does.
     let created: Bool
     if case .created = outcome { created = true } else { created = false }
-    finishing: for _ in plan.finished {
+    finishing: for count in 0..<DAVTodo.Plan.maxFinished {
       switch outcome {
       case .created(let stored), .done(let stored):
-        guard let occurrence = plan.nextFinished(on: stored.task) else { break finishing }
+        guard let occurrence = plan.nextFinished(on: stored.task, after: count) else { break finishing }
         outcome = try await store.writeTask(
           caller: caller.key, listID: list, id: id, .complete(occurrence: occurrence, today: plan.today), now: now)
       default: break finishing

@@ -42,10 +42,17 @@ package enum DAVTodo {
     package var finished: [CalendarDate] = []
     package var today: CalendarDate
 
-    /// The occurrence to finish next on `task` as written so far (its open one, when the text says it is done), or
-    /// nil. Each finishing moves the task on, so a PUT finishes at most `finished.count` of them.
-    package func nextFinished(on task: PlannerTask) -> CalendarDate? {
-      guard task.recurrence != nil, task.status == .needsAction, let due = task.due?.date, finished.contains(due)
+    /// At most this many occurrences are finished by one PUT (each is a write of its own; a client finishes a few).
+    package static let maxFinished = 16
+
+    /// The occurrence to finish next on `task` as written so far, after `count` finished by this PUT: its open one,
+    /// when the text says it is done and it is not done already; or nil. Past the first, only a task repeating from
+    /// its due date goes on: one repeating from completion moves to a date reckoned from today, which an override
+    /// naming the same date did not mean.
+    package func nextFinished(on task: PlannerTask, after count: Int) -> CalendarDate? {
+      guard count < Self.maxFinished, let recurrence = task.recurrence, count == 0 || recurrence.from == .due,
+        task.status == .needsAction, let due = task.due?.date, finished.contains(due),
+        task.lastOccurrenceDone.map({ $0 < due }) ?? true
       else { return nil }
       return due
     }

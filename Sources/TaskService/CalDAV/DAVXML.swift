@@ -44,24 +44,26 @@ package enum DAVXML {
   /// instruction, more than `maxDepth` levels or `maxElements` elements are refused, as is anything libxml2 cannot
   /// read.
   package static func parse(_ data: Data) throws(DAVXMLError) -> DAVElement {
-    // UTF-8 only (a DTD spelt in UTF-16 would pass the check below unseen).
+    // UTF-8 only, and read as UTF-8: the checks below look at the bytes the parser reads. A body in UTF-16, or one
+    // whose declaration names another encoding (UTF-7 spells `<` as `+ADw-`), would carry a DTD or a processing
+    // instruction past them unseen.
     guard String(validating: data, as: UTF8.self) != nil, !data.contains(0) else {
       throw DAVXMLError(reason: "the body is not UTF-8")
     }
+    var rest = data[...]
+    if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+    if let declared = try declaration(rest) {
+      rest = rest[declared.end...]
+      if let encoding = declared.encoding, !["utf-8", "utf8", "us-ascii"].contains(encoding.lowercased()) {
+        throw DAVXMLError(reason: "the body is declared in \(encoding); only UTF-8 is accepted")
+      }
+    }
     // No DAV request needs a DTD: one is refused before the parser sees it (no external entity, no expansion).
-    if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
+    if rest.range(of: Data("<!DOCTYPE".utf8)) != nil || rest.range(of: Data("<!ENTITY".utf8)) != nil {
       throw DAVXMLError(reason: "a document type declaration is not accepted")
     }
     // Nor a processing instruction: FoundationXML reads one without data through a null pointer, which ended the
-    // whole service (`<?x?>`, found by fuzzing). Only the XML declaration, first, may open with `<?`.
-    let declaration = Data("<?xml".utf8)
-    var rest = data[...]
-    if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
-    if rest.starts(with: declaration), let next = rest.dropFirst(declaration.count).first,
-      next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D
-    {
-      rest = rest.dropFirst(declaration.count)
-    }
+    // whole service (`<?x?>`, found by fuzzing). Only the XML declaration, first, opens with `<?`.
     if rest.range(of: Data("<?".utf8)) != nil {
       throw DAVXMLError(reason: "a processing instruction is not accepted")
     }
@@ -76,6 +78,27 @@ package enum DAVXML {
       throw DAVXMLError(reason: "the body is not well-formed XML")
     }
     return root
+  }
+
+  /// The XML declaration `body` opens with (`<?xml version="1.0" encoding="utf-8"?>`): where it ends, and the
+  /// encoding it names; nil without one. One that does not end, or whose encoding is not a quoted name, is refused.
+  private static func declaration(_ body: Data.SubSequence) throws(DAVXMLError) -> (end: Int, encoding: String?)? {
+    let opening = Data("<?xml".utf8)
+    guard body.starts(with: opening), let next = body.dropFirst(opening.count).first,
+      next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D
+    else { return nil }
+    guard let close = body.range(of: Data("?>".utf8)) else {
+      throw DAVXMLError(reason: "the XML declaration does not end")
+    }
+    let text = String(decoding: body[body.startIndex..<close.lowerBound], as: UTF8.self)
+    guard let name = text.range(of: "encoding") else { return (close.upperBound, nil) }
+    let value = text[name.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+    guard value.first == "=" else { throw DAVXMLError(reason: "the XML declaration's encoding is not understood") }
+    let quoted = value.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+    guard let quote = quoted.first, quote == "\"" || quote == "'",
+      let end = quoted.dropFirst().firstIndex(of: quote)
+    else { throw DAVXMLError(reason: "the XML declaration's encoding is not understood") }
+    return (close.upperBound, String(quoted[quoted.index(after: quoted.startIndex)..<end]))
   }
 
   private final class TreeReader: NSObject, XMLParserDelegate {

@@ -424,13 +424,22 @@ struct CalDAVTests {
       #expect(try await dav.call("REPORT", home, "<d:not-xml").status == 400)
       // A processing instruction with no data made FoundationXML read through a null pointer, and the whole service
       // fell (found by fuzzing, the xml target): 400 now, with or without data, and the service answers on.
+      // A declaration naming another encoding is refused too: in UTF-7 the same instruction (and a DTD) passed the
+      // checks on the bytes and crashed it again (found by a review).
       for body in [
         "<?x?><d:propfind xmlns:d=\"DAV:\"/>",
         "<?xml version=\"1.0\"?><d:propfind xmlns:d=\"DAV:\"><d:prop><?pi some data?></d:prop></d:propfind>",
+        "<?xml version=\"1.0\" encoding=\"UTF-7\"?>+ADw-?x?+AD4-<d:propfind xmlns:d=\"DAV:\"/>",
+        "<?xml version=\"1.0\" encoding=\"UTF-7\"?>+ADw-!DOCTYPE d +AFs-+ADw-!ENTITY a \"x\"+AD4-+AF0-+AD4-"
+          + "<d:propfind xmlns:d=\"DAV:\"/>",
       ] {
         #expect(try await dav.call("PROPFIND", home, body, headers: ["Depth": "0"]).status == 400, "\(body)")
       }
       #expect(try await dav.propfind(home, depth: "0", "<d:displayname/>").status == 207)
+      let declared =
+        "<?xml version='1.0' encoding = 'utf-8' ?><d:propfind xmlns:d=\"DAV:\"><d:prop><d:displayname/>"
+        + "</d:prop></d:propfind>"
+      #expect(try await dav.call("PROPFIND", home, declared, headers: ["Depth": "0"]).status == 207)
       // A VEVENT in a task list: 403 supported-calendar-component; garbage: 4xx, never 500.
       let event =
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:e1\r\nDTSTART:20261203T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"

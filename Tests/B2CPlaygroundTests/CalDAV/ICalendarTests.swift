@@ -550,6 +550,38 @@ struct ICalendarTests {
     #expect(Self.render(computable, resource, task) == computable, "UNTIL as a time stays as written")
   }
 
+  @Test(
+    "a PUT finishes the run of occurrences its completed overrides name, from the open one: at most 16, only the first when the task repeats from completion, none already done"
+  )
+  func finishedRun() throws {
+    let overrides = (1...20).map { day in
+      "BEGIN:VTODO\nUID:r\nRECURRENCE-ID;VALUE=DATE:202612\(day < 10 ? "0" : "")\(day)\nSTATUS:COMPLETED\nEND:VTODO\n"
+    }
+    let text =
+      "BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:r\nSUMMARY:s\nDUE;VALUE=DATE:20261201\nRRULE:FREQ=DAILY\nEND:VTODO\n"
+      + overrides.joined() + "END:VCALENDAR\n"
+    // Today is 5 December: a task repeating from completion would move to the 6th, which an override names.
+    let now = Date(timeIntervalSince1970: TimeInterval(Self.date("2026-12-05").dayNumber) * 86_400 + 43_200)
+    let plan = DAVTodo.plan(try DAVTodo.read(Data(text.utf8)), current: nil, parentID: nil, now: now)
+    let made = try PlannerTask(title: "s").applying(plan.changes, now: now)
+    var task = made
+    var count = 0
+    while let occurrence = plan.nextFinished(on: task, after: count) {
+      task = try task.completing(occurrence: occurrence, today: plan.today, now: now)
+      count += 1
+    }
+    #expect(count == DAVTodo.Plan.maxFinished && task.due?.date == Self.date("2026-12-17"), "\(count) \(task)")
+    var fromCompletion = made
+    fromCompletion.recurrence?.from = .completion
+    let first = try #require(plan.nextFinished(on: fromCompletion, after: 0))
+    let moved = try fromCompletion.completing(occurrence: first, today: plan.today, now: now)
+    #expect(moved.due?.date == Self.date("2026-12-06") && plan.nextFinished(on: moved, after: 1) == nil)
+    // A stale text whose open date is the one last finished: nothing finished again.
+    var stale = task
+    stale.due?.date = Self.date("2026-12-16")
+    #expect(stale.lastOccurrenceDone == Self.date("2026-12-16") && plan.nextFinished(on: stale, after: 0) == nil)
+  }
+
   @Test("a completed RECURRENCE-ID override is read as a finished occurrence and dropped once the task took it in")
   func completedOverride() throws {
     let text = Self.crlf(
