@@ -91,6 +91,11 @@ package enum DAVXML {
       throw DAVXMLError(reason: "the XML declaration does not end")
     }
     let text = String(decoding: body[body.startIndex..<close.lowerBound], as: UTF8.self)
+    // Its version and nothing that opens or closes markup: what libxml2 does not read as a declaration it reads on,
+    // and a `<?` inside would pass unseen (`<?xml a/><b<?xml?>`, found by fuzzing).
+    guard text.contains("version"), !text.dropFirst().contains(where: { $0 == "<" || $0 == ">" }) else {
+      throw DAVXMLError(reason: "the XML declaration is not understood")
+    }
     guard let name = text.range(of: "encoding") else { return (close.upperBound, nil) }
     let value = text[name.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
     guard value.first == "=" else { throw DAVXMLError(reason: "the XML declaration's encoding is not understood") }
