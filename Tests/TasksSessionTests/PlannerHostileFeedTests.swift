@@ -38,7 +38,11 @@ struct PlannerHostileFeedTests {
   func hostilePages(kind: String) async throws {
     let server = try await ScriptServer.json(Self.source, [kind])
     defer { server.stop() }
-    let client = TaskAPIClient(baseURL: try #require(URL(string: server.origin)), http: .tests) { _ in "token" }
+    // Over libsoup, the app's and the CLI's transport: over the tests' URLSession a cancelled read's completion
+    // never came from libcurl's driver, twice in full runs (the pipelined page asked for while a bad one is decoded).
+    let client = TaskAPIClient(baseURL: try #require(URL(string: server.origin)), http: Transport.soup.client()) { _ in
+      "token"
+    }
     do {
       let changes = try await PlannerReplica.read(client, since: nil, limit: 10, maxTasks: 100)
       Issue.record("a hostile feed was read: \(changes.tasks.count) tasks")
