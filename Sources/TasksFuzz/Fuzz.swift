@@ -185,7 +185,7 @@ enum FuzzTarget: String, CaseIterable {
     var tasks = texts.compactMap { text -> DAVTask? in
       guard let incoming = try? DAVTodo.read(Data(text.utf8)) else { return nil }
       let plan = DAVTodo.plan(incoming, current: nil, parentID: nil, now: now)
-      guard let task = try? PlannerTask(title: "t").applying(plan.changes, now: now) else { return nil }
+      guard let task = try? written(plan, over: nil, now: now).task else { return nil }
       let stored = StoredTask(id: fuzzID, listID: fuzzID, task: task, createdAt: now, updatedAt: now, version: 1)
       return DAVTask(stored: stored, record: DAVRecord(uid: incoming.uid, ical: text), parentUID: nil)
     }
