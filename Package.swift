@@ -83,6 +83,9 @@ let package = Package(
     // GIO with its Unix parts (GApplication, GNotification, descriptors): the reminder service, which loads no toolkit.
     .systemLibrary(
       name: "CGio", path: "Sources/CGio", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
+    // libxml2's SAX2 reader for CalDAV's request bodies (the task API only).
+    .systemLibrary(
+      name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
     // gettext from glibc (libintl.h is not in Swift's Glibc module).
     .systemLibrary(name: "CIntl", path: "Sources/CIntl"),
     // The C ABI between the app and its web-view plugin (a header both sides import).
@@ -143,7 +146,7 @@ let package = Package(
     .target(
       name: "TaskService",
       dependencies: [
-        "TasksCalendar",
+        "TasksCalendar", "CXML2",
         .product(name: "Hummingbird", package: "hummingbird"),
         // bcrypt for the app passwords CalDAV clients sign in with.
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

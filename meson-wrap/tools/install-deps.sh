@@ -5,10 +5,10 @@
 # otherwise.
 set -eu
 
-packages="libgtk-4-dev libadwaita-1-dev libwebkitgtk-6.0-dev libsecret-1-dev libsoup-3.0-dev glib-networking libsqlite3-dev
+packages="libgtk-4-dev libadwaita-1-dev libwebkitgtk-6.0-dev libsecret-1-dev libsoup-3.0-dev glib-networking libsqlite3-dev libxml2-dev
   meson ninja-build gettext libglib2.0-dev-bin libglib2.0-bin libxml2-utils desktop-file-utils appstream
   gnome-keyring dbus dbus-x11 at-spi2-core adwaita-icon-theme fonts-cantarell curl gcc"
-debs="debhelper dpkg-dev pkgconf libcurl4-openssl-dev libxml2-dev lintian"
+debs="debhelper dpkg-dev pkgconf libcurl4-openssl-dev lintian"
 if [ "${1:-}" = "--debs" ]; then
   packages="$packages $debs"
 fi

@@ -1,11 +1,8 @@
-// DAVXML: the XML of WebDAV requests read into a small tree (libxml2 through FoundationXML, with no DTD, no entity,
+// DAVXML: the XML of WebDAV requests read into a small tree (libxml2's SAX2 interface, with no DTD, no entity,
 // a size and a depth limit), and the multistatus answers written. Values; any thread.
 
+import CXML2
 import Foundation
-
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
 
 /// An XML element of a request: its namespace and local name, its children, its text.
 package struct DAVElement: Equatable {
@@ -41,8 +38,8 @@ package enum DAVXML {
   static let maxElements = 20_000
 
   /// The document element of `data`. A DTD, an entity declaration or reference other than XML's five, a processing
-  /// instruction, more than `maxDepth` levels or `maxElements` elements are refused, as is anything libxml2 cannot
-  /// read.
+  /// instruction, more than `maxDepth` levels or `maxElements` elements are refused, as is anything not well-formed
+  /// (namespaces included).
   package static func parse(_ data: Data) throws(DAVXMLError) -> DAVElement {
     // UTF-8 only, and read as UTF-8: the checks below look at the bytes the parser reads. A body in UTF-16, or one
     // whose declaration names another encoding (UTF-7 spells `<` as `+ADw-`), would carry a DTD or a processing
@@ -62,22 +59,19 @@ package enum DAVXML {
     if rest.range(of: Data("<!DOCTYPE".utf8)) != nil || rest.range(of: Data("<!ENTITY".utf8)) != nil {
       throw DAVXMLError(reason: "a document type declaration is not accepted")
     }
-    // Nor a processing instruction: FoundationXML reads one without data through a null pointer, which ended the
-    // whole service (`<?x?>`, found by fuzzing). Only the XML declaration, first, opens with `<?`.
+    // Nor a processing instruction: no request needs one, and FoundationXML's reader, before ours, read one without
+    // data through a null pointer, which ended the whole service (`<?x?>`, found by fuzzing). Only the XML
+    // declaration, first, opens with `<?`.
     if rest.range(of: Data("<?".utf8)) != nil {
       throw DAVXMLError(reason: "a processing instruction is not accepted")
     }
-    let reader = TreeReader()
-    let parser = XMLParser(data: data)
-    parser.shouldProcessNamespaces = true
-    parser.shouldResolveExternalEntities = false
-    parser.delegate = reader
-    let parsed = parser.parse()
-    if let problem = reader.problem { throw DAVXMLError(reason: problem) }
-    guard parsed, let root = reader.root else {
-      throw DAVXMLError(reason: "the body is not well-formed XML")
-    }
-    return root
+    return try tree(data)
+  }
+
+  /// The tree libxml2 reads from `data`, without `parse`'s checks on the bytes: a DTD or a processing instruction is
+  /// refused again where the parser meets it.
+  package static func tree(_ data: Data) throws(DAVXMLError) -> DAVElement {
+    try TreeReader.read(data)
   }
 
   /// The XML declaration `body` opens with (`<?xml version="1.0" encoding="utf-8"?>`): where it ends, and the
@@ -106,41 +100,115 @@ package enum DAVXML {
     return (close.upperBound, String(quoted[quoted.index(after: quoted.startIndex)..<end]))
   }
 
-  private final class TreeReader: NSObject, XMLParserDelegate {
+  /// The tree of a body, read by libxml2's push parser through SAX2 callbacks of our own: no document is built, no
+  /// entity is looked up (a reference to any but XML's five is an error, there being no DTD), and libxml2's errors
+  /// go to a callback that only notes them (not to stderr; FoundationXML's reader kept a copy of each message for
+  /// good: a leak any signed-in client could grow, found by fuzzing).
+  private final class TreeReader {
     var stack: [DAVElement] = []
     var root: DAVElement?
     var problem: String?
     var count = 0
+    var context: xmlParserCtxtPtr?
 
-    func parser(
-      _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-      attributes: [String: String] = [:]
+    /// libxml2's global state, made once before any parse (`xmlInitParser` is not safe to race).
+    private static let initialized: Bool = {
+      xmlInitParser()
+      return true
+    }()
+
+    static func read(_ data: Data) throws(DAVXMLError) -> DAVElement {
+      _ = initialized
+      guard data.count < Int32.max else { throw DAVXMLError(reason: "the body is too large") }
+      let reader = TreeReader()
+      var handler = xmlSAXHandler()
+      handler.initialized = 0xDEED_BEAF  // XML_SAX2_MAGIC: the callbacks below are SAX2's
+      handler.startElementNs = { user, name, _, uri, _, _, attributeCount, _, attributes in
+        TreeReader.of(user).start(name, uri, Int(attributeCount), attributes)
+      }
+      handler.endElementNs = { user, _, _, _ in TreeReader.of(user).end() }
+      handler.characters = { user, bytes, length in TreeReader.of(user).text(bytes, length) }
+      handler.ignorableWhitespace = handler.characters
+      handler.cdataBlock = handler.characters
+      // What the byte checks in `parse` refuse, refused again where libxml2 meets it, before it reads any of it.
+      handler.internalSubset = { user, _, _, _ in
+        TreeReader.of(user).refuse("a document type declaration is not accepted")
+      }
+      handler.processingInstruction = { user, _, _ in
+        TreeReader.of(user).refuse("a processing instruction is not accepted")
+      }
+      handler.serror = { _, _ in }
+      let user = Unmanaged.passUnretained(reader).toOpaque()
+      guard let context = xmlCreatePushParserCtxt(&handler, user, nil, 0, nil) else {
+        throw DAVXMLError(reason: "the body could not be read")
+      }
+      defer { xmlFreeParserCtxt(context) }
+      reader.context = context
+      // No network; XML's five references given as their characters in attributes too (without NOENT, SAX2 hands
+      // `&amp;` in an attribute on as `&#38;`). There is no other entity to replace: a DTD is refused twice over.
+      _ = xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOENT.rawValue))
+      let status = withExtendedLifetime(reader) {
+        data.withUnsafeBytes { bytes in
+          xmlParseChunk(context, bytes.bindMemory(to: CChar.self).baseAddress, Int32(bytes.count), 1)
+        }
+      }
+      if let problem = reader.problem { throw DAVXMLError(reason: problem) }
+      // Well-formed, and namespace-well-formed: a prefix never declared, or a name with two colons, is refused too
+      // (libxml2 reads on past them, as expat does not).
+      guard status == 0, context.pointee.wellFormed != 0, context.pointee.nsWellFormed != 0, let root = reader.root
+      else {
+        throw DAVXMLError(reason: "the body is not well-formed XML")
+      }
+      return root
+    }
+
+    private static func of(_ user: UnsafeMutableRawPointer?) -> TreeReader {
+      Unmanaged<TreeReader>.fromOpaque(user!).takeUnretainedValue()
+    }
+
+    private static func string(_ bytes: UnsafePointer<xmlChar>?) -> String {
+      bytes.map { String(cString: $0) } ?? ""
+    }
+
+    private func refuse(_ reason: String) {
+      if problem == nil { problem = reason }
+      xmlStopParser(context)
+    }
+
+    /// An element opens. `attributes` holds five pointers for each: local name, prefix, namespace, value, value's end.
+    private func start(
+      _ name: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, _ attributeCount: Int,
+      _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
       count += 1
       guard stack.count < DAVXML.maxDepth, count <= DAVXML.maxElements else {
-        problem = "the XML is nested deeper than \(DAVXML.maxDepth) levels or has over \(DAVXML.maxElements) elements"
-        parser.abortParsing()
+        refuse("the XML is nested deeper than \(DAVXML.maxDepth) levels or has over \(DAVXML.maxElements) elements")
         return
       }
-      stack.append(DAVElement(namespace: namespaceURI ?? "", name: name, attributes: attributes))
+      var element = DAVElement(namespace: Self.string(uri), name: Self.string(name))
+      if let attributes {
+        for index in stride(from: 0, to: attributeCount * 5, by: 5) {
+          guard let local = attributes[index], let value = attributes[index + 3], let end = attributes[index + 4]
+          else { continue }
+          let prefix = Self.string(attributes[index + 1])
+          let key = prefix.isEmpty ? Self.string(local) : prefix + ":" + Self.string(local)
+          element.attributes[key] = String(
+            decoding: UnsafeBufferPointer(start: value, count: max(0, end - value)), as: UTF8.self)
+        }
+      }
+      stack.append(element)
     }
 
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    private func end() {
       guard let element = stack.popLast() else { return }
       if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-      guard !stack.isEmpty else { return }
-      stack[stack.count - 1].text += string
+    private func text(_ bytes: UnsafePointer<xmlChar>?, _ length: Int32) {
+      guard !stack.isEmpty, let bytes, length > 0 else { return }
+      stack[stack.count - 1].text += String(
+        decoding: UnsafeBufferPointer(start: bytes, count: Int(length)), as: UTF8.self)
     }
-
-    func parser(_ parser: XMLParser, foundCDATA data: Data) {
-      guard !stack.isEmpty else { return }
-      stack[stack.count - 1].text += String(decoding: data, as: UTF8.self)
-    }
-
-    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? { nil }
   }
 
   // MARK: Writing

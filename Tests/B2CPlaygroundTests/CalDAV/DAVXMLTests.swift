@@ -1,0 +1,184 @@
+// Tests of the reader of CalDAV's request bodies (libxml2's SAX2 interface): the tree it makes, each kind of garbage
+// refused with its reason, its own refusals of a DTD and a processing instruction behind the checks on the bytes, and,
+// over the fuzzing corpus, its agreement with expat on what is well-formed and with FoundationXML's reader (the one it
+// replaced, which read garbage in libxml2's recovery mode) on each tree it reads.
+
+import Foundation
+import TasksTestSupport
+import Testing
+
+@testable import TaskService
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+@Suite("CalDAV: the request bodies' XML")
+struct DAVXMLTests {
+  static func parse(_ text: String) throws(DAVXMLError) -> DAVElement { try DAVXML.parse(Data(text.utf8)) }
+
+  @Test("a calendar-query's tree: namespaces, attributes, text with references and CDATA")
+  func tree() throws {
+    let body = """
+      <?xml version="1.0" encoding="utf-8"?>
+      <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:x="urn:x">
+        <d:prop><d:getetag/><c:calendar-data/></d:prop>
+        <c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO" x:mark="a&amp;b&#33;">
+          <c:prop-filter name="SUMMARY"><c:text-match collation="i;unicode-casemap">Fish &amp; chips &lt;3&#x21;<![CDATA[ & <more> ]]>é</c:text-match></c:prop-filter>
+        </c:comp-filter></c:comp-filter></c:filter>
+        <unqualified xmlns="">plain</unqualified><defaulted xmlns="urn:y"/>
+      </c:calendar-query>
+      """
+    let root = try Self.parse(body)
+    #expect(root.namespace == DAVXML.caldav && root.name == "calendar-query")
+    #expect(root.children.map(\.name) == ["prop", "filter", "unqualified", "defaulted"])
+    #expect(root.children.map(\.namespace) == [DAVXML.dav, DAVXML.caldav, "", "urn:y"])
+    #expect(
+      try #require(root.child(DAVXML.dav, "prop")).children.map(\.key) == [
+        "DAV:getetag", DAVXML.caldav + "calendar-data",
+      ])
+    let todo = try #require(
+      root.child(DAVXML.caldav, "filter")?.child(DAVXML.caldav, "comp-filter")?.child(DAVXML.caldav, "comp-filter"))
+    #expect(todo.attributes == ["name": "VTODO", "x:mark": "a&b!"])
+    let match = try #require(todo.child(DAVXML.caldav, "prop-filter")?.child(DAVXML.caldav, "text-match"))
+    #expect(match.text == "Fish & chips <3! & <more> é")
+    #expect(match.attributes == ["collation": "i;unicode-casemap"])
+    #expect(root.child("", "unqualified")?.text == "plain")
+  }
+
+  @Test(
+    "garbage is refused with its reason",
+    arguments: [
+      ("", "not well-formed"), ("<d:prop xmlns:d=\"DAV:\">", "not well-formed"),
+      ("<a></b>", "not well-formed"), ("<a/><b/>", "not well-formed"), ("text", "not well-formed"),
+      ("<a>&nbsp;</a>", "not well-formed"), ("<a>&#0;</a>", "not well-formed"), ("<p:a/>", "not well-formed"),
+      ("<a x='1' x='2'/>", "not well-formed"), ("<a>\u{1}</a>", "not well-formed"),
+      ("<?xml version=\"1.0\" encoding=\"latin1\"?><a/>", "declared in latin1"),
+      ("<!DOCTYPE a><a/>", "document type"), ("<a><?x?></a>", "processing instruction"),
+      (String(repeating: "<a>", count: 33) + String(repeating: "</a>", count: 33), "nested deeper"),
+      ("<a>" + String(repeating: "<b/>", count: 20_000) + "</a>", "over 20000 elements"),
+    ])
+  func garbage(body: String, reason: String) {
+    #expect {
+      try Self.parse(body)
+    } throws: { error in
+      (error as? DAVXMLError)?.reason.contains(reason) == true
+    }
+  }
+
+  @Test("the limits' edges are read", arguments: [32, 1])
+  func edges(depth: Int) throws {
+    let nested = String(repeating: "<a>", count: depth) + "x" + String(repeating: "</a>", count: depth)
+    #expect(try Self.parse(nested).name == "a")
+    let wide = "<a>" + String(repeating: "<b/>", count: 19_999) + "</a>"
+    #expect(try Self.parse(wide).children.count == 19_999)
+    #expect(try Self.parse("\u{FEFF}<?xml version=\"1.0\"?>\n<a>\(depth)</a>").text == "\(depth)")
+  }
+
+  @Test("behind the checks on the bytes, the reader refuses a DTD and a processing instruction itself")
+  func ownRefusals() throws {
+    for (body, reason) in [
+      ("<!DOCTYPE a [<!ENTITY e \"x\">]><a>&e;</a>", "a document type declaration is not accepted"),
+      ("<a><?pi?></a>", "a processing instruction is not accepted"),
+      ("<?pi data?><a/>", "a processing instruction is not accepted"),
+    ] {
+      #expect(throws: DAVXMLError(reason: reason)) { try DAVXML.tree(Data(body.utf8)) }
+    }
+    #expect(try DAVXML.tree(Data("<a>x</a>".utf8)).text == "x")
+  }
+
+  /// FoundationXML's reader as the service had it: the same tree from the same callbacks, with the same limits.
+  final class FoundationReader: NSObject, XMLParserDelegate {
+    var stack: [DAVElement] = []
+    var root: DAVElement?
+    var count = 0
+    var limited = false
+
+    static func read(_ data: Data) -> (DAVElement?, limited: Bool) {
+      let reader = FoundationReader()
+      let parser = XMLParser(data: data)
+      parser.shouldProcessNamespaces = true
+      parser.shouldResolveExternalEntities = false
+      parser.delegate = reader
+      let parsed = parser.parse()
+      return (parsed && !reader.limited ? reader.root : nil, reader.limited)
+    }
+
+    func parser(
+      _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+      attributes: [String: String] = [:]
+    ) {
+      count += 1
+      guard stack.count < DAVXML.maxDepth, count <= DAVXML.maxElements else {
+        limited = true
+        parser.abortParsing()
+        return
+      }
+      stack.append(DAVElement(namespace: namespaceURI ?? "", name: name, attributes: attributes))
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+      guard let element = stack.popLast() else { return }
+      if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+      if !stack.isEmpty { stack[stack.count - 1].text += string }
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA data: Data) {
+      if !stack.isEmpty { stack[stack.count - 1].text += String(decoding: data, as: UTF8.self) }
+    }
+  }
+
+  /// Expat's verdict on each file of `folder` (Python's `xml.parsers.expat`, namespaces on): true for well-formed.
+  static func expatVerdicts(_ folder: URL) async throws -> [String: Bool] {
+    let script = """
+      import os, sys, xml.parsers.expat
+      for name in sorted(os.listdir(sys.argv[1])):
+          parser = xml.parsers.expat.ParserCreate(namespace_separator=" ")
+          try:
+              parser.Parse(open(os.path.join(sys.argv[1], name), "rb").read(), True)
+              print(name, "well-formed")
+          except (xml.parsers.expat.ExpatError, ValueError):
+              print(name, "refused")
+      """
+    let run = try await ChildProcess.run(URL(filePath: "/usr/bin/python3"), ["-c", script, folder.path])
+    try #require(run.status == 0, "\(run.error)")
+    var verdicts: [String: Bool] = [:]
+    for line in run.output.split(separator: "\n") {
+      let words = line.split(separator: " ")
+      if words.count == 2 { verdicts[String(words[0])] = words[1] == "well-formed" }
+    }
+    return verdicts
+  }
+
+  @Test("over the fuzzing corpus, the reader agrees with expat on what is well-formed, and with FoundationXML's tree")
+  func agreesWithOthers() async throws {
+    let corpus = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appending(path: "Fuzz/corpus/xml")
+    let names = try FileManager.default.contentsOfDirectory(atPath: corpus.path).sorted()
+    let expat = try await Self.expatVerdicts(corpus)
+    try #require(expat.count == names.count)
+    var compared = (read: 0, refused: 0)
+    for name in names {
+      let data = try Data(contentsOf: corpus.appending(path: name))
+      let ours = Result { () throws(DAVXMLError) in try DAVXML.parse(data) }
+      switch ours {
+      case .success(let tree):
+        #expect(expat[name] == true, "\(name): read, but expat refuses it")
+        // FoundationXML is asked only here: a processing instruction, which the checks refuse, could crash it.
+        #expect(FoundationReader.read(data).0 == tree, "\(name)")
+        compared.read += 1
+      case .failure(let error) where error.reason.contains("well-formed"):
+        #expect(expat[name] == false, "\(name): refused, but expat reads it")
+        compared.refused += 1
+      case .failure(let error):
+        // Refused before the parser (a DTD, an instruction, an encoding, the limits): what expat says is no matter.
+        #expect(!error.reason.isEmpty)
+      }
+    }
+    // The corpus has both kinds, many of each (a corpus gone empty or unreadable would compare nothing).
+    #expect(compared.read >= 20 && compared.refused >= 50, "\(compared)")
+  }
+}
