@@ -290,7 +290,12 @@ struct DAVRequest {
       }
       return DAVRoutes.xml(DAVRoutes.multiStatus, DAVXML.multistatus(responses))
     case (DAVXML.caldav, "calendar-query"):
-      let filter = DAVQueryFilter(body.child(DAVXML.caldav, "filter"))
+      let filter: DAVQueryFilter
+      do { filter = try DAVQueryFilter(body.child(DAVXML.caldav, "filter")) } catch {
+        throw DAVRefusal.precondition(
+          .forbidden, DAVXML.caldav, "supported-filter",
+          "A query holds at most \(DAVQueryFilter.maxPropertyFilters) property filters.")
+      }
       let found = try await collection(id, .all)
       let responses = found.tasks.filter { $0.stored.unreadable == nil && filter.matches($0) }.map { task in
         Self.response(path(of: found, task.name), props: resourceProperties(task, wanted: wanted), wanted: wanted)
