@@ -55,45 +55,45 @@ package enum DAVXML {
         throw DAVXMLError(reason: "the body is declared in \(encoding); only UTF-8 is accepted")
       }
     }
-    // No DAV request needs a DTD: one is refused before the parser sees it (no external entity, no expansion).
-    if rest.range(of: Data("<!DOCTYPE".utf8)) != nil || rest.range(of: Data("<!ENTITY".utf8)) != nil {
-      throw DAVXMLError(reason: "a document type declaration is not accepted")
-    }
-    // Nor a processing instruction: no request needs one, and FoundationXML's reader, before ours, read one without
-    // data through a null pointer, which ended the whole service (`<?x?>`, found by fuzzing). Only the XML
-    // declaration, first, opens with `<?`.
-    if rest.range(of: Data("<?".utf8)) != nil {
-      throw DAVXMLError(reason: "a processing instruction is not accepted")
-    }
-    // libxml2 2.9 compares each attribute of a start tag with every one before it: one tag of 105 403 attributes in
-    // a 1 MiB body took 2.4-2.6 s of CPU (found by a review). A request's start tags are a few hundred bytes.
-    if longestStartTag(rest) > maxStartTag {
-      throw DAVXMLError(reason: "a start tag is longer than \(maxStartTag) bytes")
-    }
+    try checkMarkup(rest)
     return try tree(data)
   }
 
   static let maxStartTag = 4096
 
-  /// The length of the longest start tag in `body` (from `<` to `>`, quotes honoured; comments and CDATA sections
-  /// skipped), 0 without one. An unclosed tag counts to the end: the parser refuses it anyway.
-  static func longestStartTag(_ body: Data.SubSequence) -> Int {
-    var longest = 0
+  /// The markup of `body` checked before the parser reads it, comments and CDATA sections skipped (what they hold is
+  /// text, which a text-match may search for) and quotes honoured in start tags:
+  /// - no DAV request needs a DTD or any markup declaration (`<!` opening neither a comment nor a CDATA section):
+  ///   refused before the parser sees one (no external entity, no expansion);
+  /// - nor a processing instruction: FoundationXML's reader, before ours, read one without data through a null
+  ///   pointer, which ended the whole service (`<?x?>`, found by fuzzing); only the XML declaration, first and taken
+  ///   off before this, opens with `<?`;
+  /// - libxml2 2.9 compares each attribute of a start tag with every one before it: one tag of 105 403 attributes in
+  ///   a 1 MiB body took 2.4-2.6 s of CPU (found by a review). A request's start tags are a few hundred bytes.
+  /// The reader refuses a DTD and an instruction again where libxml2 meets one, should this scan and libxml2 ever
+  /// disagree on where a comment or a section ends.
+  static func checkMarkup(_ body: Data.SubSequence) throws(DAVXMLError) {
     var index = body.startIndex
     func skip(past end: String) {
       index = body[index...].range(of: Data(end.utf8))?.upperBound ?? body.endIndex
     }
     while let open = body[index...].firstIndex(of: UInt8(ascii: "<")) {
       index = open + 1
-      if body[index...].starts(with: "!--".utf8) {
+      let markup = body[index...]
+      if markup.starts(with: "!--".utf8) {
         skip(past: "-->")
         continue
       }
-      if body[index...].starts(with: "![CDATA[".utf8) {
+      if markup.starts(with: "![CDATA[".utf8) {
         skip(past: "]]>")
         continue
       }
-      guard let first = body[index...].first, first != UInt8(ascii: "/"), first != UInt8(ascii: "!") else { continue }
+      switch markup.first {
+      case UInt8(ascii: "!"): throw DAVXMLError(reason: "a document type declaration is not accepted")
+      case UInt8(ascii: "?"): throw DAVXMLError(reason: "a processing instruction is not accepted")
+      case UInt8(ascii: "/"), nil: continue
+      default: break
+      }
       var quote: UInt8?
       while index < body.endIndex {
         let byte = body[index]
@@ -106,9 +106,11 @@ package enum DAVXML {
           break
         }
       }
-      longest = max(longest, index - open)
+      // An unclosed tag counts to the end: the parser refuses it anyway.
+      if index - open > maxStartTag {
+        throw DAVXMLError(reason: "a start tag is longer than \(maxStartTag) bytes")
+      }
     }
-    return longest
   }
 
   /// The tree libxml2 reads from `data`, without `parse`'s checks on the bytes: a DTD or a processing instruction is

@@ -58,6 +58,8 @@ struct DAVXMLTests {
       ("<a x='1' x='2'/>", "not well-formed"), ("<a>\u{1}</a>", "not well-formed"),
       ("<?xml version=\"1.0\" encoding=\"latin1\"?><a/>", "declared in latin1"),
       ("<!DOCTYPE a><a/>", "document type"), ("<a><?x?></a>", "processing instruction"),
+      ("<a><!ELEMENT b ANY></a>", "document type"), ("<a><![CDATA[x]]><!-- y --><?x?></a>", "processing instruction"),
+      ("<a><![CDATA[x]]><!DOCTYPE a></a>", "document type"), ("<a><!-- x --><?x", "processing instruction"),
       (String(repeating: "<a>", count: 33) + String(repeating: "</a>", count: 33), "nested deeper"),
       ("<a>" + String(repeating: "<b/>", count: 20_000) + "</a>", "over 20000 elements"),
       ("<d:a:b xmlns:d=\"DAV:\"/>", "not well-formed"), ("<a xmlns:x=\"\"/>", "not well-formed"),
@@ -79,11 +81,17 @@ struct DAVXMLTests {
     let wide = "<a>" + String(repeating: "<b/>", count: 19_999) + "</a>"
     #expect(try Self.parse(wide).children.count == 19_999)
     let tag = "<a x='" + String(repeating: "y", count: 4096 - 9) + "'/>"
-    #expect(tag.utf8.count == 4096 && DAVXML.longestStartTag(Data(tag.utf8)[...]) == 4096)
+    #expect(tag.utf8.count == 4096)
     #expect(try Self.parse(tag).attributes["x"]?.count == 4087)
-    // Comments and CDATA sections are not start tags, however long.
+    #expect(throws: DAVXMLError(reason: "a start tag is longer than 4096 bytes")) {
+      try Self.parse("<a x='" + String(repeating: "y", count: 4096 - 8) + "'/>")
+    }
+    // Comments and CDATA sections are not markup, however long, and what they hold is text: a text-match may search
+    // for `<?` or `<!DOCTYPE` (the checks on the bytes had refused both anywhere, until 2026-12-06).
     let long = String(repeating: "<b c='d' ", count: 1000)
     #expect(try Self.parse("<a><!--\(long)--><![CDATA[\(long)]]></a>").text == long)
+    let markup = "<?x?> <!DOCTYPE b> <!ENTITY c \"d\"> <?xml version=\"1.0\"?>"
+    #expect(try Self.parse("<a><!-- \(markup) --><![CDATA[\(markup)]]><!-- ]]> <? --></a>").text == markup)
     #expect(try Self.parse("\u{FEFF}<?xml version=\"1.0\"?>\n<a>x</a>").text == "x")
     // Text and CDATA in many-byte characters, longer than libxml2's chunks: no character is cut between chunks.
     let text = String(repeating: "é日本語🙂", count: 2000)
