@@ -74,20 +74,18 @@ package enum DAVXML {
   /// disagree on where a comment or a section ends.
   static func checkMarkup(_ body: Data.SubSequence) throws(DAVXMLError) {
     var index = body.startIndex
-    func skip(past end: String) {
-      index = body[index...].range(of: Data(end.utf8))?.upperBound ?? body.endIndex
+    // The close is looked for after the whole opening: `<!-->` is no comment to libxml2, which reads on to the next
+    // `-->` (found by a review: a scan that took `<!-->` for a whole comment let what libxml2 read as the comment's
+    // text hide a start tag of 105 423 attributes, 2.4 s of CPU, and a DTD the reader then had to refuse itself).
+    func skip(_ opening: String, past end: String) -> Bool {
+      guard body[index...].starts(with: opening.utf8) else { return false }
+      index = body[(index + opening.utf8.count)...].range(of: Data(end.utf8))?.upperBound ?? body.endIndex
+      return true
     }
     while let open = body[index...].firstIndex(of: UInt8(ascii: "<")) {
       index = open + 1
+      if skip("!--", past: "-->") || skip("![CDATA[", past: "]]>") { continue }
       let markup = body[index...]
-      if markup.starts(with: "!--".utf8) {
-        skip(past: "-->")
-        continue
-      }
-      if markup.starts(with: "![CDATA[".utf8) {
-        skip(past: "]]>")
-        continue
-      }
       switch markup.first {
       case UInt8(ascii: "!"): throw DAVXMLError(reason: "a document type declaration is not accepted")
       case UInt8(ascii: "?"): throw DAVXMLError(reason: "a processing instruction is not accepted")

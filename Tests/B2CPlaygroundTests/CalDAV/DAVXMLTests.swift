@@ -121,6 +121,34 @@ struct DAVXMLTests {
     }
   }
 
+  @Test("the checks before the parser find comments and sections where libxml2 does, and refuse by themselves")
+  func markupScan() throws {
+    // Asked directly: the reader would refuse most of these too, with the same reason.
+    for (body, reason) in [
+      ("<a><?x?></a>", "processing instruction"), ("<!DOCTYPE a><a/>", "document type"),
+      ("<a><![CDATA[x]]><!-- y --><?x?></a>", "processing instruction"),
+      ("<!-- x --><!DOCTYPE a><a/>", "document type"),
+      // `<!-->` and `<!--->` open a comment that ends at the next `-->`, not there: what follows is the comment's
+      // text to libxml2, and a scan that ended the comment early read past the `-->` hidden in a quote or a section.
+      ("<a><!--><b '--><?x?></a>", "processing instruction"), ("<!--><x '--><!DOCTYPE a><a/>", "document type"),
+      ("<!---><x \"--><!DOCTYPE a SYSTEM \"file:///etc/passwd\"><a/>", "document type"),
+      ("<a><!--><![CDATA[--><?x?></a>", "processing instruction"),
+    ] {
+      #expect("\(body)") {
+        try DAVXML.checkMarkup(Data(body.utf8)[...])
+      } throws: { error in
+        (error as? DAVXMLError)?.reason.contains(reason) == true
+      }
+    }
+    // A start tag of 20 000 attributes behind `<!-->` and an unclosed-looking section: measured, and refused.
+    let hidden = "<a><!--><![CDATA[--><b" + (0..<20_000).map { " a\($0)=''" }.joined() + "/></a>"
+    #expect(throws: DAVXMLError(reason: "a start tag is longer than 4096 bytes")) { try Self.parse(hidden) }
+    // Comments libxml2 reads as comments are read, whatever they hold.
+    #expect(try Self.parse("<a><!--><?x--></a>").name == "a")
+    #expect(try Self.parse("<a><!--->x<?y-->z<!---->w</a>").text == "zw")
+    #expect(try Self.parse("<a><![CDATA[]]><![CDATA[]]]]><![CDATA[>]]></a>").text == "]]>")
+  }
+
   @Test("behind the checks on the bytes, the reader refuses a DTD and a processing instruction itself")
   func ownRefusals() throws {
     for (body, reason) in [
