@@ -70,7 +70,8 @@ struct DAVXMLTests {
     #expect {
       try Self.parse(body)
     } throws: { error in
-      (error as? DAVXMLError)?.reason.contains(reason) == true
+      // Refused by the checks before the reader where they can be (the reader would refuse some of them too).
+      (error as? DAVXMLError).map { $0.reason.contains(reason) && !$0.metByReader } == true
     }
   }
 
@@ -143,13 +144,21 @@ struct DAVXMLTests {
     // A start tag of 20 000 attributes behind `<!-->` and an unclosed-looking section: measured, and refused.
     let hidden = "<a><!--><![CDATA[--><b" + (0..<20_000).map { " a\($0)=''" }.joined() + "/></a>"
     #expect(throws: DAVXMLError(reason: "a start tag is longer than 4096 bytes")) { try Self.parse(hidden) }
+    // `--` inside a comment ends it for the scan and not for libxml2 (2.9 reads on to the next `-->`), which hides
+    // what follows from the scan; but it is a fatal error, after which libxml2 reads nothing more.
+    #expect(throws: DAVXMLError(reason: "the body is not well-formed XML")) {
+      try Self.parse("<a><!-- x ---><![CDATA[ --><?x?>]]></a>")
+    }
+    #expect(throws: DAVXMLError(reason: "the body is not well-formed XML")) {
+      try Self.parse("<a><!-- x ---><![CDATA[ --><b" + (0..<20_000).map { " a\($0)=''" }.joined() + "/>]]></a>")
+    }
     // Comments libxml2 reads as comments are read, whatever they hold.
     #expect(try Self.parse("<a><!--><?x--></a>").name == "a")
     #expect(try Self.parse("<a><!--->x<?y-->z<!---->w</a>").text == "zw")
     #expect(try Self.parse("<a><![CDATA[]]><![CDATA[]]]]><![CDATA[>]]></a>").text == "]]>")
   }
 
-  @Test("behind the checks on the bytes, the reader refuses a DTD and a processing instruction itself")
+  @Test("behind the checks on the bytes, the reader refuses a DTD, an instruction and a long start tag itself")
   func ownRefusals() throws {
     for (body, reason) in [
       ("<!DOCTYPE a [<!ENTITY e \"x\">]><a>&e;</a>", "a document type declaration is not accepted"),
@@ -165,6 +174,12 @@ struct DAVXMLTests {
       #expect(throws: DAVXMLError(reason: reason, metByReader: true)) { try DAVXML.tree(Data(body.utf8)) }
     }
     #expect(try DAVXML.tree(Data("<a>x</a>".utf8)).text == "x")
+    // A start tag with more attributes than 4 096 bytes can hold: the checks missed it (the harness fails on it).
+    func tag(_ attributes: Int) -> Data { Data(("<a" + (0..<attributes).map { " a\($0)=''" }.joined() + "/>").utf8) }
+    #expect(throws: DAVXMLError(reason: "a start tag is longer than 4096 bytes", metByReader: true)) {
+      try DAVXML.tree(tag(820))
+    }
+    #expect(try DAVXML.tree(tag(819)).attributes.count == 819)
   }
 
   /// FoundationXML's reader as the service had it: the same tree from the same callbacks, with the same limits.
