@@ -99,8 +99,8 @@ enum FuzzTarget: String, CaseIterable {
       let body: DAVElement
       do throws(DAVXMLError) { body = try DAVXML.parse(data) } catch {
         // The checks before the parser find every DTD, instruction and overlong start tag the parser would meet:
-        // one the reader meets itself is one they missed. (A start tag past 4 096 bytes needs a longer input than
-        // fuzz.sh's; replays of longer files check it.)
+        // one the reader meets itself is one they missed (fuzz.sh gives this target inputs of up to 16 KiB, room for
+        // a start tag past the checks' 4 096 bytes).
         if error.metByReader { fatalError("the checks before the parser missed what they refuse: \(error.reason)") }
         return
       }
