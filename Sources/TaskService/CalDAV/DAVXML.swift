@@ -63,6 +63,7 @@ package enum DAVXML {
   }
 
   static let maxStartTag = 4096
+  static let longStartTag = "a start tag is longer than \(maxStartTag) bytes"
 
   /// The markup of `body` checked before the parser reads it, comments and CDATA sections skipped (what they hold is
   /// text, which a text-match may search for) and quotes honoured in start tags:
@@ -109,12 +110,12 @@ package enum DAVXML {
       }
       // An unclosed tag counts to the end: the parser refuses it anyway.
       if index - open > maxStartTag {
-        throw DAVXMLError(reason: "a start tag is longer than \(maxStartTag) bytes")
+        throw DAVXMLError(reason: longStartTag)
       }
     }
   }
 
-  /// The tree libxml2 reads from `data`, without `parse`'s checks on the bytes: a DTD or a processing instruction is
+  /// The tree libxml2 reads from `data`, without `parse`'s checks on the markup: a DTD or a processing instruction is
   /// refused again where the parser meets it.
   package static func tree(_ data: Data) throws(DAVXMLError) -> DAVElement {
     try TreeReader.read(data)
@@ -178,7 +179,7 @@ package enum DAVXML {
       handler.characters = { user, bytes, length in TreeReader.of(user).text(bytes, length) }
       handler.ignorableWhitespace = handler.characters
       handler.cdataBlock = handler.characters
-      // What the byte checks in `parse` refuse, refused again where libxml2 meets it, before it reads any of it.
+      // What `checkMarkup` refuses, refused again where libxml2 meets it, before it reads any of it.
       handler.internalSubset = { user, _, _, _ in
         TreeReader.of(user).refuse("a document type declaration is not accepted", metByReader: true)
       }
@@ -235,7 +236,7 @@ package enum DAVXML {
       // A start tag of `maxStartTag` bytes holds at most this many attributes (` a=''`, five bytes each): more means
       // the checks missed a longer one, which libxml2 has just compared pairwise (refused here for the harness to see).
       guard attributeCount <= DAVXML.maxStartTag / 5 else {
-        refuse("a start tag is longer than \(DAVXML.maxStartTag) bytes", metByReader: true)
+        refuse(DAVXML.longStartTag, metByReader: true)
         return
       }
       guard stack.count < DAVXML.maxDepth, count <= DAVXML.maxElements else {
