@@ -3,6 +3,13 @@
 #ifndef B2C_CSECRET_SHIM_H
 #define B2C_CSECRET_SHIM_H
 #include <libsecret/secret.h>
+// SecretBackend (public since libsecret 0.19, exported; 0.20's secret.h does not include its header, which may only
+// be included from inside secret.h).
+#ifndef __SECRET_BACKEND_H__
+#define __SECRET_INSIDE_HEADER__
+#include <libsecret/secret-backend.h>
+#undef __SECRET_INSIDE_HEADER__
+#endif
 
 // The attributes of a session item: named once, here, for the schema and for Swift (imported as String constants).
 #define B2C_ATTRIBUTE_KEYCHAIN_GROUP "keychain-group"
@@ -35,5 +42,26 @@ static inline const SecretSchema *_Nonnull b2c_session_schema(void) {
     },
   };
   return &schema;
+}
+static inline void b2c_secret_prepared(GObject *_Nullable source, GAsyncResult *_Nonnull result, gpointer data) {
+  GError *error = NULL;
+  // Not released: a backend made here is cached by libsecret as this very reference, without one of its own (its
+  // password calls release theirs neither); one reference kept for the process.
+  (void)secret_backend_get_finish(result, &error);
+  g_clear_error(&error);
+  *(gboolean *)data = TRUE;
+}
+
+/// Readies the backend libsecret's password calls use (kept for the process) with its encrypted session open:
+/// connected and the keys exchanged, nothing unlocked, no prompt. Blocks, as those calls' blocking forms do, in a
+/// context of this thread's own until it has answered; a failure is left to the next call to meet.
+static inline void b2c_secret_prepare(void) {
+  GMainContext *context = g_main_context_new();
+  gboolean answered = FALSE;
+  g_main_context_push_thread_default(context);
+  secret_backend_get(SECRET_BACKEND_OPEN_SESSION, NULL, b2c_secret_prepared, &answered);
+  while (!answered) g_main_context_iteration(context, TRUE);
+  g_main_context_pop_thread_default(context);
+  g_main_context_unref(context);
 }
 #endif

@@ -18,6 +18,28 @@ struct TasksCLI: AsyncParsableCommand {
       SignIn.self, Status.self, Lists.self, List.self, Add.self, Done.self, Delete.self, Reminders.self, Snooze.self,
       AppPasswordsCommand.self, SignOut.self,
     ])
+
+  /// ArgumentParser's own `main`, after one thing: every command reads the keyring, so its connection and session
+  /// (a key exchange of some 7 ms on both sides) are opened while the arguments and settings are read, not after
+  /// (help and a misspelt command aside).
+  static func main() async {
+    let arguments = CommandLine.arguments.dropFirst()
+    if let first = arguments.first, !first.hasPrefix("-"), first != "help",
+      configuration.subcommands.contains(where: { $0.configuration.commandName == first })
+    {
+      SecretStore.prepare()
+    }
+    do {
+      var command = try parseAsRoot()
+      if var command = command as? AsyncParsableCommand {
+        try await command.run()
+      } else {
+        try command.run()
+      }
+    } catch {
+      exit(withError: error)
+    }
+  }
 }
 
 /// Options every command takes.
@@ -72,7 +94,10 @@ struct Context {
     }
     // libsoup, as the app: it stops reading an answer at its limit (URLSession's libcurl inflated a 1 GiB gzip
     // answer, 1.16 GB resident, before its delegate could refuse it).
-    session = Session(settings: settings, store: KeyringSessionStore(), http: .soup()) {
+    // Readied while the keyring answers.
+    let http = HTTPClient.soup()
+    http.prepare(for: settings.taskAPI)
+    session = Session(settings: settings, store: KeyringSessionStore(), http: http) {
       // Said on the terminal so that a pause behind another app's refresh or sign-out does not look like a hang.
       FileHandle.standardError.write(
         Data((tr("Waiting for another B2C Tasks app to finish with your sign-in…") + "\n").utf8))

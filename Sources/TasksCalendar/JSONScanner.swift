@@ -73,11 +73,14 @@ public struct JSONScanner {
   public mutating func object(_ member: (inout JSONScanner, Key) -> Bool) -> Bool {
     guard take(UInt8(ascii: "{")) else { return false }
     if take(UInt8(ascii: "}")) { return true }
-    var keys = Keys()
-    repeat {
-      guard let key = key(), keys.insert(key), take(UInt8(ascii: ":")), member(&self, key) else { return false }
-    } while take(UInt8(ascii: ","))
-    return take(UInt8(ascii: "}"))
+    // The keys so far on the stack (a task has seventeen; more go to an array): no allocation an object.
+    return withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: Keys.onStack) { stack in
+      var keys = Keys(stack: stack)
+      repeat {
+        guard let key = key(), keys.insert(key), take(UInt8(ascii: ":")), member(&self, key) else { return false }
+      } while take(UInt8(ascii: ","))
+      return take(UInt8(ascii: "}"))
+    }
   }
 
   /// An object's key, as its members' readers match it against the names they know (`case "id":`, `key == "id"`)
@@ -138,13 +141,30 @@ public struct JSONScanner {
   /// The keys of an object so far, to refuse one given twice: compared as their bytes, or as text once one is not
   /// plain (an escape's bytes differ from its text's).
   private struct Keys {
-    var plain: [UnsafeBufferPointer<UInt8>] = []
+    /// How many keys are kept on the stack.
+    static let onStack = 24
+    let stack: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>
+    var count = 0
+    /// The keys past the stack's.
+    var more: [UnsafeBufferPointer<UInt8>] = []
     var texts: [String]?
+    /// A bit for each plain key so far, by its length and two of its bytes: a key whose bit is not set is new, and
+    /// is compared with none (a task's seventeen keys set sixteen bits).
+    var bits: UInt64 = 0
+
+    init(stack: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>) {
+      self.stack = stack
+    }
+
+    /// The plain keys so far.
+    func plain(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+      index < stack.count ? stack[index] : more[index - stack.count]
+    }
 
     /// Adds `key`; false if the object has it already.
     mutating func insert(_ key: Key) -> Bool {
       if texts == nil, !key.plain {
-        texts = plain.map { String(decoding: Key.between($0), as: UTF8.self) }
+        texts = (0..<count).map { String(decoding: Key.between(plain($0)), as: UTF8.self) }
       }
       if texts != nil {
         let text = key.string
@@ -153,7 +173,11 @@ public struct JSONScanner {
         return true
       }
       let new = key.quoted
-      for seen in plain where seen.count == new.count {
+      let bit = UInt64(1) << ((UInt64(new.count) &* 7 &+ UInt64(new[1]) &+ UInt64(new[new.count - 2]) &* 3) & 63)
+      defer { bits |= bit }
+      for index in 0..<(bits & bit == 0 ? 0 : count) {
+        let seen = plain(index)
+        guard seen.count == new.count else { continue }
         var same = true
         for offset in 1..<new.count - 1 where seen[offset] != new[offset] {
           same = false
@@ -161,8 +185,12 @@ public struct JSONScanner {
         }
         if same { return false }
       }
-      if plain.isEmpty { plain.reserveCapacity(20) }
-      plain.append(new)
+      if count < stack.count {
+        stack.initializeElement(at: count, to: new)
+      } else {
+        more.append(new)
+      }
+      count += 1
       return true
     }
   }
@@ -246,6 +274,25 @@ public struct JSONScanner {
       return nil
     }
     return value
+  }
+
+  /// The bytes between the quotes of a string of printable ASCII without an escape (an id, a time), taken; nil,
+  /// with nothing taken, for any other value or string (which `text` then reads as it reads any).
+  public mutating func plainText() -> UnsafeBufferPointer<UInt8>? {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+    var end = index + 1
+    while end < bytes.count {
+      let byte = bytes[end]
+      if byte == UInt8(ascii: "\"") {
+        let text = UnsafeBufferPointer(rebasing: bytes[index + 1..<end])
+        index = end + 1
+        return text
+      }
+      guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+      end += 1
+    }
+    return nil
   }
 
   /// A string whose escapes are those JSON writers use for text (`\"`, `\\`, `\/`, `\n`, `\r`, `\t`, `\b`, `\f`)

@@ -12,16 +12,22 @@ extension UUID {
   /// service's samples while it wrote the change feed of 10 000 tasks, four ids a task).
   public init?(text: String) {
     var text = text
+    guard let read = text.withUTF8({ Self.read($0) }) ?? UUID(uuidString: text) else { return nil }
+    self = read
+  }
+
+  /// `init(text:)` of the text whose UTF-8 is `bytes` (the feed's readers read ids from the page, without a String
+  /// made for each).
+  public init?(textBytes bytes: UnsafeBufferPointer<UInt8>) {
+    guard let read = Self.read(bytes) ?? UUID(uuidString: String(decoding: bytes, as: UTF8.self)) else { return nil }
+    self = read
+  }
+
+  /// The usual form, or nil.
+  private static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
     var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    let read = text.withUTF8 { bytes in
-      withUnsafeMutableBytes(of: &value) { out in Self.read(bytes, into: out) }
-    }
-    if read {
-      self.init(uuid: value)
-    } else {
-      guard let parsed = UUID(uuidString: text) else { return nil }
-      self = parsed
-    }
+    guard withUnsafeMutableBytes(of: &value, { out in read(bytes, into: out) }) else { return nil }
+    return UUID(uuid: value)
   }
 
   private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableRawBufferPointer) -> Bool {

@@ -22,6 +22,14 @@ public final class SecretStore: Sendable {
     case session
   }
 
+  /// Connects to the keyring and opens its encrypted session (a key exchange, milliseconds of work on both sides)
+  /// on the store's thread now, so that the first call that follows finds them ready; a program calls it as it
+  /// starts, before it has read what it needs to ask. Unlocks nothing and raises no prompt; a failure is left to
+  /// that first call to meet and report.
+  public static func prepare() {
+    KeyringThread.shared.run { b2c_secret_prepare() }
+  }
+
   /// Stores `secret` under `attributes` in `collection`, replacing an item there with exactly these attributes.
   public func store(
     _ secret: String, label: String, attributes: [String: String], in collection: Collection = .login

@@ -24,6 +24,19 @@ public final class SoupTransport: HTTPTransport, Sendable {
     thread.run { session.close() }
   }
 
+  /// Makes the session and looks the proxy for `url` up on the transport's thread now, as libsoup does for a new
+  /// connection: the first lookup of a process loads GIO's modules, the desktop's proxy settings and the name
+  /// service's set-up (3–4 ms the CLI's first request waited for after the keyring had answered; RESULTS.md). The
+  /// answer is not kept: the request looks it up again, at no such cost.
+  public func prepare(for url: URL) {
+    let session = self.session
+    let uri = url.absoluteString
+    thread.run {
+      _ = session.open(timeout: nil)
+      g_proxy_resolver_lookup_async(g_proxy_resolver_get_default(), uri, nil, nil, nil)
+    }
+  }
+
   public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPAnswer {
     let exchange = Exchange(request: request)
     let session = self.session
@@ -129,6 +142,13 @@ private final class Exchange: @unchecked Sendable {
       return
     }
     self.stream = stream
+    // Room for the whole body the server announces (within the limit), so that a page of the feed is not copied
+    // again each time the body outgrows its room (a gzip body's announced length is less than it unpacks to).
+    if let message {
+      let headers = soup_message_get_response_headers(message)
+      let announced = Int(soup_message_headers_get_content_length(headers))
+      if announced > 0 { body.reserveCapacity(min(announced, request.maxResponseBytes)) }
+    }
     readMore()
   }
 

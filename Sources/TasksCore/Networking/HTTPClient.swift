@@ -125,6 +125,13 @@ public struct HTTPAnswer: Sendable {
 public protocol HTTPTransport: Sendable {
   /// Sends `request`; the answer whatever its status.
   func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPAnswer
+  /// Readies, in the background, what a first request to `url` needs before it connects (for libsoup: its session,
+  /// and the proxy for the URL looked up once), so that the request does not wait for it; sends nothing.
+  func prepare(for url: URL)
+}
+
+extension HTTPTransport {
+  public func prepare(for url: URL) {}
 }
 
 /// The core's HTTP: a transport and the requests the core makes with it.
@@ -140,6 +147,11 @@ public struct HTTPClient: Sendable {
   /// Sends `request`.
   public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPAnswer {
     try await transport.send(request)
+  }
+
+  /// Readies the transport for a first request to `url`, in the background (`HTTPTransport.prepare`).
+  public func prepare(for url: URL) {
+    transport.prepare(for: url)
   }
 
   /// `host` or `host:port` of `url`, as a user would recognise it.

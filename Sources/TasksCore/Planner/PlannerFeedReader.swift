@@ -116,13 +116,16 @@ extension JSONScanner {
     return read ? (lists, tasks) : nil
   }
 
+  /// An id read from the page's bytes (without a String made for it), or as any text when it has an escape.
   private mutating func feedUUID() -> UUID? {
-    text().flatMap { UUID(text: $0.string) }
+    if let bytes = plainText() { return UUID(textBytes: bytes) }
+    return text().flatMap { UUID(text: $0.string) }
   }
 
-  /// A time as `WireDate` reads it directly (UTC, `Z`).
+  /// A time as `WireDate` reads it directly (UTC, `Z`), from the page's bytes as `feedUUID` reads ids.
   private mutating func feedTime() -> Date? {
-    text().flatMap { WireDate.utc($0.string) }
+    if let bytes = plainText() { return WireDate.utc(bytes: bytes) }
+    return text().flatMap { WireDate.utc($0.string) }
   }
 
   private mutating func feedList() -> PlannerListItem? {

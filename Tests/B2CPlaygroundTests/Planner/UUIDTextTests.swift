@@ -1,5 +1,6 @@
 // UUID(text:) against Foundation's UUID(uuidString:): the same UUID for every id it reads itself, and the same
-// answer (a UUID or none) for damaged and foreign text, which it leaves to Foundation.
+// answer (a UUID or none) for damaged and foreign text, which it leaves to Foundation; UUID(textBytes:), the feed
+// reader's, the same as UUID(text:) for each.
 
 import Foundation
 import TasksCalendar
@@ -8,6 +9,12 @@ import Testing
 
 @Suite("UUID(text:): an id read without sscanf")
 struct UUIDTextTests {
+  /// `UUID(textBytes:)` of `text`'s UTF-8.
+  static func fromBytes(_ text: String) -> UUID? {
+    var text = text
+    return text.withUTF8 { UUID(textBytes: $0) }
+  }
+
   @Test("ids in lower, upper and mixed case read as Foundation reads them")
   func ids() {
     var random = SeededGenerator(seed: 36)
@@ -22,6 +29,7 @@ struct UUIDTextTests {
       for text in [upper, upper.lowercased(), mixed] {
         #expect(UUID(text: text) == id, "\(text)")
         #expect(UUID(text: text) == UUID(uuidString: text), "\(text)")
+        #expect(Self.fromBytes(text) == id, "\(text)")
       }
     }
   }
@@ -43,6 +51,7 @@ struct UUIDTextTests {
       }
       let text = String(decoding: bytes, as: UTF8.self)
       #expect(UUID(text: text) == UUID(uuidString: text), "\(text)")
+      #expect(Self.fromBytes(text) == UUID(text: text), "\(text)")
       if UUID(text: text) == nil { refused += 1 }
     }
     #expect(refused > 5_000, "most damaged ids are no ids: \(refused)")
@@ -58,6 +67,7 @@ struct UUIDTextTests {
       bytes[Int.random(in: 0..<bytes.count, using: &random)] = alphabet.randomElement(using: &random)!
       let text = String(decoding: bytes, as: UTF8.self)
       #expect(UUID(text: text) == UUID(uuidString: text), "\(text)")
+      #expect(Self.fromBytes(text) == UUID(text: text), "\(text)")
       if UUID(text: text) != nil { read += 1 }
     }
     #expect(read > 5_000 && read < 19_000, "some replacements are still ids, some are not: \(read)")
@@ -75,5 +85,6 @@ struct UUIDTextTests {
     ])
   func foreign(_ text: String) {
     #expect(UUID(text: text) == UUID(uuidString: text))
+    #expect(Self.fromBytes(text) == UUID(text: text))
   }
 }

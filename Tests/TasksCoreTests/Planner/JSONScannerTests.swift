@@ -38,6 +38,24 @@ struct JSONScannerTests {
     let many = (0..<17).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
     #expect(Self.keys("{" + many + "}")?.count == 17)
     #expect(Self.keys("{" + many + ", \"k0\": 0}") == nil)
+    // A task's keys, two of which share a bit of the quick check (listId, categories), and each again.
+    let task = [
+      "id", "listId", "parentId", "title", "notes", "status", "completedAt", "priority", "due", "recurrence",
+      "reminders", "categories", "sortKey", "createdAt", "updatedAt", "version", "changedBy",
+    ]
+    let members = task.map { "\"\($0)\": 0" }.joined(separator: ", ")
+    #expect(Self.keys("{" + members + "}") == task)
+    for key in task { #expect(Self.keys("{" + members + ", \"\(key)\": 1}") == nil, "\(key) twice") }
+    // Past the keys kept on the stack (24): forty keys read, a repeat of one kept on either side refused, as bytes
+    // and as text.
+    let forty = (0..<40).map { "\"key \($0)\": \($0)" }.joined(separator: ", ")
+    #expect(Self.keys("{" + forty + "}")?.count == 40)
+    for repeated in [0, 23, 24, 39] {
+      #expect(Self.keys("{" + forty + ", \"key \(repeated)\": 1}") == nil, "key \(repeated) twice")
+      #expect(Self.keys("{" + forty + ", \"key\\/ \(repeated)\": 1}") != nil)
+      #expect(Self.keys("{" + forty + ", \"k\\/ey \(repeated)\": 1, \"k/ey \(repeated)\": 2}") == nil)
+    }
+    #expect(Self.keys("{" + forty + ", \"key \\u0032\": 1}") == nil, "an escape the scanner leaves to others")
   }
 
   @Test("a key is the name it reads as, plain, escaped or not ASCII, and no other")

@@ -1,0 +1,60 @@
+// A transport readied before its first request (the CLI readies libsoup while the keyring answers), and the room a
+// body's announced length reserves, over both transports against a server of the test's own that counts what it
+// is sent.
+
+import Foundation
+import TasksCore
+import TasksTestSupport
+import Testing
+
+@Suite("A transport readied before its first request")
+struct TransportReadyTests {
+  /// Answers `/ping` with `pong`; `/huge` announces 2⁶³ − 1 bytes, sends 2 and closes; `/count` answers how many
+  /// other requests it was sent. Prints its port.
+  private static let script = """
+    import http.server, sys
+    requests = 0
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        def log_message(self, *args): pass
+        def do_GET(self):
+            global requests
+            if self.path == "/huge":
+                requests += 1
+                self.wfile.write(b"HTTP/1.1 200 OK\\r\\nContent-Length: %d\\r\\n\\r\\n{}" % (2 ** 63 - 1))
+                self.close_connection = True
+                return
+            if self.path != "/count":
+                requests += 1
+            body = (str(requests) if self.path == "/count" else "pong").encode()
+            self.wfile.write(b"HTTP/1.1 200 OK\\r\\nContent-Length: %d\\r\\n\\r\\n%s" % (len(body), body))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print("listening on %d" % server.server_address[1], flush=True)
+    server.serve_forever()
+    """
+
+  @Test("readying sends nothing, and the request after it is answered", arguments: Transport.allCases)
+  func readied(transport: Transport) async throws {
+    let server = try await ScriptServer.start(["-c", Self.script])
+    defer { server.stop() }
+    let ping = try #require(URL(string: server.origin + "/ping"))
+    let client = transport.client()
+    client.prepare(for: ping)
+    client.prepare(for: ping)
+    let answer = try await client.get(ping)
+    #expect(answer.status == 200 && answer.body == Data("pong".utf8))
+    let count = try await Transport.urlSession.client().get(try #require(URL(string: server.origin + "/count")))
+    #expect(String(decoding: count.body, as: UTF8.self) == "1", "only the request was sent")
+  }
+
+  @Test("a length announced past the limit reserves no more than the limit: the short body is a failure")
+  func announcedLength() async throws {
+    let server = try await ScriptServer.start(["-c", Self.script])
+    defer { server.stop() }
+    // libsoup only: FoundationNetworking's URLSession (the tests' other transport, in no program of ours) stops the
+    // whole process on this length (it converts it to a Double and back).
+    await #expect(throws: NetworkError.self) {
+      _ = try await Transport.soup.client().get(try #require(URL(string: server.origin + "/huge")))
+    }
+  }
+}
