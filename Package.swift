@@ -67,6 +67,9 @@ let package = Package(
     .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     // Graceful shutdown of servers run in the background (already built for Hummingbird).
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    // The task API's reads of issuers' metadata and keys (already built for Hummingbird's testing): a body's size
+    // bounded, which FoundationNetworking's URLSession could not do.
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
   ],
   targets: [
     // MARK: C libraries
@@ -155,6 +158,7 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ],
       // The API's OpenAPI description, checked against the running server by Tests/OpenAPI/check.sh.
       exclude: ["openapi.yaml"]),

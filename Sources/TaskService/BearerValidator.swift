@@ -1,13 +1,11 @@
 // BearerValidator: checks the task API's bearer tokens: signature (JWKS), issuer, audience, lifetime. Sendable.
 
+import AsyncHTTPClient
 import Crypto
 import Foundation
 import JWTKit
+import NIOCore
 import Synchronization
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 
 /// The claims the task API looks at; anything else in the token is ignored.
 struct BearerClaims: JWTPayload {
@@ -460,34 +458,33 @@ public actor IssuerKeys {
   }
 }
 
-/// The HTTP client that reads issuers' metadata and keys: follows no redirect (a redirect is a failed read, as in the
-/// app's discovery), answers only 200.
+/// The HTTP client that reads issuers' metadata and keys (AsyncHTTPClient, on the service's event loops): follows no
+/// redirect (a redirect is a failed read, as in the app's discovery), answers only 200, and reads at most `maxBytes`
+/// of a body. A hostile issuer's length or size is a failed read: FoundationNetworking's URLSession, used before,
+/// ended the whole service on a `Content-Length` of 2⁶³ − 1 (libcurl's length made a Double and back) and read any
+/// body whole into memory (IssuerKeysTests.hostileSizes).
 final class KeyFetcher: Sendable {
   static let shared = KeyFetcher()
-  private let session: URLSession
+  /// The most a metadata document or key set may hold (B2C's and Entra's are a few KiB).
+  static let maxBytes = 1 << 20
+  /// How long a read may take, from its connection to its body's end.
+  static let timeout = TimeAmount.seconds(15)
+  /// Never shut down: it lives as long as the process.
+  private let client: HTTPClient
 
   private init() {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = 15
-    configuration.urlCache = nil
-    session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+    client = HTTPClient(
+      eventLoopGroupProvider: .singleton,
+      configuration: HTTPClient.Configuration(
+        redirectConfiguration: .disallow, timeout: .init(connect: Self.timeout, read: Self.timeout)))
   }
 
   /// The body of a 200 answer to GET `url`.
   func get(_ url: URL) async throws -> Data {
-    let (data, response) = try await session.data(from: url)
-    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+    let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: Self.timeout)
+    guard response.status == .ok else {
       throw JWTError.generic(identifier: "metadata", reason: "not a 200 answer")
     }
-    return data
-  }
-
-  private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-      _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-      newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-      completionHandler(nil)
-    }
+    return Data(buffer: try await response.body.collect(upTo: Self.maxBytes))
   }
 }

@@ -10,7 +10,8 @@ import Testing
 struct IssuerKeysTests {
   /// A server that answers `/slow-fail` after a moment with 500, `/redirect` with a redirect to `/metadata`,
   /// `/metadata` with a document, `/plain-keys` with one naming keys on plain http at 127.0.0.2 (where it listens too),
-  /// and `/keys` with an empty key set; it prints each request's path.
+  /// `/huge` with a length of 2⁶³ − 1 bytes and two, `/large` with a document of 64 MiB, and `/keys` with an empty
+  /// key set; it prints each request's path.
   private static let script = """
     import http.server, json, sys, threading, time
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -31,6 +32,16 @@ struct IssuerKeysTests {
                 body = json.dumps({"issuer": origin, "jwks_uri": keys}).encode()
                 self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers()
                 self.wfile.write(body)
+            elif self.path == "/huge":
+                # A hostile issuer's length: past what a 64-bit signed count holds once made a Double.
+                self.wfile.write(b"HTTP/1.0 200 OK\\r\\nContent-Length: %d\\r\\n\\r\\n{}" % (2 ** 63 - 1))
+            elif self.path == "/large":
+                # The document /metadata answers after 64 MiB of spaces, without a length: read whole, it is valid.
+                origin = "http://127.0.0.1:%d" % self.server.server_address[1]
+                self.send_response(200); self.end_headers()
+                for _ in range(64):
+                    self.wfile.write(b" " * (1 << 20))
+                self.wfile.write(json.dumps({"issuer": origin, "jwks_uri": origin + "/keys"}).encode())
             elif self.path == "/keys":
                 self.send_response(200); self.send_header("Content-Length", "11"); self.end_headers()
                 self.wfile.write(b'{"keys":[]}')
@@ -108,6 +119,18 @@ struct IssuerKeysTests {
     let direct = try await ChildProcess.run(
       URL(filePath: "/usr/bin/curl"), ["-s", "--noproxy", "*", jwksURI], timeout: .seconds(30))
     #expect(direct.output == #"{"keys":[]}"#)
+  }
+
+  @Test("a hostile issuer's length or size is a failed read: not the end of the service, nor all of it in memory")
+  func hostileSizes() async throws {
+    let (issuer, origin) = try await startIssuer()
+    defer { issuer.kill() }
+    for path in ["/huge", "/large"] {
+      let keys = IssuerKeys(metadataURL: try #require(URL(string: "\(origin)\(path)")))
+      await #expect(throws: (any Error).self, "\(path)") { _ = try await keys.name() }
+    }
+    // The service goes on: the same issuer's document, asked for directly, is read.
+    #expect(try await IssuerKeys(metadataURL: try #require(URL(string: "\(origin)/metadata"))).name() == origin)
   }
 
   @Test("L2: keys are read only from https, or http on loopback")
