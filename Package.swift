@@ -159,6 +159,7 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ],
       // The API's OpenAPI description, checked against the running server by Tests/OpenAPI/check.sh.
       exclude: ["openapi.yaml"]),

@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import JWTKit
 import NIOCore
+import NIOSSL
 import Synchronization
 
 /// The claims the task API looks at; anything else in the token is ignored.
@@ -240,9 +241,15 @@ public actor IssuerKeys {
   /// How long the first failed read keeps the next one away; each failure in a row doubles it (up to a minute, or
   /// this if longer).
   private let firstBackOff: TimeInterval
+  /// How long one read of the metadata or the key set may take, from its connection to its body's end.
+  private let readTimeout: Duration
 
-  public init(metadataURL: URL, maxAge: TimeInterval = 86400, firstBackOff: TimeInterval = 1) {
+  public init(
+    metadataURL: URL, maxAge: TimeInterval = 86400, firstBackOff: TimeInterval = 1,
+    readTimeout: Duration = KeyFetcher.timeout
+  ) {
     self.metadataURL = metadataURL
+    self.readTimeout = readTimeout
     let parts = URLComponents(url: metadataURL, resolvingAgainstBaseURL: false)
     origin = "\(parts?.scheme?.lowercased() ?? "")://\(parts?.host?.lowercased() ?? ""):\(parts?.port ?? -1)"
     self.maxAge = maxAge
@@ -342,7 +349,7 @@ public actor IssuerKeys {
     defer { reading = nil }
     lastFetch = Date()
     do {
-      let (issuer, collection, keys) = try await Self.read(metadataURL: metadataURL)
+      let (issuer, collection, keys) = try await Self.read(metadataURL: metadataURL, within: readTimeout)
       self.collection = collection
       self.issuer = issuer
       self.keys = keys
@@ -409,8 +416,10 @@ public actor IssuerKeys {
 
   /// The issuer's name and RS256 keys, from its metadata document and key set.
   /// The key set's keys are answered as `kid n e`.
-  private static func read(metadataURL: URL) async throws -> (String, JWTKeyCollection, Set<String>) {
-    let metadata = try await KeyFetcher.shared.get(metadataURL)
+  private static func read(metadataURL: URL, within timeout: Duration) async throws -> (
+    String, JWTKeyCollection, Set<String>
+  ) {
+    let metadata = try await KeyFetcher.shared.get(metadataURL, within: timeout)
     guard let document = try JSONSerialization.jsonObject(with: metadata) as? [String: Any],
       let issuer = document["issuer"] as? String, let jwksText = document["jwks_uri"] as? String,
       isTrustworthy(jwksText), let jwksURL = URL(string: jwksText)
@@ -418,7 +427,7 @@ public actor IssuerKeys {
     guard mayDeclare(issuer, at: metadataURL) else {
       throw NotItsIssuer(issuer: issuer, metadataURL: metadataURL)
     }
-    let jwks = try await KeyFetcher.shared.get(jwksURL)
+    let jwks = try await KeyFetcher.shared.get(jwksURL, within: timeout)
     // B2C's key sets name no algorithm, and JWTKit would take it from the first token's header and keep it for the
     // key: one junk token naming PS256 made every later RS256 token fail. Every key is pinned to RS256.
     guard let set = try JSONSerialization.jsonObject(with: jwks) as? [String: Any],
@@ -459,32 +468,49 @@ public actor IssuerKeys {
 }
 
 /// The HTTP client that reads issuers' metadata and keys (AsyncHTTPClient, on the service's event loops): follows no
-/// redirect (a redirect is a failed read, as in the app's discovery), answers only 200, and reads at most `maxBytes`
-/// of a body. A hostile issuer's length or size is a failed read: FoundationNetworking's URLSession, used before,
-/// ended the whole service on a `Content-Length` of 2⁶³ − 1 (libcurl's length made a Double and back) and read any
-/// body whole into memory (IssuerKeysTests.hostileSizes).
-final class KeyFetcher: Sendable {
+/// redirect (a redirect is a failed read, as in the app's discovery), answers only 200, reads at most `maxBytes` of a
+/// body, and gives a read a deadline for the whole of it (AsyncHTTPClient's own timeouts end at the head, or wait for
+/// silence: a body trickled a byte at a time would hold every request waiting for the issuer's keys). A hostile
+/// issuer's length, size or pace is a failed read: FoundationNetworking's URLSession, used before, ended the whole
+/// service on a `Content-Length` of 2⁶³ − 1 (libcurl's length made a Double and back) and read any body whole into
+/// memory (IssuerKeysTests.hostileSizes). TLS 1.2 at least, as the system's OpenSSL asked before. Proxy variables
+/// (`https_proxy`), which libcurl read, are not read: the service reaches its issuers directly.
+public final class KeyFetcher: Sendable {
   static let shared = KeyFetcher()
   /// The most a metadata document or key set may hold (B2C's and Entra's are a few KiB).
   static let maxBytes = 1 << 20
   /// How long a read may take, from its connection to its body's end.
-  static let timeout = TimeAmount.seconds(15)
+  public static let timeout = Duration.seconds(15)
   /// Never shut down: it lives as long as the process.
   private let client: HTTPClient
 
   private init() {
+    var tls = TLSConfiguration.makeClientConfiguration()
+    tls.minimumTLSVersion = .tlsv12
+    let seconds = TimeAmount.seconds(Self.timeout.components.seconds)
     client = HTTPClient(
       eventLoopGroupProvider: .singleton,
       configuration: HTTPClient.Configuration(
-        redirectConfiguration: .disallow, timeout: .init(connect: Self.timeout, read: Self.timeout)))
+        tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: seconds, read: seconds)))
   }
 
-  /// The body of a 200 answer to GET `url`.
-  func get(_ url: URL) async throws -> Data {
-    let response = try await client.execute(HTTPClientRequest(url: url.absoluteString), timeout: Self.timeout)
-    guard response.status == .ok else {
-      throw JWTError.generic(identifier: "metadata", reason: "not a 200 answer")
+  /// The body of a 200 answer to GET `url`, whole within `timeout`.
+  func get(_ url: URL, within timeout: Duration) async throws -> Data {
+    try await withThrowingTaskGroup(of: Data.self) { group in
+      group.addTask {
+        let response = try await self.client.execute(
+          HTTPClientRequest(url: url.absoluteString), deadline: .distantFuture)
+        guard response.status == .ok else {
+          throw JWTError.generic(identifier: "metadata", reason: "not a 200 answer")
+        }
+        return Data(buffer: try await response.body.collect(upTo: Self.maxBytes))
+      }
+      group.addTask {
+        try await Task.sleep(for: timeout)
+        throw JWTError.generic(identifier: "metadata", reason: "not read within \(timeout)")
+      }
+      defer { group.cancelAll() }
+      return try await group.next()!
     }
-    return Data(buffer: try await response.body.collect(upTo: Self.maxBytes))
   }
 }

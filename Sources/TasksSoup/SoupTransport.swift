@@ -142,9 +142,9 @@ private final class Exchange: @unchecked Sendable {
       return
     }
     self.stream = stream
-    // Room for the whole body the server announces (within the limit), so that a page of the feed is not copied
+    // Room for the whole body a 200 announces (within the limit), so that a page of the feed is not copied
     // again each time the body outgrows its room (a gzip body's announced length is less than it unpacks to).
-    if let message {
+    if let message, soup_message_get_status(message).rawValue == 200 {
       let headers = soup_message_get_response_headers(message)
       let announced = Int(soup_message_headers_get_content_length(headers))
       if announced > 0 { body.reserveCapacity(min(announced, request.maxResponseBytes)) }

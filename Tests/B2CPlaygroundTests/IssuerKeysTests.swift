@@ -10,8 +10,8 @@ import Testing
 struct IssuerKeysTests {
   /// A server that answers `/slow-fail` after a moment with 500, `/redirect` with a redirect to `/metadata`,
   /// `/metadata` with a document, `/plain-keys` with one naming keys on plain http at 127.0.0.2 (where it listens too),
-  /// `/huge` with a length of 2⁶³ − 1 bytes and two, `/large` with a document of 64 MiB, and `/keys` with an empty
-  /// key set; it prints each request's path.
+  /// `/huge` with a length of 2⁶³ − 1 bytes and two, `/large` with a document of 64 MiB, `/drip` with a body a byte
+  /// every half second, and `/keys` with an empty key set; it prints each request's path.
   private static let script = """
     import http.server, json, sys, threading, time
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -42,6 +42,14 @@ struct IssuerKeysTests {
                 for _ in range(64):
                     self.wfile.write(b" " * (1 << 20))
                 self.wfile.write(json.dumps({"issuer": origin, "jwks_uri": origin + "/keys"}).encode())
+            elif self.path == "/drip":
+                # The head at once, then the body a byte every half second for two minutes.
+                self.send_response(200); self.send_header("Content-Length", "240"); self.end_headers()
+                try:
+                    for _ in range(240):
+                        self.wfile.write(b" "); self.wfile.flush(); time.sleep(0.5)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
             elif self.path == "/keys":
                 self.send_response(200); self.send_header("Content-Length", "11"); self.end_headers()
                 self.wfile.write(b'{"keys":[]}')
@@ -129,6 +137,13 @@ struct IssuerKeysTests {
       let keys = IssuerKeys(metadataURL: try #require(URL(string: "\(origin)\(path)")))
       await #expect(throws: (any Error).self, "\(path)") { _ = try await keys.name() }
     }
+    // A body trickled a byte at a time (never silent for a read's timeout) ends at the read's deadline, 2 s here:
+    // failed well before the two minutes it would trickle for, however busy the machine.
+    let started = ContinuousClock.now
+    let drip = IssuerKeys(metadataURL: try #require(URL(string: "\(origin)/drip")), readTimeout: .seconds(2))
+    await #expect(throws: (any Error).self) { _ = try await drip.name() }
+    #expect(
+      ContinuousClock.now - started < .seconds(60), "the trickled body was read for \(ContinuousClock.now - started)")
     // The service goes on: the same issuer's document, asked for directly, is read.
     #expect(try await IssuerKeys(metadataURL: try #require(URL(string: "\(origin)/metadata"))).name() == origin)
   }

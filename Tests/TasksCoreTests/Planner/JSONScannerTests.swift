@@ -56,6 +56,10 @@ struct JSONScannerTests {
       #expect(Self.keys("{" + forty + ", \"k\\/ey \(repeated)\": 1, \"k/ey \(repeated)\": 2}") == nil)
     }
     #expect(Self.keys("{" + forty + ", \"key \\u0032\": 1}") == nil, "an escape the scanner leaves to others")
+    // Keys of one text, written plain before the stack is full and past it, then through an escape.
+    let slashed = (0..<40).map { "\"k/\($0)\": \($0)" }.joined(separator: ", ")
+    for repeated in [3, 30] { #expect(Self.keys("{" + slashed + ", \"k\\/\(repeated)\": 1}") == nil, "k/\(repeated)") }
+    #expect(Self.keys("{" + slashed + ", \"k\\/40\": 1}")?.last == "k/40")
   }
 
   @Test("a key is the name it reads as, plain, escaped or not ASCII, and no other")
