@@ -24,7 +24,7 @@ struct TasksCLI: AsyncParsableCommand {
   /// (help and a misspelt command aside).
   static func main() async {
     let arguments = CommandLine.arguments.dropFirst()
-    if let first = arguments.first, !first.hasPrefix("-"), first != "help",
+    if let first = arguments.first,
       configuration.subcommands.contains(where: { $0.configuration.commandName == first })
     {
       SecretStore.prepare()
@@ -93,8 +93,7 @@ struct Context {
       throw Context.report(CLIFailure(status: 6, code: "settings", message: error.description), json: options.json)
     }
     // libsoup, as the app: it stops reading an answer at its limit (URLSession's libcurl inflated a 1 GiB gzip
-    // answer, 1.16 GB resident, before its delegate could refuse it).
-    // Readied while the keyring answers.
+    // answer, 1.16 GB resident, before its delegate could refuse it). Readied while the keyring answers.
     let http = HTTPClient.soup()
     http.prepare(for: settings.taskAPI)
     session = Session(settings: settings, store: KeyringSessionStore(), http: http) {
