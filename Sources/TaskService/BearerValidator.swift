@@ -137,9 +137,11 @@ public struct BearerValidator: Sendable {
     /// The `iss` values declared by documents of more than one origin, or by documents that publish different keys,
     /// with the metadata URLs declaring each.
     public var shared: [String: [URL]] = [:]
+    /// The documents that cannot be read now, with why (their tokens are refused until they can).
+    public var unreadable: [(metadataURL: URL, reason: String)] = []
   }
 
-  /// Reads the name each of `issuers` declares (issuers that cannot be read now are left out).
+  /// Reads the name each of `issuers` declares (issuers that cannot be read now are left out of the names).
   public static func declarations(_ issuers: [IssuerKeys]) async -> Declarations {
     var declared: [String: [IssuerKeys]] = [:]
     var result = Declarations()
@@ -153,7 +155,7 @@ public struct BearerValidator: Sendable {
         switch name {
         case .success(let name): declared[name, default: []].append(issuer)
         case .failure(let error as IssuerKeys.NotItsIssuer): result.misnamed.append(error)
-        case .failure: break
+        case .failure(let error): result.unreadable.append((issuer.metadataURL, "\(error)"))
         }
       }
     }
@@ -243,13 +245,16 @@ public actor IssuerKeys {
   private let firstBackOff: TimeInterval
   /// How long one read of the metadata or the key set may take, from its connection to its body's end.
   private let readTimeout: Duration
+  /// What reads them (through the proxies it was given, or directly).
+  private let fetcher: KeyFetcher
 
   public init(
     metadataURL: URL, maxAge: TimeInterval = 86400, firstBackOff: TimeInterval = 1,
-    readTimeout: Duration = KeyFetcher.timeout
+    readTimeout: Duration = KeyFetcher.timeout, fetcher: KeyFetcher = .shared
   ) {
     self.metadataURL = metadataURL
     self.readTimeout = readTimeout
+    self.fetcher = fetcher
     let parts = URLComponents(url: metadataURL, resolvingAgainstBaseURL: false)
     origin = "\(parts?.scheme?.lowercased() ?? "")://\(parts?.host?.lowercased() ?? ""):\(parts?.port ?? -1)"
     self.maxAge = maxAge
@@ -349,7 +354,7 @@ public actor IssuerKeys {
     defer { reading = nil }
     lastFetch = Date()
     do {
-      let (issuer, collection, keys) = try await Self.read(metadataURL: metadataURL, within: readTimeout)
+      let (issuer, collection, keys) = try await Self.read(metadataURL: metadataURL, within: readTimeout, by: fetcher)
       self.collection = collection
       self.issuer = issuer
       self.keys = keys
@@ -416,10 +421,10 @@ public actor IssuerKeys {
 
   /// The issuer's name and RS256 keys, from its metadata document and key set.
   /// The key set's keys are answered as `kid n e`.
-  private static func read(metadataURL: URL, within timeout: Duration) async throws -> (
+  private static func read(metadataURL: URL, within timeout: Duration, by fetcher: KeyFetcher) async throws -> (
     String, JWTKeyCollection, Set<String>
   ) {
-    let metadata = try await KeyFetcher.shared.get(metadataURL, within: timeout)
+    let metadata = try await fetcher.get(metadataURL, within: timeout)
     guard let document = try JSONSerialization.jsonObject(with: metadata) as? [String: Any],
       let issuer = document["issuer"] as? String, let jwksText = document["jwks_uri"] as? String,
       isTrustworthy(jwksText), let jwksURL = URL(string: jwksText)
@@ -427,7 +432,7 @@ public actor IssuerKeys {
     guard mayDeclare(issuer, at: metadataURL) else {
       throw NotItsIssuer(issuer: issuer, metadataURL: metadataURL)
     }
-    let jwks = try await KeyFetcher.shared.get(jwksURL, within: timeout)
+    let jwks = try await fetcher.get(jwksURL, within: timeout)
     // B2C's key sets name no algorithm, and JWTKit would take it from the first token's header and keep it for the
     // key: one junk token naming PS256 made every later RS256 token fail. Every key is pinned to RS256.
     guard let set = try JSONSerialization.jsonObject(with: jwks) as? [String: Any],
@@ -473,40 +478,64 @@ public actor IssuerKeys {
 /// silence: a body trickled a byte at a time would hold every request waiting for the issuer's keys). A hostile
 /// issuer's length, size or pace is a failed read: FoundationNetworking's URLSession, used before, ended the whole
 /// service on a `Content-Length` of 2⁶³ − 1 (libcurl's length made a Double and back) and read any body whole into
-/// memory (IssuerKeysTests.hostileSizes). TLS 1.2 at least, as the system's OpenSSL asked before. Proxy variables
-/// (`https_proxy`), which libcurl read, are not read: the service reaches its issuers directly.
+/// memory (IssuerKeysTests.hostileSizes). TLS 1.2 at least, as the system's OpenSSL asked before. Through the
+/// proxies `proxies` names (b2c-tasks-api: the environment's, as libcurl read them); `shared` reads directly.
 public final class KeyFetcher: Sendable {
-  static let shared = KeyFetcher()
+  public static let shared = KeyFetcher(proxies: .none)
   /// The most a metadata document or key set may hold (B2C's and Entra's are a few KiB).
   static let maxBytes = 1 << 20
   /// How long a read may take, from its connection to its body's end.
   public static let timeout = Duration.seconds(15)
-  /// Never shut down: it lives as long as the process.
-  private let client: HTTPClient
+  let proxies: OutboundProxies
 
-  private init() {
-    var tls = TLSConfiguration.makeClientConfiguration()
-    tls.minimumTLSVersion = .tlsv12
-    let seconds = TimeAmount.seconds(Self.timeout.components.seconds)
-    client = HTTPClient(
-      eventLoopGroupProvider: .singleton,
-      configuration: HTTPClient.Configuration(
-        tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: seconds, read: seconds)))
+  public init(proxies: OutboundProxies) {
+    self.proxies = proxies
+  }
+
+  /// One client for each proxy (nil: direct), made at its first read and never shut down: it lives as long as the
+  /// process.
+  private static let clients = Mutex<[OutboundProxies.Proxy?: HTTPClient]>([:])
+
+  private static func client(through proxy: OutboundProxies.Proxy?) -> HTTPClient {
+    clients.withLock { clients in
+      if let client = clients[proxy] { return client }
+      var tls = TLSConfiguration.makeClientConfiguration()
+      tls.minimumTLSVersion = .tlsv12
+      let seconds = TimeAmount.seconds(timeout.components.seconds)
+      var configuration = HTTPClient.Configuration(
+        tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: seconds, read: seconds))
+      configuration.proxy = proxy.map { proxy in
+        switch proxy.kind {
+        case .socks5: .socksServer(host: proxy.host, port: proxy.port)
+        case .http:
+          .server(
+            host: proxy.host, port: proxy.port,
+            authorization: proxy.credentials.map { .basic(username: $0.user, password: $0.password) })
+        }
+      }
+      let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+      clients[proxy] = client
+      return client
+    }
   }
 
   /// The body of a 200 answer to GET `url`, whole within `timeout`.
   func get(_ url: URL, within timeout: Duration) async throws -> Data {
     try await withThrowingTaskGroup(of: Data.self) { group in
       group.addTask {
-        let response = try await self.client.execute(
-          HTTPClientRequest(url: url.absoluteString), deadline: .distantFuture)
+        // A connection that cannot be made (the issuer or proxy away, the proxy's password refused) fails at
+        // `timeout` with why; the body is bounded by the same `timeout` and a second.
+        let (seconds, attoseconds) = timeout.components
+        let deadline = NIODeadline.now() + .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let response = try await Self.client(through: self.proxies.proxy(for: url)).execute(
+          HTTPClientRequest(url: url.absoluteString), deadline: deadline)
         guard response.status == .ok else {
           throw JWTError.generic(identifier: "metadata", reason: "not a 200 answer")
         }
         return Data(buffer: try await response.body.collect(upTo: Self.maxBytes))
       }
       group.addTask {
-        try await Task.sleep(for: timeout)
+        try await Task.sleep(for: timeout + .seconds(1))
         throw JWTError.generic(identifier: "metadata", reason: "not read within \(timeout)")
       }
       defer { group.cancelAll() }

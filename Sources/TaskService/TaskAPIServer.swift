@@ -23,6 +23,8 @@ public struct TaskAPIServer: Sendable {
     public var listCacheBytes = 64 << 20
     /// How long an issuer's key set is used before it is read again, in seconds.
     public var keysMaxAge: TimeInterval = 86400
+    /// The proxies the issuers' metadata and keys are read through (b2c-tasks-api: the environment's).
+    public var outboundProxies = OutboundProxies.none
 
     public init() {}
   }
@@ -37,7 +39,10 @@ public struct TaskAPIServer: Sendable {
     self.configuration = configuration
     self.logger = logger
     self.store = store
-    let issuers = configuration.issuerMetadata.map { IssuerKeys(metadataURL: $0, maxAge: configuration.keysMaxAge) }
+    let fetcher = KeyFetcher(proxies: configuration.outboundProxies)
+    let issuers = configuration.issuerMetadata.map {
+      IssuerKeys(metadataURL: $0, maxAge: configuration.keysMaxAge, fetcher: fetcher)
+    }
     self.issuers = issuers
     let router = Router(context: ServiceRequestContext.self)
     router.middlewares.add(RequestLog())
@@ -86,6 +91,11 @@ public struct TaskAPIServer: Sendable {
   public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
     let declared = await BearerValidator.declarations(issuers)
     if let misnamed = declared.misnamed.first { throw misnamed }
+    for (url, reason) in declared.unreadable {
+      logger.warning(
+        "an issuer's metadata cannot be read: its tokens are refused until it can",
+        metadata: ["metadata": "\(url.absoluteString)", "reason": "\(reason)"])
+    }
     if let (name, urls) = declared.shared.first { throw SharedIssuer(issuer: name, metadata: urls) }
     let app = Application(
       responder: responder,

@@ -19,7 +19,8 @@ struct TasksAPICommand: AsyncParsableCommand {
       SQLite (--database PATH, one instance) or PostgreSQL (--database postgres://user@host:port/db, or \
       DATABASE_URL; any number of instances on one database; the password from PGPASSWORD or DATABASE_URL, not the \
       command line). Serves /health (alive) and /ready (the database answers). SIGTERM stops taking connections and \
-      finishes the requests in flight.
+      finishes the requests in flight. Reads the issuers' metadata and keys through the proxies https_proxy, \
+      http_proxy and all_proxy name, except for the hosts in no_proxy (as curl reads them).
       """)
 
   @Option(help: "The address to listen on.") var host = "127.0.0.1"
@@ -81,6 +82,7 @@ struct TasksAPICommand: AsyncParsableCommand {
     configuration.clockSkew = clockSkew
     configuration.keysMaxAge = TimeInterval(max(1, keysMaxAge))
     configuration.listCacheBytes = listCache << 20
+    configuration.outboundProxies = try OutboundProxies(environment: ProcessInfo.processInfo.environment)
     let announce: @Sendable (Int) async -> Void = { [host] port in
       // One line a supervisor (or a test) can wait for; the rest goes through the logger.
       FileHandle.standardOutput.write(Data("b2c-tasks-api listening on http://\(host):\(port)\n".utf8))

@@ -22,10 +22,11 @@ if [ "${1:-}" = "--tests" ]; then
   # see the modes the playground creates its secret files with; PostgreSQL and nginx for b2c-tasks-api's tests (a
   # cluster and balancer of the tests' own on private ports, whatever Debian's services do); mmdebstrap for the
   # clean Debian 12 and 13 systems the packages are tried in, and systemd-container to boot them (systemd-nspawn)
-  # for b2c-tasks-api.service's life under systemd.
+  # for b2c-tasks-api.service's life under systemd; tinyproxy for b2c-tasks-api's reads of its issuers through the
+  # proxy the environment names (a proxy of the tests' own on a private port).
   packages="$packages ca-certificates strace xvfb xauth xdotool imagemagick python3-pyatspi gir1.2-atspi-2.0 python3-gi libsecret-tools wrk bubblewrap
     xdg-dbus-proxy libgtk-4-bin fonts-wqy-microhei sqlite3 libxtst-dev libxdamage-dev python3-venv postgresql nginx-light
-    evolution-data-server gir1.2-ecal-2.0 gir1.2-edataserver-1.2
+    evolution-data-server gir1.2-ecal-2.0 gir1.2-edataserver-1.2 tinyproxy
     $debs mmdebstrap systemd-container"
 fi
 

@@ -69,9 +69,10 @@ final class TaskAPIProcess: Sendable {
   static var program: URL { TestDesktop.binaryFolder.appending(path: "b2c-tasks-api") }
 
   /// Starts it on `database` and `port` (0: a free one), trusting the issuer at `issuerMetadata` for the app's
-  /// client id.
+  /// client id; `environment` is set (a nil value unset) in its environment.
   static func start(
-    database: String, issuerMetadata: URL, port: Int = 0, arguments: [String] = []
+    database: String, issuerMetadata: URL, port: Int = 0, arguments: [String] = [],
+    environment: [String: String?] = [:]
   ) async throws -> TaskAPIProcess {
     try #require(FileManager.default.isExecutableFile(atPath: program.path), "build it first: swift build")
     let process = try ChildProcess(
@@ -79,7 +80,7 @@ final class TaskAPIProcess: Sendable {
       [
         "--port", "\(port)", "--database", database, "--issuer-metadata", issuerMetadata.absoluteString, "--audience",
         PlaygroundHarness.clientID,
-      ] + arguments)
+      ] + arguments, environment: environment)
     var port: Int?
     let started = await eventually(timeout: .seconds(120)) {
       port = listeningPort(in: process.standardOutput)
