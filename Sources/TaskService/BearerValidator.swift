@@ -478,8 +478,8 @@ public actor IssuerKeys {
 /// silence: a body trickled a byte at a time would hold every request waiting for the issuer's keys). A hostile
 /// issuer's length, size or pace is a failed read: FoundationNetworking's URLSession, used before, ended the whole
 /// service on a `Content-Length` of 2⁶³ − 1 (libcurl's length made a Double and back) and read any body whole into
-/// memory (IssuerKeysTests.hostileSizes). TLS 1.2 at least, as the system's OpenSSL asked before. Through the
-/// proxies `proxies` names (b2c-tasks-api: the environment's, as libcurl read them); `shared` reads directly.
+/// memory (IssuerKeysTests.hostileSizes). TLS 1.2 at least, as the system's OpenSSL asked before. Through the proxy
+/// `proxies` names (b2c-tasks-api: the environment's, as libcurl read it); `shared` reads directly.
 public final class KeyFetcher: Sendable {
   public static let shared = KeyFetcher(proxies: .none)
   /// The most a metadata document or key set may hold (B2C's and Entra's are a few KiB).
@@ -523,9 +523,10 @@ public final class KeyFetcher: Sendable {
   func get(_ url: URL, within timeout: Duration) async throws -> Data {
     try await withThrowingTaskGroup(of: Data.self) { group in
       group.addTask {
-        // A connection that cannot be made (the issuer or proxy away, the proxy's password refused) fails at
-        // `timeout` with why; the body is bounded by the same `timeout` and a second.
-        let (seconds, attoseconds) = timeout.components
+        // A connection that cannot be made (the issuer or the proxy away, the proxy's password refused) fails a
+        // little before `timeout`, with AsyncHTTPClient's reason; its deadline ends at the head, and the whole read
+        // at `timeout` (below).
+        let (seconds, attoseconds) = (timeout * 0.9).components
         let deadline = NIODeadline.now() + .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         let response = try await Self.client(through: self.proxies.proxy(for: url)).execute(
           HTTPClientRequest(url: url.absoluteString), deadline: deadline)
@@ -535,7 +536,7 @@ public final class KeyFetcher: Sendable {
         return Data(buffer: try await response.body.collect(upTo: Self.maxBytes))
       }
       group.addTask {
-        try await Task.sleep(for: timeout + .seconds(1))
+        try await Task.sleep(for: timeout)
         throw JWTError.generic(identifier: "metadata", reason: "not read within \(timeout)")
       }
       defer { group.cancelAll() }

@@ -1,22 +1,23 @@
-// OutboundProxies: the proxies b2c-tasks-api's own reads (its issuers' metadata and key sets) go through, named by
-// the environment as libcurl read them when it made those reads.
+// OutboundProxies: the proxy b2c-tasks-api's own reads (its issuers' metadata and key sets) go through, named by the
+// environment as libcurl read it when it made those reads.
 
 import Foundation
 
-/// The proxies the environment names for the service's reads of its issuers' metadata and keys, read as libcurl
-/// (which made those reads before AsyncHTTPClient) read them: `https_proxy` (or `HTTPS_PROXY`) for https URLs,
-/// `http_proxy` for http ones (lower case only: a CGI request's `Proxy:` header arrives as `HTTP_PROXY`), `all_proxy`
-/// (or `ALL_PROXY`) for either when its own is not set, and `no_proxy` (or `NO_PROXY`) for the hosts reached
-/// directly. A proxy is `[http://][user:password@]host[:port]` (port 1080 when none is named, as libcurl's) or
-/// `socks5://host[:port]` and `socks5h://` (the proxy resolves the name either way). TLS to the proxy (`https://`) and
-/// SOCKS 4 are refused with the variable's name: AsyncHTTPClient does neither. Loopback hosts are no exception of
-/// their own: name them in `no_proxy`, as with curl.
+/// The proxy the environment names for the service's reads of its issuers' metadata and keys, read as libcurl (which
+/// made those reads before AsyncHTTPClient) read it for https: `https_proxy` (or `HTTPS_PROXY`), else `all_proxy`
+/// (or `ALL_PROXY`), except for the hosts `no_proxy` (or `NO_PROXY`) names. A proxy is
+/// `[http://][user:password@]host[:port][/]` (port 1080 when none is named, as libcurl's) or `socks5h://host[:port]`
+/// and `socks5://` (the proxy resolves the name either way). TLS to the proxy (`https://`), SOCKS 4 and a SOCKS
+/// password are refused, naming the variable: AsyncHTTPClient does none of them. Plain http URLs are always read
+/// directly (`http_proxy` is not read): the keys are taken over plain http only from this machine's loopback, which a
+/// proxy's loopback is not, and the proxy would carry them in the clear.
 public struct OutboundProxies: Sendable, Equatable {
   /// A proxy: where it listens, and its kind.
-  public struct Proxy: Sendable, Hashable {
+  public struct Proxy: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
-      /// HTTP `CONNECT` (for https and http URLs alike), with Basic authentication when `credentials` are given.
+      /// HTTP `CONNECT`, with Basic authentication when `credentials` are given.
       case http
+      /// SOCKS 5, the name resolved by the proxy.
       case socks5
     }
 
@@ -25,6 +26,9 @@ public struct OutboundProxies: Sendable, Equatable {
     public let port: Int
     /// The user and password of the proxy's Basic authentication, percent-decoded; never written anywhere.
     let credentials: Credentials?
+
+    /// Where it listens (`host:port`); never its credentials.
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
   }
 
   /// A proxy's user and password: kept out of every description, debugging's and `dump`'s too.
@@ -37,23 +41,29 @@ public struct OutboundProxies: Sendable, Equatable {
   }
 
   let https: Proxy?
-  let http: Proxy?
   /// The hosts `no_proxy` names (lower case, without leading or trailing dots), and its address ranges.
   let directHosts: [String]
   let directRanges: [AddressRange]
   /// `no_proxy` is `*`: nothing goes through a proxy.
   let allDirect: Bool
+  /// The entries of `no_proxy` that name no host, domain or range (`host:port`, `<local>`): left out, as libcurl
+  /// leaves them, and said at start.
+  public let ignoredExceptions: [String]
 
   /// No proxy: every read direct.
-  public static let none = OutboundProxies(https: nil, http: nil, directHosts: [], directRanges: [], allDirect: false)
+  public static let none = OutboundProxies(
+    https: nil, directHosts: [], directRanges: [], allDirect: false, ignoredExceptions: [])
 
-  private init(https: Proxy?, http: Proxy?, directHosts: [String], directRanges: [AddressRange], allDirect: Bool) {
-    (self.https, self.http, self.directHosts, self.directRanges, self.allDirect) =
-      (https, http, directHosts, directRanges, allDirect)
+  private init(
+    https: Proxy?, directHosts: [String], directRanges: [AddressRange], allDirect: Bool, ignoredExceptions: [String]
+  ) {
+    (self.https, self.directHosts, self.directRanges, self.allDirect, self.ignoredExceptions) =
+      (https, directHosts, directRanges, allDirect, ignoredExceptions)
   }
 
-  /// Reads `environment` (the process's, as a program starts); a variable that names no proxy it can use is an
-  /// error naming the variable and never its value (which may hold a password).
+  /// Reads `environment` (the process's, as a program starts). The proxy variable in use that names no proxy it can
+  /// use is an error naming the variable and never its value (which may hold a password); a variable not in use
+  /// (`all_proxy` beside `https_proxy`) is not read.
   public init(environment: [String: String]) throws(OutboundProxyError) {
     func value(_ names: String...) -> (name: String, value: String)? {
       for name in names {
@@ -61,47 +71,46 @@ public struct OutboundProxies: Sendable, Equatable {
       }
       return nil
     }
-    func proxy(_ named: (name: String, value: String)?) throws(OutboundProxyError) -> Proxy? {
-      guard let named else { return nil }
-      return try Self.proxy(named.value, variable: named.name)
+    if let named = value("https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY") {
+      https = try Self.proxy(named.value, variable: named.name)
+    } else {
+      https = nil
     }
-    let all = try proxy(value("all_proxy", "ALL_PROXY"))
-    https = try proxy(value("https_proxy", "HTTPS_PROXY")) ?? all
-    http = try proxy(value("http_proxy")) ?? all
     var hosts: [String] = []
     var ranges: [AddressRange] = []
-    var star = false
-    if let exceptions = value("no_proxy", "NO_PROXY") {
-      for entry in exceptions.value.split(separator: ",") {
-        let entry = entry.trimmingCharacters(in: .whitespaces).lowercased()
-        if entry.isEmpty { continue }
-        if entry == "*" {
-          star = true
-        } else if let range = AddressRange(entry) {
-          ranges.append(range)
-        } else {
-          let name = entry.trimmingCharacters(in: CharacterSet(charactersIn: "."))
-          guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-            throw OutboundProxyError(variable: exceptions.name, problem: .notAHost)
-          }
-          hosts.append(name)
-        }
+    var ignored: [String] = []
+    let exceptions = value("no_proxy", "NO_PROXY")?.value ?? ""
+    allDirect = exceptions == "*"
+    for entry in exceptions.split(whereSeparator: { $0 == "," || $0.isWhitespace }) where !allDirect {
+      let entry = entry.lowercased()
+      if let range = AddressRange(entry) {
+        ranges.append(range)
+        continue
       }
+      // A domain (`example.com`, `.example.com` and `*.example.com`: it and its subdomains) or a host.
+      var name = Substring(entry)
+      if name.hasPrefix("*.") { name = name.dropFirst() }
+      name = name.drop { $0 == "." }
+      while name.hasSuffix(".") { name = name.dropLast() }
+      guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+        ignored.append(entry)
+        continue
+      }
+      hosts.append(String(name))
     }
-    (directHosts, directRanges, allDirect) = (hosts, ranges, star)
+    (directHosts, directRanges, ignoredExceptions) = (hosts, ranges, ignored)
   }
 
   /// The proxy a read of `url` goes through; nil: directly.
   public func proxy(for url: URL) -> Proxy? {
-    let scheme = url.scheme?.lowercased()
-    guard let proxy = scheme == "https" ? https : scheme == "http" ? http : nil else { return nil }
-    guard !allDirect, var host = url.host(percentEncoded: false)?.lowercased() else { return allDirect ? nil : proxy }
+    guard url.scheme?.lowercased() == "https", let https, !allDirect else { return nil }
+    guard var host = url.host(percentEncoded: false)?.lowercased() else { return https }
     if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
     if host.hasSuffix(".") { host.removeLast() }
     if let address = AddressRange.address(host) {
-      return directRanges.contains { $0.contains(address) } ? nil : proxy
+      return directRanges.contains { $0.contains(address) } ? nil : https
     }
-    return directHosts.contains { host == $0 || host.hasSuffix("." + $0) } ? nil : proxy
+    return directHosts.contains { host == $0 || host.hasSuffix("." + $0) } ? nil : https
   }
 
   /// `value` as a proxy, or why it is none (named by `variable`).
@@ -119,13 +128,13 @@ public struct OutboundProxies: Sendable, Equatable {
     var host = parts.host ?? ""
     if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
     guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || "-_.:".contains($0) }),
-      parts.query == nil, parts.fragment == nil, ["", "/"].contains(parts.percentEncodedPath)
+      parts.query == nil, parts.fragment == nil
     else { throw OutboundProxyError(variable: variable, problem: .notAnAddress) }
     let port = parts.port ?? 1080
     guard (1...65535).contains(port) else { throw OutboundProxyError(variable: variable, problem: .badPort) }
     var credentials: Credentials?
     if parts.percentEncodedUser != nil || parts.percentEncodedPassword != nil {
-      guard kind == .http else { throw OutboundProxyError(variable: variable, problem: .unsupportedKind(scheme)) }
+      guard kind == .http else { throw OutboundProxyError(variable: variable, problem: .socksPassword) }
       guard let user = parts.user, !user.isEmpty else {
         throw OutboundProxyError(variable: variable, problem: .badCredentials)
       }
@@ -135,8 +144,9 @@ public struct OutboundProxies: Sendable, Equatable {
   }
 }
 
-/// An address or a range of them (`10.0.0.0/8`, `fd00::/8`) `no_proxy` names: a read of a URL naming an address in
-/// it goes direct. A name is never resolved to be matched (libcurl's rule).
+/// An address or a range of them (`10.0.0.0/8`, `fd00::/8`; IPv6 ones in brackets too, which libcurl 7.88 did not
+/// match) `no_proxy` names: a read of a URL naming an address in it goes direct. A name is never resolved to be
+/// matched (libcurl's rule), and a range of no bits (`/0`) is no range.
 struct AddressRange: Sendable, Equatable {
   let network: [UInt8]
   let bits: Int
@@ -147,7 +157,7 @@ struct AddressRange: Sendable, Equatable {
     if address.hasPrefix("["), address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
     guard let network = Self.address(address) else { return nil }
     let bits = parts.count == 2 ? Int(parts[1]) : network.count * 8
-    guard let bits, (0...network.count * 8).contains(bits) else { return nil }
+    guard let bits, (1...network.count * 8).contains(bits) else { return nil }
     (self.network, self.bits) = (network, bits)
   }
 
@@ -175,23 +185,22 @@ public struct OutboundProxyError: Error, Equatable, CustomStringConvertible {
   public enum Problem: Sendable, Equatable {
     case notAnAddress
     case unsupportedKind(String)
+    case socksPassword
     case badPort
     case badCredentials
-    case notAHost
   }
 
   public let variable: String
   public let problem: Problem
 
   public var description: String {
-    switch problem {
+    let usable = "an http:// proxy (with or without a password) or a socks5:// one (without) can be used."
+    return switch problem {
     case .notAnAddress: "\(variable) is not a proxy's address ([http://][user:password@]host[:port])."
-    case .unsupportedKind(let scheme):
-      "\(variable) names a \(scheme):// proxy\(scheme.hasPrefix("socks") ? " with a password" : ""); "
-        + "an http:// proxy (with or without a password) or a socks5:// one can be used."
+    case .unsupportedKind(let scheme): "\(variable) names a proxy of the kind \(scheme)://; \(usable)"
+    case .socksPassword: "\(variable) names a SOCKS proxy with a password; \(usable)"
     case .badPort: "\(variable) names a port that is not 1 to 65535."
     case .badCredentials: "\(variable) names a password without a user."
-    case .notAHost: "\(variable) holds an entry that is not a host, a domain or an address range."
     }
   }
 }

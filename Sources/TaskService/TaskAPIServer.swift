@@ -91,10 +91,19 @@ public struct TaskAPIServer: Sendable {
   public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
     let declared = await BearerValidator.declarations(issuers)
     if let misnamed = declared.misnamed.first { throw misnamed }
+    let proxies = configuration.outboundProxies
+    if !proxies.ignoredExceptions.isEmpty {
+      logger.warning(
+        "no_proxy entries that name no host, domain or address range are left out",
+        metadata: ["entries": "\(proxies.ignoredExceptions.joined(separator: ","))"])
+    }
     for (url, reason) in declared.unreadable {
       logger.warning(
         "an issuer's metadata cannot be read: its tokens are refused until it can",
-        metadata: ["metadata": "\(url.absoluteString)", "reason": "\(reason)"])
+        metadata: [
+          "metadata": "\(url.absoluteString)", "proxy": "\(proxies.proxy(for: url)?.description ?? "none")",
+          "reason": "\(reason)",
+        ])
     }
     if let (name, urls) = declared.shared.first { throw SharedIssuer(issuer: name, metadata: urls) }
     let app = Application(

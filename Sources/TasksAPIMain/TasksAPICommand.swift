@@ -19,8 +19,9 @@ struct TasksAPICommand: AsyncParsableCommand {
       SQLite (--database PATH, one instance) or PostgreSQL (--database postgres://user@host:port/db, or \
       DATABASE_URL; any number of instances on one database; the password from PGPASSWORD or DATABASE_URL, not the \
       command line). Serves /health (alive) and /ready (the database answers). SIGTERM stops taking connections and \
-      finishes the requests in flight. Reads the issuers' metadata and keys through the proxies https_proxy, \
-      http_proxy and all_proxy name, except for the hosts in no_proxy (as curl reads them).
+      finishes the requests in flight. Reads https issuers' metadata and keys through the proxy https_proxy (or \
+      HTTPS_PROXY, else all_proxy or ALL_PROXY) names, except for the hosts, domains and address ranges in no_proxy \
+      (or NO_PROXY).
       """)
 
   @Option(help: "The address to listen on.") var host = "127.0.0.1"
