@@ -70,6 +70,10 @@ public final class SQLiteTaskStore: TaskStore {
   /// How every connection to a database of tasks is set up (the service's pool, the playground's queue).
   public static var configuration: Configuration {
     var configuration = Configuration()
+    // Another process holding the file for a moment (an instance stopping on the same file, its last connection
+    // checkpointing; an administrator's sqlite3) makes a statement wait for it, up to 10 s, instead of failing at
+    // once (an instance started as the last one stopped refused to start: "database is locked").
+    configuration.busyMode = .timeout(10)
     configuration.prepareDatabase { db in
       // Durable on commit: an acknowledged task survives kill -9 and power loss.
       try db.execute(sql: "PRAGMA synchronous = FULL")

@@ -153,6 +153,39 @@ struct TasksAPIProgramTests {
     }
   }
 
+  @Test("a database file another process holds for a moment as it starts: it waits for it, then starts")
+  func lockedAtStart() async throws {
+    let harness = try await PlaygroundHarness.start()
+    let data = try TestDesktop.temporaryFolder("tasks-api")
+    let file = data.appending(path: "tasks.sqlite").path
+    try await withTeardown({
+      await harness.stop(); try? FileManager.default.removeItem(at: data)
+    }) {
+      // The file of an instance that has stopped.
+      let first = try await TaskAPIProcess.start(database: file, issuerMetadata: harness.policyMetadata)
+      await first.stop()
+      // Another process (Debian's sqlite3) holds the file locked for three seconds, as an instance stopping on the
+      // same file (its last connection checkpointing) or an administrator's sqlite3 would: the new instance waits for
+      // it (it refused to start before: "database is locked"). sqlite3 says it holds the lock with a file (its
+      // output to a pipe comes only when it ends).
+      let held = data.appending(path: "held")
+      let holder = try ChildProcess(
+        URL(filePath: "/usr/bin/sqlite3"),
+        [
+          file, "PRAGMA locking_mode = EXCLUSIVE;", "BEGIN EXCLUSIVE;", ".shell touch '\(held.path)'", ".shell sleep 3",
+          "COMMIT;",
+        ])
+      defer { holder.kill() }
+      _ = await eventually(timeout: .seconds(60)) {
+        FileManager.default.fileExists(atPath: held.path) || !holder.isRunning
+      }
+      try #require(FileManager.default.fileExists(atPath: held.path), "sqlite3 did not lock: \(holder.standardError)")
+      let second = try await TaskAPIProcess.start(database: file, issuerMetadata: harness.policyMetadata)
+      #expect(second.process.isRunning)
+      await second.stop()
+    }
+  }
+
   @Test("SIGTERM: it stops taking connections, finishes the add in flight (stored), and exits 0")
   func gracefulShutdown() async throws {
     try await PlaygroundHarness.with { harness in

@@ -16,7 +16,7 @@ echo "CalDAV first sync against the API v2 feed ($configuration, $tasks tasks in
 api sqlite "$work/tasks.sqlite"
 printf '  b2c-tasks-api, SQLite: '
 python3 "$repo/Tests/Benchmarks/caldav-sync.py" "$api_url" "$work/auth.header" "$tasks" 20 "$work"
-kill "$!"
+stop_api "$!"
 api postgres "$database_url"
 printf '  b2c-tasks-api, PostgreSQL: '
 python3 "$repo/Tests/Benchmarks/caldav-sync.py" "$api_url" "$work/auth.header" "$tasks" 20 "$work"

@@ -64,7 +64,7 @@ floor_ms() {
 echo "Task API v2 change feed ($configuration, $tasks tasks in 20 lists, wrk -t2 -c16 -d$duration; $(nproc) CPUs):"
 api sqlite "$work/tasks.sqlite"
 feed "b2c-tasks-api, SQLite" "$api_url"
-kill "$!"
+stop_api "$!"
 api postgres "$database_url"
 feed "b2c-tasks-api, PostgreSQL" "$api_url"
 first=$api_url

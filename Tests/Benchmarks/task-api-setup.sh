@@ -79,6 +79,11 @@ api() {
   wait_for "$work/$name.out" "listening on"
   api_url=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/$name.out")
 }
+# stop_api PID: SIGTERM to an instance started by `api`, then waits for it to end (the next may open its file).
+stop_api() {
+  kill "$1"
+  wait "$1" 2>/dev/null || true
+}
 # measure URL [auth]: "requests/s p99-ms" from wrk (two threads, 16 connections).
 measure() {
   if [ -n "${2:-}" ]; then script="-s $work/auth.lua"; else script=""; fi

@@ -42,14 +42,14 @@ compare "b2c-playground (in-process, SQLite)" "$playground"
 api sqlite "$work/tasks.sqlite"
 seed "$api_url"
 compare "b2c-tasks-api, SQLite" "$api_url"
-kill "$!"
+stop_api "$!"
 api sqlite-uncached "$work/tasks.sqlite" --list-cache 0
 compare "b2c-tasks-api, SQLite, no list cache" "$api_url"
-kill "$!"
+stop_api "$!"
 api postgres-uncached "$database_url" --list-cache 0
 seed "$api_url"
 compare "b2c-tasks-api, PostgreSQL, no list cache" "$api_url"
-kill "$!"
+stop_api "$!"
 api postgres1 "$database_url"
 first=$api_url
 compare "b2c-tasks-api, PostgreSQL" "$first"
