@@ -33,6 +33,23 @@ extension AppDriver {
     }
     Issue.record("\(role) \(name) never came into view in \(window)")
   }
+
+  /// Clicks the text view `name` in `window` until it has the keyboard focus (a click can land while the details
+  /// are laid out again, and keys typed then went to the field focused before), types `text`, and waits until the
+  /// field holds it.
+  func typeInField(_ name: String, in window: String, _ text: String) async throws {
+    for _ in 1...3 {
+      try await scrollAndClick(role: "text", name: name, in: window)
+      let focused = try await eventually(timeout: .seconds(10), every: .milliseconds(200)) {
+        try await dumpTree()?.contains { $0.role == "text" && $0.name == name && $0.states.contains("focused") }
+          ?? false
+      }
+      if focused { break }
+    }
+    try await waitForFocus(role: "text", name: name)
+    try await type(text, window: nil)
+    try await waitForText(text, name: name)
+  }
 }
 
 extension AppUI {
@@ -70,8 +87,7 @@ extension AppUI {
       try await app.key("Return", window: nil)
       _ = try await app.waitForWindow(titled: "Plan the trip")
       let details = "Plan the trip"
-      try await app.scrollAndClick(role: "text", name: "Notes", in: details)
-      try await app.type("Bring passports", window: nil)
+      try await app.typeInField("Notes", in: details, "Bring passports")
       try await app.scrollAndClick(role: "text", name: "Time (e.g. 09:00; empty for none)", in: details)
       try await app.type("9:30", window: nil)
       try await app.key("Return", window: nil)
@@ -151,9 +167,7 @@ extension AppUI {
       try await app.waitFor(role: "check box", name: "Call the bank")
       try await app.click(role: "label", name: "Call the bank", count: 2)
       _ = try await app.waitForWindow(titled: "Call the bank")
-      try await app.scrollAndClick(role: "text", name: "Notes", in: "Call the bank")
-      try await app.type("Ask about the card", window: nil)
-      try await app.waitForText("Ask about the card", name: "Notes")
+      try await app.typeInField("Notes", in: "Call the bank", "Ask about the card")
       // Ctrl+Q from the details: the notes are kept as the window closes, and sent before the program ends.
       #expect(try await app.quitByKeyboard(window: nil) == 0, "\(app.process.standardError.suffix(2000))")
       let listed = try await app.runCLI(["list", "--json"])
