@@ -104,8 +104,9 @@ public struct OutboundProxies: Sendable, Equatable {
   /// The proxy a read of `url` goes through; nil: directly.
   public func proxy(for url: URL) -> Proxy? {
     guard url.scheme?.lowercased() == "https", let https, !allDirect else { return nil }
-    guard var host = url.host(percentEncoded: false)?.lowercased() else { return https }
-    if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+    guard var host = url.host(percentEncoded: false).map({ AddressRange.unbracketed($0.lowercased()) }) else {
+      return https
+    }
     if host.hasSuffix(".") { host.removeLast() }
     if let address = AddressRange.address(host) {
       return directRanges.contains { $0.contains(address) } ? nil : https
@@ -125,8 +126,7 @@ public struct OutboundProxies: Sendable, Equatable {
     case "socks5", "socks5h": kind = .socks5
     default: throw OutboundProxyError(variable: variable, problem: .unsupportedKind(scheme))
     }
-    var host = parts.host ?? ""
-    if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+    let host = AddressRange.unbracketed(parts.host ?? "")
     guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || "-_.:".contains($0) }),
       parts.query == nil, parts.fragment == nil
     else { throw OutboundProxyError(variable: variable, problem: .notAnAddress) }
@@ -153,12 +153,15 @@ struct AddressRange: Sendable, Equatable {
 
   init?(_ text: String) {
     let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-    var address = String(parts[0])
-    if address.hasPrefix("["), address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
-    guard let network = Self.address(address) else { return nil }
+    guard let network = Self.address(Self.unbracketed(String(parts[0]))) else { return nil }
     let bits = parts.count == 2 ? Int(parts[1]) : network.count * 8
     guard let bits, (1...network.count * 8).contains(bits) else { return nil }
     (self.network, self.bits) = (network, bits)
+  }
+
+  /// `text` without the brackets an IPv6 address is written in within a URL.
+  static func unbracketed(_ text: String) -> String {
+    text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
   }
 
   /// `text`'s bytes when it is an IPv4 or IPv6 address.
