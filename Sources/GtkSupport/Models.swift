@@ -92,6 +92,10 @@ public struct ListItem {
     nonmutating set { gtk_list_item_set_child(item, newValue?.widget) }
   }
 
+  /// The position of the item shown in the model.
+  @MainActor
+  public var position: Int { Int(gtk_list_item_get_position(item)) }
+
   /// The model item shown, if any, as what `read` makes of it.
   @MainActor
   public func item<Value>(_ read: (UnsafeMutableRawPointer) -> Value) -> Value? {

@@ -15,7 +15,7 @@ import GLibSupport
 /// idle (after the frame that shows the first): GTK 4.8's list view keeps a row widget for each of up to 200 items
 /// from its first (`GTK_LIST_VIEW_MAX_LIST_ITEMS`), however few its height shows, and a first start showing 12 rows
 /// of a list of 500 made, bound and laid out 205 before its first frame (36 ms of the main thread to make them, more
-/// to lay them out).
+/// to lay them out; the planner's factory makes them stand-ins, built as they come on screen).
 /// Whatever changes or reads the model's positions first puts the waiting items in (`splice`, `replaceAll`, `flush`).
 @MainActor
 public final class RowSlots {

@@ -9,81 +9,151 @@ import TasksCore
 /// One row widget, bound by `PlannerRowFactory` to whichever row scrolls into view: three labels and a check button,
 /// so that long lists stay light. The due date has a label of its own (overdue: the error colour); the rest of the
 /// facts share one caption ("↻ Monthly · High priority · 1/3 · Work").
+///
+/// A row starts as a stand-in: its box alone, as tall as a made row of its kind, named for what it shows but with
+/// nothing inside. `build()` makes its widgets. GTK 4.8 keeps a row widget for each of up to 200 items from the top
+/// of a list however few it shows, and a first start of a 500-task list made, bound and laid out 179 rows below the
+/// window (about 50 ms of the main thread just after the first frame); the factory builds a row only when it comes on
+/// screen (Tests/Benchmarks/RESULTS.md, "a twentieth time").
 @MainActor
 final class PlannerRow {
   // Owned (by `box`, which the list item holds).
   let box = Box.new(horizontal: true, spacing: 12)
-  let check = CheckButton.new()
-  private let title = Label.new()
-  private let due = Label.new()
-  private let facts = Label.new()
+  /// The row's widgets, once built.
+  @MainActor
+  private struct Parts {
+    let check = CheckButton.new()
+    let title = Label.new()
+    let due = Label.new()
+    let facts = Label.new()
+  }
+  private var parts: Parts?
+  /// The check button, once the row is built.
+  var check: CheckButton? { parts?.check }
+  /// Whether the row is a stand-in, its widgets not made yet.
+  var isStandIn: Bool { parts == nil }
   var key: PlannerRowKey?
+  /// What the widgets show (nil: nothing yet).
   private var shown: PlannerRowContent?
   /// What the row is named for: a task's content, or a day's heading.
   private enum Name: Equatable {
     case task(PlannerRowContent)
     case heading(String)
   }
+  /// What the row shows (a stand-in: once built), and is named for.
   private var toName: Name?
   private var named: Name?
   private var namedItem: Widget?
   /// When the names are set (at once, or once a fast-moving list stops: lever 6 of the task list).
   private lazy var naming = RowNaming { [unowned self] in self.name() }
 
+  /// The kinds of row, each with its own height.
+  enum Shape: Hashable {
+    case heading
+    /// A task's title alone.
+    case title
+    /// A task's title over its caption.
+    case captioned
+  }
+
+  /// The kind of row it shows (nil: nothing yet).
+  var shape: Shape? {
+    switch toName {
+    case .heading: .heading
+    case .task(let content): content.due != nil || !Self.facts(content).isEmpty ? .captioned : .title
+    case nil: nil
+    }
+  }
+
   init() {
     box.setMargins(top: 6, bottom: 6, start: 12, end: 12)
-    check.centreVertically()
-    check.isFocusable = false  // one keyboard stop per row: the row (Space ticks it)
+    box.setCSSClass("task-row", true)
+  }
+
+  /// Makes the row's widgets and shows in them what the row stands for; false if it had them.
+  @discardableResult
+  func build() -> Bool {
+    guard parts == nil else { return false }
+    let parts = Parts()
+    self.parts = parts
+    gtk_widget_set_size_request(box.widget, -1, -1)
+    parts.check.centreVertically()
+    parts.check.isFocusable = false  // one keyboard stop per row: the row (Space ticks it)
     let texts = Box.new(horizontal: false, spacing: 2)
     texts.expandsHorizontally = true
     texts.centreVertically()
     let captions = Box.new(horizontal: true, spacing: 8)
-    for label in [title, due, facts] {
+    for label in [parts.title, parts.due, parts.facts] {
       label.xalign = 0
       label.ellipsizesEnd = true
     }
-    title.setCSSClass("task-text", true)
-    for label in [due, facts] { label.setCSSClass("caption", true) }
-    facts.setCSSClass("dim-label", true)
-    captions.append(due)
-    captions.append(facts)
-    texts.append(title)
+    parts.title.setCSSClass("task-text", true)
+    for label in [parts.due, parts.facts] { label.setCSSClass("caption", true) }
+    parts.facts.setCSSClass("dim-label", true)
+    captions.append(parts.due)
+    captions.append(parts.facts)
+    texts.append(parts.title)
     texts.append(captions)
-    box.append(check)
+    box.append(parts.check)
     box.append(texts)
-    box.setCSSClass("task-row", true)
+    if case .task(let content) = named { parts.check.setAccessibleLabel(Self.checkName(content)) }
+    switch toName {
+    case .heading(let text): showHeading(text)
+    case .task(let content): show(content)
+    case nil: break
+    }
+    return true
+  }
+
+  /// Gives a stand-in the height of a built row of its kind (nil: GTK's for an empty row).
+  func standIn(height: Int?) {
+    guard parts == nil else { return }
+    gtk_widget_set_size_request(box.widget, -1, Int32(height ?? -1))
+  }
+
+  /// The height a built row's box asks for with what it shows now, within its margins (what a stand-in asks for
+  /// to be as tall; nil for a stand-in).
+  var builtHeight: Int? {
+    guard parts != nil else { return nil }
+    var natural: Int32 = 0
+    gtk_widget_measure(box.widget, GTK_ORIENTATION_VERTICAL, -1, nil, &natural, nil, nil)
+    return Int(natural - gtk_widget_get_margin_top(box.widget) - gtk_widget_get_margin_bottom(box.widget))
   }
 
   /// Shows a day's heading (Upcoming).
   func showHeading(_ text: String) {
-    shown = nil
-    check.isVisible = false
-    title.text = text
-    title.setCSSClass("heading", true)
-    due.isVisible = false
-    facts.isVisible = false
+    if let parts {
+      shown = nil
+      parts.check.isVisible = false
+      parts.title.text = text
+      parts.title.setCSSClass("heading", true)
+      parts.due.isVisible = false
+      parts.facts.isVisible = false
+    }
     named(.heading(text))
   }
 
   /// Shows a task, touching only what differs.
   func show(_ content: PlannerRowContent) {
-    let old = shown
-    shown = content
-    check.isVisible = true
-    title.setCSSClass("heading", false)
-    if old?.title != content.title { title.text = content.title }
-    if old?.completed != content.completed {
-      check.isActive = content.completed
-      box.setCSSClass("completed", content.completed)
+    if let parts {
+      let old = shown
+      shown = content
+      parts.check.isVisible = true
+      parts.title.setCSSClass("heading", false)
+      if old?.title != content.title { parts.title.text = content.title }
+      if old?.completed != content.completed {
+        parts.check.isActive = content.completed
+        box.setCSSClass("completed", content.completed)
+      }
+      if old == nil || old?.due != content.due {
+        parts.due.text = content.due?.text ?? ""
+        parts.due.isVisible = content.due != nil
+        parts.due.setCSSClass("error", content.due?.overdue == true)
+      }
+      let text = Self.facts(content)
+      parts.facts.text = text
+      parts.facts.isVisible = !text.isEmpty
     }
-    if old == nil || old?.due != content.due {
-      due.text = content.due?.text ?? ""
-      due.isVisible = content.due != nil
-      due.setCSSClass("error", content.due?.overdue == true)
-    }
-    let text = Self.facts(content)
-    facts.text = text
-    facts.isVisible = !text.isEmpty
     named(.task(content))
   }
 
@@ -104,17 +174,20 @@ final class PlannerRow {
     named = name
     switch name {
     case .task(let content):
-      // The check box is named for the task (and says when a change of it waits to be sent).
-      let checkName = content.changeWaiting ? content.title + " — " + Phrases.changeWaiting : content.title
       if case .task(let before) = old, before.title == content.title, before.changeWaiting == content.changeWaiting {
       } else {
-        check.setAccessibleLabel(checkName)
+        parts?.check.setAccessibleLabel(Self.checkName(content))
       }
       if old != name || namedItem?.widget != listItem.widget { listItem.setAccessibleLabel(content.spokenName) }
     case .heading(let text):
       if old != name || namedItem?.widget != listItem.widget { listItem.setAccessibleLabel(text) }
     }
     namedItem = listItem
+  }
+
+  /// The check box's name: the task's title (and that a change of it waits to be sent).
+  private static func checkName(_ content: PlannerRowContent) -> String {
+    content.changeWaiting ? content.title + " — " + Phrases.changeWaiting : content.title
   }
 
   /// The caption after the due date.

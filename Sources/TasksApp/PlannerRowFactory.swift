@@ -35,7 +35,11 @@ final class PlannerRowFactory {
       make: { [unowned self] in self.make() }, key: PlannerRowKey.init(modelString:),
       string: { [unowned slots] in slots.string(of: $0) },
       fill: { [unowned self] row, key in self.fill(row, key) },
-      unbound: { row in row.key = nil }, retire: { row in row.retire() })
+      unbound: { row in row.key = nil },
+      retire: { [unowned self] row in
+        if row.isStandIn { self.standIns -= 1 }
+        row.retire()
+      })
     slots.screenful = { [unowned self] in self.rowsOnScreen() }
   }
 
@@ -71,8 +75,8 @@ final class PlannerRowFactory {
   }
 
   /// How many rows a screen of the list can show, and a few more: its window's height (the tallest monitor's while
-  /// maximised) over the shortest row, a title alone; 50 outside a window. A list's rows past them are made when the
-  /// main loop is idle (`RowSlots`).
+  /// maximised) over the shortest row, a title alone; 50 outside a window. A list's rows past them are put in the
+  /// model when the main loop is idle (`RowSlots`), as stand-ins.
   private func rowsOnScreen() -> Int {
     guard let height = listView?.asWidget.windowHeight, height > 0 else { return 50 }
     return height / Self.shortestRow + 4
@@ -83,6 +87,90 @@ final class PlannerRowFactory {
 
   /// Puts the rows still to come in the list view's model now (before a position in it is used).
   func flush() { slots.flush() }
+
+  // MARK: Stand-ins
+
+  /// How many rows are stand-ins (`PlannerRow.isStandIn`).
+  private var standIns = 0
+  /// The height of a built row of each kind, as measured (for the stand-ins).
+  private var heights: [PlannerRow.Shape: Int] = [:]
+  /// The window's frame clock and the handler of its layout, while the list view is realized.
+  private var frames: (clock: OpaquePointer, handler: UInt)?
+
+  /// Whether the row may stay a stand-in: only while the list shows its top (nothing scrolled) and the row is below
+  /// what the window can show. GTK 4.8 makes rows for the 200 items from the top of a list; those below the window
+  /// are built when they come on screen (`buildShown`).
+  private func mayStandIn(_ row: PlannerRow) -> Bool {
+    guard let listView, let vertical = gtk_scrollable_get_vadjustment(OpaquePointer(listView.widget)),
+      gtk_adjustment_get_value(vertical) <= 0, let position = binding.position(of: row)
+    else { return false }
+    return position >= rowsOnScreen()
+  }
+
+  /// Builds the stand-ins that are on screen. Runs in each frame's layout, after the window's: GTK 4.8's list view
+  /// maps the rows it lays out on screen (and unmaps the rest), so a stand-in scrolled, jumped or resized into view
+  /// is built before the frame is drawn (GDK lays out again when a layout asks for one).
+  private func buildShown() {
+    guard standIns > 0 else { return }
+    for row in binding.bound where row.isStandIn && row.box.parent?.isMapped == true { build(row) }
+  }
+
+  /// Follows the frames of the window the list view is in, while it is realized.
+  private func followFrames(of listView: ListView) {
+    Signal.connect(listView.widget, "realize") { [unowned self] in self.followFrames() }
+    Signal.connect(listView.widget, "unrealize") { [unowned self] in self.stopFollowingFrames() }
+    if gtk_widget_get_realized(listView.widget) != 0 { followFrames() }
+  }
+
+  private func followFrames() {
+    stopFollowingFrames()
+    guard let listView, let clock = gtk_widget_get_frame_clock(listView.widget) else { return }
+    frames = (clock, Signal.connect(clock, "layout") { [unowned self] in self.buildShown() })
+  }
+
+  private func stopFollowingFrames() {
+    if let frames { Signal.disconnect(frames.clock, frames.handler) }
+    frames = nil
+  }
+
+  /// Makes a stand-in's widgets and what they answer to.
+  private func build(_ row: PlannerRow) {
+    let wasFilling = filling
+    filling = true
+    defer { filling = wasFilling }
+    guard row.build() else { return }
+    standIns -= 1
+    Signal.connect(row.check!, "toggled") { [unowned self, unowned row] in
+      guard !self.filling, case .task(let id) = row.key, let check = row.check else { return }
+      self.onToggled(id, check.isActive)
+    }
+    // Dragged with the mouse onto another row, a task takes its place.
+    // (Pictured with its list item, which draws the row's card.)
+    DragAndDrop.makeDraggable(row.box.asWidget, picture: { [unowned row] in row.box.parent }) {
+      [unowned self, unowned row] in
+      guard case .task(let id) = row.key, self.canMove(id) else { return nil }
+      return Self.dragPrefix + id.uuidString
+    }
+    DragAndDrop.acceptDrops(on: row.box.asWidget) { [unowned self, unowned row] text in
+      guard case .task(let target) = row.key, text.hasPrefix(Self.dragPrefix),
+        let dragged = UUID(uuidString: String(text.dropFirst(Self.dragPrefix.count)))
+      else { return false }
+      return self.onDropped(dragged, target)
+    }
+    row.box.onPress(button: 3) { [unowned self, unowned row] x, y in
+      if case .task(let id) = row.key { self.onContextClick(id, row, x, y) }
+    }
+  }
+
+  /// The height of a built row of `shape`, measured on one bound now (nil if none is).
+  private func height(of shape: PlannerRow.Shape) -> Int? {
+    if let known = heights[shape] { return known }
+    guard let built = binding.bound.first(where: { !$0.isStandIn && $0.shape == shape }),
+      let height = built.builtHeight
+    else { return nil }
+    heights[shape] = height
+    return height
+  }
 
   /// The row widget showing `key`, if one is on screen.
   func row(showing key: PlannerRowKey) -> PlannerRow? { binding.row(showing: key) }
@@ -102,7 +190,9 @@ final class PlannerRowFactory {
   }
 
   /// The list view the rows are in.
-  var listView: ListView?
+  var listView: ListView? {
+    didSet { if let listView { followFrames(of: listView) } }
+  }
   /// The task the user moved last: its row keeps the focus while it has it, though edits take it out and put it
   /// back elsewhere (the move shown, then what the service answered). Focus on another row ends that.
   var following: UUID?
@@ -126,26 +216,7 @@ final class PlannerRowFactory {
 
   private func make() -> (PlannerRow, Widget) {
     let row = PlannerRow()
-    Signal.connect(row.check, "toggled") { [unowned self, unowned row] in
-      guard !self.filling, case .task(let id) = row.key else { return }
-      self.onToggled(id, row.check.isActive)
-    }
-    // Dragged with the mouse onto another row, a task takes its place.
-    // (Pictured with its list item, which draws the row's card.)
-    DragAndDrop.makeDraggable(row.box.asWidget, picture: { [unowned row] in row.box.parent }) {
-      [unowned self, unowned row] in
-      guard case .task(let id) = row.key, self.canMove(id) else { return nil }
-      return Self.dragPrefix + id.uuidString
-    }
-    DragAndDrop.acceptDrops(on: row.box.asWidget) { [unowned self, unowned row] text in
-      guard case .task(let target) = row.key, text.hasPrefix(Self.dragPrefix),
-        let dragged = UUID(uuidString: String(text.dropFirst(Self.dragPrefix.count)))
-      else { return false }
-      return self.onDropped(dragged, target)
-    }
-    row.box.onPress(button: 3) { [unowned self, unowned row] x, y in
-      if case .task(let id) = row.key { self.onContextClick(id, row, x, y) }
-    }
+    standIns += 1
     return (row, row.box.asWidget)
   }
 
@@ -159,6 +230,13 @@ final class PlannerRowFactory {
     switch key {
     case .day(let date): row.showHeading(heading(date))
     case .task(let id): if let content = content(id) { row.show(content) }
+    }
+    guard row.isStandIn else { return }
+    // A stand-in stays one below the window, as tall as a built row of its kind (built when none is there to measure).
+    if mayStandIn(row), let shape = row.shape, let height = height(of: shape) {
+      row.standIn(height: height)
+    } else {
+      build(row)
     }
   }
 }

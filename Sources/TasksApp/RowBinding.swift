@@ -64,6 +64,12 @@ final class RowBinding<Key: Hashable, Row: AnyObject> {
   /// The row showing `key`, if one is on screen.
   func row(showing key: Key) -> Row? { boundRows[key] }
 
+  /// The position in the model of the item a row shows, if it is bound.
+  func position(of row: Row) -> Int? { items[ObjectIdentifier(row)]?.item.position }
+
+  /// The rows bound to an item.
+  var bound: some Collection<Row> { items.values.lazy.map(\.row) }
+
   /// The key a row shows, if it is bound.
   func key(of row: Row) -> Key? { keys[ObjectIdentifier(row)] }
 

@@ -19,6 +19,64 @@ extension AppDriver {
     try await accessibleTree { nodes in nodes.contains { $0.role == "text" && $0.name == "Title" && $0.isShowing } }
   }
 
+  /// The list's pixels on screen now, grey, a row of pixels after another (nil if the screenshot failed). GTK 4.8
+  /// gives a screen reader the places of rows scrolled away as they were, so what is on screen is read off it.
+  func listPixels(_ list: (x: Int, y: Int, width: Int, height: Int)) async throws -> [UInt8]? {
+    let file = TestDesktop.artifacts.appending(path: ".list-\(process.pid).pgm")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let shot = try await ChildProcess.run(
+      Tools.importProgram,
+      [
+        "-window", "root", "-crop", "\(list.width)x\(list.height)+\(list.x)+\(list.y)", "-colorspace", "gray",
+        "-depth", "8", file.path,
+      ])
+    guard shot.status == 0, let data = try? Data(contentsOf: file) else { return nil }
+    // A binary PGM: "P5", the width, the height and the largest value, each after white space, then the pixels.
+    var fields = 0
+    var index = data.startIndex
+    while fields < 4 && index < data.endIndex {
+      while index < data.endIndex, data[index] == 0x20 || data[index] == 0x0A { index += 1 }
+      while index < data.endIndex, data[index] != 0x20 && data[index] != 0x0A { index += 1 }
+      fields += 1
+    }
+    let pixels = Array(data[(index + 1)...])
+    return pixels.count == list.width * list.height ? pixels : nil
+  }
+
+  /// Waits until every row of the task list on screen shows text (not the empty card of a row not made) and the
+  /// list shows something else than `before`, and answers its pixels. An empty row is a band of the text's column
+  /// with no dark pixel in it taller than the blank between two rows' texts (under 30 px here, rows 38 px apart) or
+  /// than a row cut by the list's edge shows without its text.
+  @discardableResult
+  func waitForTextOnEveryRow(
+    of list: (x: Int, y: Int, width: Int, height: Int), differentFrom before: [UInt8]?,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws -> [UInt8] {
+    var pixels: [UInt8] = []
+    var blank = 0
+    let shown = try await eventually(timeout: .seconds(30), every: .milliseconds(300)) {
+      guard let now = try await listPixels(list), now != before else { return false }
+      pixels = now
+      blank = Self.longestBlank(now, width: list.width, height: list.height, columns: 50..<(list.width / 2))
+      return blank < 45
+    }
+    try #require(
+      shown, "a band of \(blank) px of the list has no text in it (or the list did not move)",
+      sourceLocation: sourceLocation)
+    return pixels
+  }
+
+  /// The tallest run of pixel rows with no dark pixel in `columns`.
+  static func longestBlank(_ pixels: [UInt8], width: Int, height: Int, columns: Range<Int>) -> Int {
+    var longest = 0
+    var run = 0
+    for row in 0..<height {
+      run = columns.contains { pixels[row * width + $0] < 128 } ? 0 : run + 1
+      longest = max(longest, run)
+    }
+    return longest
+  }
+
   /// Runs b2c-tasks-cli with this app's settings and keyring (single sign-on), as a person in a terminal would.
   func runCLI(_ arguments: [String]) async throws -> String {
     let prefix = try #require(TestDesktop.installPrefix)
@@ -239,33 +297,8 @@ extension AppUI {
 
     @Test("dragging the scroll bar through 2 000 tasks: once it stops, every row is named for the task it shows")
     func namesFollowAFastDrag() async throws {
-      let playground = try await PlaygroundForUI()
-      // Ann (a demo user of the playground) gets 2 000 tasks straight in its database, "task number 1" the oldest
-      // (owners are issuer and subject, TaskOwner: the playground's own users' issuer is "local").
-      let database = try #require(
-        try FileManager.default.contentsOfDirectory(at: playground.data, includingPropertiesForKeys: nil)
-          .first { $0.pathExtension == "sqlite" })
-      // In her default list (made as the task API makes it), each task with a UUID (the task API v2's schema).
-      let owner = "('local ' || (SELECT oid FROM users WHERE email = 'ann@example.com'))"
-      let defaultList = try await ChildProcess.run(
-        URL(filePath: "/bin/sh"), ["-c", ". \"$0\" && default_list_sql \"$1\"", Tools.defaultListSQL.path, owner])
-      let seed = try await ChildProcess.run(
-        Tools.sqlite3,
-        [
-          database.path,
-          defaultList.output + """
-            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2000)
-            INSERT INTO tasks (owner, text, completed, dateModified, uuid, listID, createdAt)
-            SELECT \(owner), 'task number ' || x, 0,
-              strftime('%Y-%m-%d %H:%M:%f', '2026-11-20', '+' || x || ' seconds'),
-              printf('00000000-0000-4000-9000-%012d', x), (SELECT id FROM lists WHERE owner = \(owner) AND isDefault),
-              '2026-11-20 00:00:00.000' FROM n;
-            """,
-        ])
-      try #require(defaultList.status == 0 && seed.status == 0, "sqlite3 failed: \(defaultList.error) \(seed.error)")
-      let app = try AppDriver(settings: playground.settings)
-      _ = try await app.signInByTyping()
-      try await app.waitFor(role: "check box", name: "task number 1")
+      let (playground, app) = try await Self.signedIn(tasks: 2000)
+      defer { withExtendedLifetime(playground) {} }
 
       // The scroll bar's slider, at the right edge of the list, dragged to the bottom in one quick gesture (one
       // xdotool, its moves 5 ms apart): every row is bound to other tasks many times a second.
@@ -297,6 +330,94 @@ extension AppUI {
       }
       try await app.checkScreen("dragged-to-the-bottom")
       await app.stop()
+    }
+
+    /// Gives Ann (a demo user of the playground) `tasks` tasks straight in its database, "task number 1" the oldest
+    /// (owners are issuer and subject, TaskOwner: the playground's own users' issuer is "local"), in her default list
+    /// (made as the task API makes it), each task with a UUID (the task API v2's schema).
+    static func seed(tasks: Int, in playground: PlaygroundForUI) async throws {
+      let database = try #require(
+        try FileManager.default.contentsOfDirectory(at: playground.data, includingPropertiesForKeys: nil)
+          .first { $0.pathExtension == "sqlite" })
+      let owner = "('local ' || (SELECT oid FROM users WHERE email = 'ann@example.com'))"
+      let defaultList = try await ChildProcess.run(
+        URL(filePath: "/bin/sh"), ["-c", ". \"$0\" && default_list_sql \"$1\"", Tools.defaultListSQL.path, owner])
+      let seed = try await ChildProcess.run(
+        Tools.sqlite3,
+        [
+          database.path,
+          defaultList.output + """
+            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < \(tasks))
+            INSERT INTO tasks (owner, text, completed, dateModified, uuid, listID, createdAt)
+            SELECT \(owner), 'task number ' || x, 0,
+              strftime('%Y-%m-%d %H:%M:%f', '2026-11-20', '+' || x || ' seconds'),
+              printf('00000000-0000-4000-9000-%012d', x), (SELECT id FROM lists WHERE owner = \(owner) AND isDefault),
+              '2026-11-20 00:00:00.000' FROM n;
+            """,
+        ])
+      try #require(defaultList.status == 0 && seed.status == 0, "sqlite3 failed: \(defaultList.error) \(seed.error)")
+    }
+
+    /// The app signed in as Ann, who has `tasks` tasks (`seed`), once it shows the first; and the playground.
+    static func signedIn(tasks: Int) async throws -> (PlaygroundForUI, AppDriver) {
+      let playground = try await PlaygroundForUI()
+      try await seed(tasks: tasks, in: playground)
+      let app = try AppDriver(settings: playground.settings)
+      _ = try await app.signInByTyping()
+      try await app.waitFor(role: "check box", name: "task number 1")
+      return (playground, app)
+    }
+
+    @Test("600 tasks scrolled with the wheel, Page Down, End and Home: every row on screen shows its text")
+    func everyRowOnScreenShown() async throws {
+      // The rows below a start's window are made as they come on screen (PlannerRow's stand-ins): a row that was not
+      // would show an empty card, a band of the list with no text in it.
+      let (playground, app) = try await Self.signedIn(tasks: 600)
+      defer { withExtendedLifetime(playground) {} }
+      let list = try await app.extents(role: "list", name: "Tasks")
+      var shown = try await app.waitForTextOnEveryRow(of: list, differentFrom: nil)
+
+      // The wheel over the list, 20 steps down (sent again while the list has not moved: a loaded machine can drop
+      // them): the rows made as stand-ins come into view.
+      let (x, y) = (list.x + list.width * 2 / 3, list.y + list.height / 2)
+      let move = try await ChildProcess.run(Tools.xdotool, ["mousemove", "--sync", "\(x)", "\(y)"])
+      try #require(move.status == 0, "xdotool mousemove failed: \(move.error)")
+      let top = shown
+      for _ in 1...3 {
+        let wheel = try await ChildProcess.run(Tools.xdotool, ["click", "--repeat", "20", "--delay", "20", "5"])
+        try #require(wheel.status == 0, "xdotool click failed: \(wheel.error)")
+        let moved = try await eventually(timeout: .seconds(10), every: .milliseconds(300)) {
+          try await app.listPixels(list) != top
+        }
+        if moved { break }
+      }
+      shown = try await app.waitForTextOnEveryRow(of: list, differentFrom: top)
+
+      // The keyboard: a click gives a row the focus, Page Down three times moves it a screen each, past the rows a
+      // start makes.
+      try await app.click(x: x, y: y)
+      try await app.accessibleTree { $0.contains { $0.role == "list item" && $0.states.contains("focused") } }
+      for _ in 1...3 { try await app.key("Page_Down", window: nil) }
+      try await app.accessibleTree { nodes in
+        nodes.contains { $0.role == "list item" && $0.states.contains("focused") && Self.number(in: $0.name) > 40 }
+      }
+      shown = try await app.waitForTextOnEveryRow(of: list, differentFrom: shown)
+
+      // End and Home: the last rows, then the first again.
+      try await app.key("End", window: nil)
+      try await app.waitForFocusedRow("task number 600, not done")
+      shown = try await app.waitForTextOnEveryRow(of: list, differentFrom: shown)
+      try await app.key("Home", window: nil)
+      try await app.waitForFocusedRow("task number 1, not done")
+      shown = try await app.waitForTextOnEveryRow(of: list, differentFrom: shown)
+      try await app.checkScreen("long-list-home")
+      await app.stop()
+    }
+
+    /// N of a row named "task number N, …" (0 for another).
+    static func number(in name: String) -> Int {
+      guard name.hasPrefix("task number ") else { return 0 }
+      return Int(name.dropFirst(12).prefix { $0.isNumber }) ?? 0
     }
 
     /// Whether each list item in `nodes` (a depth-first dump) and its check box are named for the text its label
