@@ -97,11 +97,14 @@ final class PlannerRowFactory {
   /// The window's frame clock and the handler of its layout, while the list view is realized.
   private var frames: (clock: OpaquePointer, handler: UInt)?
 
-  /// Whether the row may stay a stand-in: only while the list shows its top (nothing scrolled) and the row is below
-  /// what the window can show. GTK 4.8 makes rows for the 200 items from the top of a list; those below the window
-  /// are built when they come on screen (`buildShown`).
+  /// Whether the row may stay a stand-in: while it is laid out off screen (GTK 4.8 unmaps those), or, made anew
+  /// (not laid out yet), while the list shows its top (nothing scrolled) and the row is below what the window can
+  /// show. GTK 4.8 makes rows for the 200 items from the top of a list; those below the window are built when they
+  /// come on screen (`buildShown`).
   private func mayStandIn(_ row: PlannerRow) -> Bool {
-    guard let listView, let vertical = gtk_scrollable_get_vadjustment(OpaquePointer(listView.widget)),
+    guard let item = row.box.parent, let listView else { return false }
+    if gtk_widget_get_height(item.widget) > 0 { return !item.isMapped }
+    guard let vertical = gtk_scrollable_get_vadjustment(OpaquePointer(listView.widget)),
       gtk_adjustment_get_value(vertical) <= 0, let position = binding.position(of: row)
     else { return false }
     return position >= rowsOnScreen()
@@ -112,11 +115,22 @@ final class PlannerRowFactory {
   /// is built before the frame is drawn (GDK lays out again when a layout asks for one).
   private func buildShown() {
     guard standIns > 0 else { return }
-    for row in binding.bound where row.isStandIn && row.box.parent?.isMapped == true { build(row) }
+    for row in binding.bound where row.isStandIn {
+      // Laid out (a row GTK has just made is mapped before its first layout) and on screen.
+      if let item = row.box.parent, item.isMapped, gtk_widget_get_height(item.widget) > 0 { build(row) }
+    }
   }
 
-  /// Follows the frames of the window the list view is in, while it is realized.
+  /// Follows the frames of the window the list view is in, while it is realized; forgets the rows' heights when the
+  /// desktop's text or theme changes.
   private func followFrames(of listView: ListView) {
+    if let settings = gtk_settings_get_default() {
+      for setting in ["gtk-xft-dpi", "gtk-font-name", "gtk-theme-name", "gtk-application-prefer-dark-theme"] {
+        Signal.connect(settings, "notify::" + setting) { [unowned self] (_: UnsafeMutableRawPointer?) in
+          self.heights = [:]
+        }
+      }
+    }
     Signal.connect(listView.widget, "realize") { [unowned self] in self.followFrames() }
     Signal.connect(listView.widget, "unrealize") { [unowned self] in self.stopFollowingFrames() }
     if gtk_widget_get_realized(listView.widget) != 0 { followFrames() }

@@ -54,7 +54,7 @@ extension AppDriver {
   ) async throws -> [UInt8] {
     var pixels: [UInt8] = []
     var blank = 0
-    let shown = try await eventually(timeout: .seconds(30), every: .milliseconds(300)) {
+    let shown = try await eventually(every: .milliseconds(300)) {
       guard let now = try await listPixels(list), now != before else { return false }
       pixels = now
       blank = Self.longestBlank(now, width: list.width, height: list.height, columns: 50..<(list.width / 2))
@@ -64,6 +64,30 @@ extension AppDriver {
       shown, "a band of \(blank) px of the list has no text in it (or the list did not move)",
       sourceLocation: sourceLocation)
     return pixels
+  }
+
+  /// N of the focused row when it is "task number N, …" (0 for none).
+  func focusedRowNumber() async throws -> Int {
+    let focused = try await dumpTree()?.first { $0.role == "list item" && $0.states.contains("focused") }
+    return focused.map { AppUI.ListFeaturesUITests.number(in: $0.name) } ?? 0
+  }
+
+  /// Presses `key` (again while it has no effect: a loaded machine can drop a key) until the focused row's number
+  /// is one `reached` accepts, and answers it.
+  func press(_ key: String, until reached: (Int) -> Bool, sourceLocation: SourceLocation = #_sourceLocation)
+    async throws -> Int
+  {
+    var number = 0
+    for _ in 1...3 {
+      try await self.key(key, window: nil)
+      let moved = try await eventually(timeout: .seconds(20), every: .milliseconds(300)) {
+        number = try await focusedRowNumber()
+        return reached(number)
+      }
+      if moved { return number }
+    }
+    Issue.record("\(key) never moved the focus where it should (at task \(number))", sourceLocation: sourceLocation)
+    return number
   }
 
   /// The tallest run of pixel rows with no dark pixel in `columns`.
@@ -378,37 +402,47 @@ extension AppUI {
       var shown = try await app.waitForTextOnEveryRow(of: list, differentFrom: nil)
 
       // The wheel over the list, 20 steps down (sent again while the list has not moved: a loaded machine can drop
-      // them): the rows made as stand-ins come into view.
+      // them): the rows made as stand-ins come into view. The list is looked at once the pointer's hover is drawn
+      // (two screenshots alike).
       let (x, y) = (list.x + list.width * 2 / 3, list.y + list.height / 2)
       let move = try await ChildProcess.run(Tools.xdotool, ["mousemove", "--sync", "\(x)", "\(y)"])
       try #require(move.status == 0, "xdotool mousemove failed: \(move.error)")
-      let top = shown
+      var last: [UInt8]? = nil
+      _ = try await eventually(timeout: .seconds(60), every: .milliseconds(300)) {
+        let now = try await app.listPixels(list)
+        defer { last = now }
+        return now != nil && now == last
+      }
+      let still = try #require(last, "no screenshot of the list")
       for _ in 1...3 {
         let wheel = try await ChildProcess.run(Tools.xdotool, ["click", "--repeat", "20", "--delay", "20", "5"])
         try #require(wheel.status == 0, "xdotool click failed: \(wheel.error)")
-        let moved = try await eventually(timeout: .seconds(10), every: .milliseconds(300)) {
-          try await app.listPixels(list) != top
+        let moved = try await eventually(timeout: .seconds(15), every: .milliseconds(300)) {
+          guard let now = try await app.listPixels(list) else { return false }
+          return now != still
         }
         if moved { break }
       }
-      shown = try await app.waitForTextOnEveryRow(of: list, differentFrom: top)
+      shown = try await app.waitForTextOnEveryRow(of: list, differentFrom: still)
 
       // The keyboard: a click gives a row the focus, Page Down three times moves it a screen each, past the rows a
-      // start makes.
+      // start makes; End and Home, the last rows, then the first again.
       try await app.click(x: x, y: y)
-      try await app.accessibleTree { $0.contains { $0.role == "list item" && $0.states.contains("focused") } }
-      for _ in 1...3 { try await app.key("Page_Down", window: nil) }
-      try await app.accessibleTree { nodes in
-        nodes.contains { $0.role == "list item" && $0.states.contains("focused") && Self.number(in: $0.name) > 40 }
+      var focused = 0
+      _ = try await eventually(timeout: .seconds(60), every: .milliseconds(300)) {
+        focused = try await app.focusedRowNumber()
+        return focused > 0
       }
+      try #require(focused > 0, "a click on the list focused no row")
+      let clicked = focused
+      for presses in 1...3 {
+        focused = try await app.press("Page_Down") { $0 > focused }
+        shown = try await app.waitForTextOnEveryRow(of: list, differentFrom: shown)
+        if presses == 3 { #expect(focused > clicked + 20) }
+      }
+      focused = try await app.press("End") { $0 == 600 }
       shown = try await app.waitForTextOnEveryRow(of: list, differentFrom: shown)
-
-      // End and Home: the last rows, then the first again.
-      try await app.key("End", window: nil)
-      try await app.waitForFocusedRow("task number 600, not done")
-      shown = try await app.waitForTextOnEveryRow(of: list, differentFrom: shown)
-      try await app.key("Home", window: nil)
-      try await app.waitForFocusedRow("task number 1, not done")
+      focused = try await app.press("Home") { $0 == 1 }
       shown = try await app.waitForTextOnEveryRow(of: list, differentFrom: shown)
       try await app.checkScreen("long-list-home")
       await app.stop()
