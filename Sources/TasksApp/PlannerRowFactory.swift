@@ -35,11 +35,7 @@ final class PlannerRowFactory {
       make: { [unowned self] in self.make() }, key: PlannerRowKey.init(modelString:),
       string: { [unowned slots] in slots.string(of: $0) },
       fill: { [unowned self] row, key in self.fill(row, key) },
-      unbound: { row in row.key = nil },
-      retire: { [unowned self] row in
-        if row.isStandIn { self.standIns -= 1 }
-        row.retire()
-      })
+      unbound: { row in row.key = nil }, retire: { row in row.retire() })
     slots.screenful = { [unowned self] in self.rowsOnScreen() }
   }
 
@@ -90,10 +86,6 @@ final class PlannerRowFactory {
 
   // MARK: Stand-ins
 
-  /// How many rows are stand-ins (`PlannerRow.isStandIn`).
-  private var standIns = 0
-  /// The height of a built row of each kind, as measured (for the stand-ins).
-  private var heights: [PlannerRow.Shape: Int] = [:]
   /// The window's frame clock and the handler of its layout, while the list view is realized.
   private var frames: (clock: OpaquePointer, handler: UInt)?
 
@@ -114,23 +106,14 @@ final class PlannerRowFactory {
   /// maps the rows it lays out on screen (and unmaps the rest), so a stand-in scrolled, jumped or resized into view
   /// is built before the frame is drawn (GDK lays out again when a layout asks for one).
   private func buildShown() {
-    guard standIns > 0 else { return }
     for row in binding.bound where row.isStandIn {
       // Laid out (a row GTK has just made is mapped before its first layout) and on screen.
       if let item = row.box.parent, item.isMapped, gtk_widget_get_height(item.widget) > 0 { build(row) }
     }
   }
 
-  /// Follows the frames of the window the list view is in, while it is realized; forgets the rows' heights when the
-  /// desktop's text or theme changes.
+  /// Follows the frames of the window the list view is in, while it is realized.
   private func followFrames(of listView: ListView) {
-    if let settings = gtk_settings_get_default() {
-      for setting in ["gtk-xft-dpi", "gtk-font-name", "gtk-theme-name", "gtk-application-prefer-dark-theme"] {
-        Signal.connect(settings, "notify::" + setting) { [unowned self] (_: UnsafeMutableRawPointer?) in
-          self.heights = [:]
-        }
-      }
-    }
     Signal.connect(listView.widget, "realize") { [unowned self] in self.followFrames() }
     Signal.connect(listView.widget, "unrealize") { [unowned self] in self.stopFollowingFrames() }
     if gtk_widget_get_realized(listView.widget) != 0 { followFrames() }
@@ -153,7 +136,6 @@ final class PlannerRowFactory {
     filling = true
     defer { filling = wasFilling }
     guard row.build() else { return }
-    standIns -= 1
     Signal.connect(row.check!, "toggled") { [unowned self, unowned row] in
       guard !self.filling, case .task(let id) = row.key, let check = row.check else { return }
       self.onToggled(id, check.isActive)
@@ -176,14 +158,10 @@ final class PlannerRowFactory {
     }
   }
 
-  /// The height of a built row of `shape`, measured on one bound now (nil if none is).
+  /// The height of a built row of `shape`, measured on one bound now (nil if none is; GTK keeps a laid-out row's
+  /// measure, and measures it again when the desktop's text or theme changes).
   private func height(of shape: PlannerRow.Shape) -> Int? {
-    if let known = heights[shape] { return known }
-    guard let built = binding.bound.first(where: { !$0.isStandIn && $0.shape == shape }),
-      let height = built.builtHeight
-    else { return nil }
-    heights[shape] = height
-    return height
+    binding.bound.first { !$0.isStandIn && $0.shape == shape }?.builtHeight
   }
 
   /// The row widget showing `key`, if one is on screen.
@@ -230,7 +208,6 @@ final class PlannerRowFactory {
 
   private func make() -> (PlannerRow, Widget) {
     let row = PlannerRow()
-    standIns += 1
     return (row, row.box.asWidget)
   }
 
