@@ -25,6 +25,8 @@ final class StartupLoad: Sendable {
     restored = Task.detached { () -> Result<Restored?, SessionError> in
       do throws(SessionError) {
         guard let account = try await session.restore() else { return .success(nil) }
+        // The first sync follows: its connection is opened while the copy is read and the window drawn.
+        await session.http.prepare(for: session.settings.taskAPI)
         let files = AccountFiles(account: account, in: session.key)
         return .success(Restored(account: account, files: files, saved: PlannerOperations.readSaved(files)))
       } catch {

@@ -83,7 +83,9 @@ struct Context {
   let options: CommonOptions
   let session: Session
 
-  init(_ options: CommonOptions) async throws {
+  /// `options`' settings and a session; with `taskAPI`, a connection to the task service is opened while the keyring
+  /// answers (the commands that read or write tasks: the others never contact the service).
+  init(_ options: CommonOptions, taskAPI: Bool = true) async throws {
     self.options = options
     let locator = SettingsLocator()
     let settings: AppSettings
@@ -93,9 +95,9 @@ struct Context {
       throw Context.report(CLIFailure(status: 6, code: "settings", message: error.description), json: options.json)
     }
     // libsoup, as the app: it stops reading an answer at its limit (URLSession's libcurl inflated a 1 GiB gzip
-    // answer, 1.16 GB resident, before its delegate could refuse it). Readied while the keyring answers.
+    // answer, 1.16 GB resident, before its delegate could refuse it).
     let http = HTTPClient.soup()
-    http.prepare(for: settings.taskAPI)
+    if taskAPI { http.prepare(for: settings.taskAPI) }
     session = Session(settings: settings, store: KeyringSessionStore(), http: http) {
       // Said on the terminal so that a pause behind another app's refresh or sign-out does not look like a hang.
       FileHandle.standardError.write(

@@ -24,16 +24,24 @@ public final class SoupTransport: HTTPTransport, Sendable {
     thread.run { session.close() }
   }
 
-  /// Makes the session and looks the proxy for `url` up on the transport's thread now, as libsoup does for a new
-  /// connection: the first lookup of a process loads GIO's modules, the desktop's proxy settings and the name
-  /// service's set-up (3–4 ms the CLI's first request waited for after the keyring had answered; RESULTS.md). The
-  /// answer is not kept: the request looks it up again, at no such cost.
+  /// Opens a connection to `url`'s server on the transport's thread now (libsoup's preconnection: the proxy looked
+  /// up, the name resolved, TCP and TLS set up, then left idle for the session's first request to `url`'s host to
+  /// take), while the caller waits for the keyring. A failure is not reported here: the request connects again and
+  /// reports its own.
   public func prepare(for url: URL) {
     let session = self.session
     let uri = url.absoluteString
     thread.run {
-      _ = session.open(timeout: nil)
-      g_proxy_resolver_lookup_async(g_proxy_resolver_get_default(), uri, nil, nil, nil)
+      let session = session.open(timeout: nil)
+      guard let message = soup_message_new("GET", uri) else { return }
+      soup_session_preconnect_async(
+        session, message, G_PRIORITY_DEFAULT, nil,
+        { source, result, _ in
+          var error: UnsafeMutablePointer<GError>?
+          _ = soup_session_preconnect_finish(UnsafeMutablePointer(OpaquePointer(source)), result, &error)
+          if let error { g_error_free(error) }
+        }, nil)
+      g_object_unref(UnsafeMutableRawPointer(message))
     }
   }
 

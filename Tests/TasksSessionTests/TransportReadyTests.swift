@@ -1,6 +1,6 @@
-// A transport readied before its first request (the CLI readies libsoup while the keyring answers), and the room a
-// body's announced length reserves, over both transports against a server of the test's own that counts what it
-// is sent.
+// A transport readied before its first request (the CLI and the app's signed-in start ready libsoup's connection
+// while the keyring answers), and the room a body's announced length reserves, over both transports against a server
+// of the test's own that counts what it is sent.
 
 import Foundation
 import TasksCore
@@ -43,6 +43,28 @@ struct TransportReadyTests {
     client.prepare(for: ping)
     let answer = try await client.get(ping)
     #expect(answer.status == 200 && answer.body == Data("pong".utf8))
+    let count = try await Transport.urlSession.client().get(try #require(URL(string: server.origin + "/count")))
+    #expect(String(decoding: count.body, as: UTF8.self) == "1", "only the request was sent")
+  }
+
+  @Test("libsoup connects while readied (the CLI's keyring answers meanwhile), and the first request takes it")
+  func connectsWhileReadied() async throws {
+    let server = try await ScriptServer.start(["-c", Self.script])
+    defer { server.stop() }
+    let port = try #require(URL(string: server.origin)?.port)
+    let ping = try #require(URL(string: server.origin + "/ping"))
+    let before = openConnections(toPort: port)
+    let client = Transport.soup.client()
+    client.prepare(for: ping)
+    let connected = await eventually(timeout: .seconds(30)) {
+      !openConnections(toPort: port).subtracting(before).isEmpty
+    }
+    #expect(connected, "a connection opened before any request")
+    let readied = openConnections(toPort: port).subtracting(before)
+    #expect(readied.count == 1)
+    let answer = try await client.get(ping)
+    #expect(answer.status == 200 && answer.body == Data("pong".utf8))
+    #expect(openConnections(toPort: port).subtracting(before) == readied, "the request went over that connection")
     let count = try await Transport.urlSession.client().get(try #require(URL(string: server.origin + "/count")))
     #expect(String(decoding: count.body, as: UTF8.self) == "1", "only the request was sent")
   }

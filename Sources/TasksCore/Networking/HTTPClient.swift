@@ -125,8 +125,8 @@ public struct HTTPAnswer: Sendable {
 public protocol HTTPTransport: Sendable {
   /// Sends `request`; the answer whatever its status.
   func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPAnswer
-  /// Readies, in the background, what a first request to `url` needs before it connects (for libsoup: its session,
-  /// and the proxy for the URL looked up once), so that the request does not wait for it; sends nothing.
+  /// Readies, in the background, what a first request to `url` needs (for libsoup: a connection to its server, opened
+  /// and left idle), so that the request does not wait for it; sends no request.
   func prepare(for url: URL)
 }
 
