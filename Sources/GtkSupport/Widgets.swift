@@ -294,11 +294,19 @@ extension Label {
     nonmutating set { gtk_label_set_lines(OpaquePointer(widget), newValue) }
   }
 
-  /// Whether line breaks in the text are shown as spaces, on one line.
+  /// Whether the label is one line of its font tall whatever its text (Pango then draws a line break as a symbol:
+  /// give it `Label.oneLine`'s text).
   @MainActor
   public var isSingleLine: Bool {
     get { gtk_label_get_single_line_mode(OpaquePointer(widget)) != 0 }
     nonmutating set { gtk_label_set_single_line_mode(OpaquePointer(widget), newValue.gboolean) }
+  }
+
+  /// `text` with each of its line breaks (any Unicode has, a CR LF as one) shown as a space: for a single-line label
+  /// showing text someone else typed.
+  public static func oneLine(_ text: String) -> String {
+    guard text.contains(where: \.isNewline) else { return text }
+    return String(text.map { $0.isNewline ? " " : $0 })
   }
 }
 

@@ -83,9 +83,12 @@ final class PlannerRow {
     texts.expandsHorizontally = true
     texts.centreVertically()
     let captions = Box.new(horizontal: true, spacing: 8)
+    // One line each, whatever the text holds (a line break in a title from another member or a CalDAV client, shown
+    // as a space): every row of a kind is as tall as its stand-in was, and the list does not jump as rows are built.
     for label in [parts.title, parts.due, parts.facts] {
       label.xalign = 0
       label.ellipsizesEnd = true
+      label.isSingleLine = true
     }
     parts.title.setCSSClass("task-text", true)
     for label in [parts.due, parts.facts] { label.setCSSClass("caption", true) }
@@ -125,7 +128,7 @@ final class PlannerRow {
     if let parts {
       shown = nil
       parts.check.isVisible = false
-      parts.title.text = text
+      parts.title.text = Label.oneLine(text)
       parts.title.setCSSClass("heading", true)
       parts.due.isVisible = false
       parts.facts.isVisible = false
@@ -140,7 +143,7 @@ final class PlannerRow {
       shown = content
       parts.check.isVisible = true
       parts.title.setCSSClass("heading", false)
-      if old?.title != content.title { parts.title.text = content.title }
+      if old?.title != content.title { parts.title.text = Label.oneLine(content.title) }
       if old?.completed != content.completed {
         parts.check.isActive = content.completed
         box.setCSSClass("completed", content.completed)
@@ -151,7 +154,7 @@ final class PlannerRow {
         parts.due.setCSSClass("error", content.due?.overdue == true)
       }
       let text = Self.facts(content)
-      parts.facts.text = text
+      parts.facts.text = Label.oneLine(text)
       parts.facts.isVisible = !text.isEmpty
     }
     named(.task(content))

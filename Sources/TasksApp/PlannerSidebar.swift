@@ -99,6 +99,7 @@ final class PlannerSidebar {
     for label in [name, sharing] {
       label.xalign = 0
       label.ellipsizesEnd = true
+      label.isSingleLine = true  // a shared list's name is another member's text: one line, whatever it holds
       texts.append(label)
     }
     sharing.setCSSClass("caption", true)
@@ -123,8 +124,8 @@ final class PlannerSidebar {
       }
     // (A list shared since the row was made shows the people icon.)
     gtk_image_set_from_icon_name(OpaquePointer(row.icon.widget), icon)
-    row.name.text = entry.name
-    row.sharing.text = entry.sharing ?? ""
+    row.name.text = Label.oneLine(entry.name)
+    row.sharing.text = Label.oneLine(entry.sharing ?? "")
     row.sharing.isVisible = entry.sharing != nil
     row.count.text = entry.count == 0 ? "" : String(entry.count)
     row.row.setAccessibleLabel(entry.spokenName)

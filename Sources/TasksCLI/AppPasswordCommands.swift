@@ -19,7 +19,7 @@ struct AddAppPassword: AsyncParsableCommand {
   @Argument(help: "The device's name, as Phone.") var name: [String]
 
   func run() async throws {
-    let context = try await Context(options)
+    let context = try await Context(options, connecting: false)
     try await context.run {
       let made = try await context.tasks.makeAppPassword(name: name.joined(separator: " "))
       let address = context.tasks.calDAVAddress.absoluteString

@@ -83,9 +83,12 @@ struct Context {
   let options: CommonOptions
   let session: Session
 
-  /// `options`' settings and a session; with `taskAPI`, a connection to the task service is opened while the keyring
-  /// answers (the commands that read or write tasks: the others never contact the service).
-  init(_ options: CommonOptions, taskAPI: Bool = true) async throws {
+  /// `options`' settings and a session. With `connecting`, the task service's connection is opened while the keyring
+  /// answers (name look-up, TCP and TLS: no request, so nothing of the account is sent even when no one turns out to
+  /// be signed in), for a command whose first request to the service is a read: libsoup gives an idle connection to
+  /// a GET, while a first POST opens its own. The others (those that never reach the service, or write first) pass
+  /// false.
+  init(_ options: CommonOptions, connecting: Bool = true) async throws {
     self.options = options
     let locator = SettingsLocator()
     let settings: AppSettings
@@ -97,7 +100,7 @@ struct Context {
     // libsoup, as the app: it stops reading an answer at its limit (URLSession's libcurl inflated a 1 GiB gzip
     // answer, 1.16 GB resident, before its delegate could refuse it).
     let http = HTTPClient.soup()
-    if taskAPI { http.prepare(for: settings.taskAPI) }
+    if connecting { http.prepare(for: settings.taskAPI) }
     session = Session(settings: settings, store: KeyringSessionStore(), http: http) {
       // Said on the terminal so that a pause behind another app's refresh or sign-out does not look like a hang.
       FileHandle.standardError.write(

@@ -11,7 +11,7 @@ struct Status: AsyncParsableCommand {
   @OptionGroup var options: CommonOptions
 
   func run() async throws {
-    let context = try await Context(options, taskAPI: false)
+    let context = try await Context(options, connecting: false)
     try await context.run {
       if let account = try await context.session.restore() {
         context.output(account.signedInLine, json: ["signedIn": true, "account": account.json])
@@ -168,7 +168,7 @@ struct SignOut: AsyncParsableCommand {
   var discardWaiting = false
 
   func run() async throws {
-    let context = try await Context(options, taskAPI: false)
+    let context = try await Context(options, connecting: false)
     try await context.run {
       let account = try await context.session.restore()
       let files = account.map { AccountFiles(account: $0, in: context.session.key) }

@@ -36,7 +36,7 @@ struct AddList: AsyncParsableCommand {
   @Argument(help: "The list's name.") var name: [String]
 
   func run() async throws {
-    let context = try await Context(options)
+    let context = try await Context(options, connecting: false)
     let name = self.name.joined(separator: " ")
     try await context.run {
       let list = try await context.tasks.createList(id: UUID(), name: name)
@@ -71,7 +71,7 @@ struct JoinList: AsyncParsableCommand {
   @OptionGroup var options: CommonOptions
 
   func run() async throws {
-    let context = try await Context(options)
+    let context = try await Context(options, connecting: false)
     // Not an argument: every local user can read a command line, and the first to use a code gets the list.
     if isatty(STDIN_FILENO) == 1 { FileHandle.standardError.write(Data("The code you were sent: ".utf8)) }
     let code = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces)

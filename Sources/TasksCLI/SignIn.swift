@@ -20,7 +20,7 @@ struct SignIn: AsyncParsableCommand {
   @Option(help: "Give up after this many seconds.") var timeout = LoopbackListener.defaultTimeout
 
   func run() async throws {
-    let context = try await Context(options, taskAPI: false)
+    let context = try await Context(options, connecting: false)
     let session = context.session
     try await context.run {
       let (outcomes, finish) = AsyncStream.makeStream(of: Result<Account, SessionError>.self)

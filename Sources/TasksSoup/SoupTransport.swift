@@ -25,22 +25,15 @@ public final class SoupTransport: HTTPTransport, Sendable {
   }
 
   /// Opens a connection to `url`'s server on the transport's thread now (libsoup's preconnection: the proxy looked
-  /// up, the name resolved, TCP and TLS set up, then left idle for the session's first request to `url`'s host to
-  /// take), while the caller waits for the keyring. A failure is not reported here: the request connects again and
-  /// reports its own.
+  /// up, the name resolved, TCP and TLS set up), while the caller waits for the keyring. libsoup gives it to the
+  /// session's first GET to that server (a first POST opens its own), and drops it unused after 3 s. A failure is not
+  /// reported here: the request connects again and reports its own.
   public func prepare(for url: URL) {
     let session = self.session
     let uri = url.absoluteString
     thread.run {
-      let session = session.open(timeout: nil)
       guard let message = soup_message_new("GET", uri) else { return }
-      soup_session_preconnect_async(
-        session, message, G_PRIORITY_DEFAULT, nil,
-        { source, result, _ in
-          var error: UnsafeMutablePointer<GError>?
-          _ = soup_session_preconnect_finish(UnsafeMutablePointer(OpaquePointer(source)), result, &error)
-          if let error { g_error_free(error) }
-        }, nil)
+      session.preconnect(message)
       g_object_unref(UnsafeMutableRawPointer(message))
     }
   }
@@ -79,7 +72,28 @@ private final class SessionBox: @unchecked Sendable {
     return made
   }
 
+  /// Preconnections under way: each holds its session until its callback has run.
+  private var preconnecting = 0
+
+  /// Starts a preconnection for `message` on the transport's own session.
+  func preconnect(_ message: OpaquePointer) {
+    preconnecting += 1
+    soup_session_preconnect_async(
+      open(timeout: nil), message, G_PRIORITY_DEFAULT, nil,
+      { source, result, data in
+        let box = UserData.take(data, as: SessionBox.self)
+        var error: UnsafeMutablePointer<GError>?
+        _ = soup_session_preconnect_finish(UnsafeMutablePointer(OpaquePointer(source)), result, &error)
+        if let error { g_error_free(error) }
+        box.preconnecting -= 1
+      }, UserData.oneShot(self))
+  }
+
+  /// Ends every session: a preconnection still under way is cancelled and its callback run here, before the thread's
+  /// loop stops (its task would otherwise hold the session, and its socket, for good).
   func close() {
+    for session in sessions.values { soup_session_abort(session) }
+    while preconnecting > 0 { g_main_context_iteration(g_main_context_get_thread_default(), 1) }
     for session in sessions.values { g_object_unref(session) }
     sessions = [:]
   }
@@ -236,7 +250,11 @@ private final class Exchange: @unchecked Sendable {
     if domain == g_resolver_error_quark() { return .unreachable("resolver error \(number)") }
     if domain == g_tls_error_quark() {
       let host = HTTPClient.hostName(request.url)
-      return .untrusted(host: host, certificateFlags == 0 ? .handshake : CertificateProblem(tlsFlags: certificateFlags))
+      // A request that took over a preconnection whose certificate was refused before it came has its problems from
+      // the connection (libsoup copies them to the message), not from its own handler.
+      var flags = certificateFlags
+      if flags == 0, let message { flags = soup_message_get_tls_peer_certificate_errors(message).rawValue }
+      return .untrusted(host: host, flags == 0 ? .handshake : CertificateProblem(tlsFlags: flags))
     }
     return .failed("\(String(cString: g_quark_to_string(domain))) error \(number)")
   }

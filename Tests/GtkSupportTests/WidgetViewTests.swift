@@ -33,6 +33,23 @@ struct WidgetViewTests {
     dialog.asWindow.destroy()
   }
 
+  @Test("a single-line label: one line of its font tall whatever its text, each kind of line break shown as a space")
+  func singleLine() {
+    #expect(Label.oneLine("a\r\nb\rc\nd\u{2028}e\u{2029}f\u{85}g\u{0B}h\u{0C}i") == "a b c d e f g h i")
+    #expect(
+      Label.oneLine("Crème brûlée, 東京, \u{1F469}\u{200D}\u{1F4BB}") == "Crème brûlée, 東京, \u{1F469}\u{200D}\u{1F4BB}")
+    let label = Label.new("one line")
+    label.isSingleLine = true
+    var oneLine: Int32 = 0
+    gtk_widget_measure(label.widget, GTK_ORIENTATION_VERTICAL, -1, nil, &oneLine, nil, nil)
+    label.text = "line one\nline two\nline three"
+    var three: Int32 = 0
+    gtk_widget_measure(label.widget, GTK_ORIENTATION_VERTICAL, -1, nil, &three, nil, nil)
+    #expect(oneLine > 0 && three == oneLine)
+    g_object_ref_sink(label.widget)
+    g_object_unref(label.widget)
+  }
+
   @Test("an action row shows its title as written (no markup) and its subtitle; its switch says when it turns")
   func actionRowAndSwitch() {
     let row = ActionRow.new(title: "<b>Notes</b> & Co", subtitle: "ann@example.com")

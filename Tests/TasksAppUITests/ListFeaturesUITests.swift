@@ -360,9 +360,7 @@ extension AppUI {
     /// (owners are issuer and subject, TaskOwner: the playground's own users' issuer is "local"), in her default list
     /// (made as the task API makes it), each task with a UUID (the task API v2's schema).
     static func seed(tasks: Int, in playground: PlaygroundForUI) async throws {
-      let database = try #require(
-        try FileManager.default.contentsOfDirectory(at: playground.data, includingPropertiesForKeys: nil)
-          .first { $0.pathExtension == "sqlite" })
+      let database = try database(of: playground)
       let owner = "('local ' || (SELECT oid FROM users WHERE email = 'ann@example.com'))"
       let defaultList = try await ChildProcess.run(
         URL(filePath: "/bin/sh"), ["-c", ". \"$0\" && default_list_sql \"$1\"", Tools.defaultListSQL.path, owner])
@@ -382,6 +380,13 @@ extension AppUI {
       try #require(defaultList.status == 0 && seed.status == 0, "sqlite3 failed: \(defaultList.error) \(seed.error)")
     }
 
+    /// The playground's database file.
+    static func database(of playground: PlaygroundForUI) throws -> URL {
+      try #require(
+        try FileManager.default.contentsOfDirectory(at: playground.data, includingPropertiesForKeys: nil)
+          .first { $0.pathExtension == "sqlite" })
+    }
+
     /// The app signed in as Ann, who has `tasks` tasks (`seed`), once it shows the first; and the playground.
     static func signedIn(tasks: Int) async throws -> (PlaygroundForUI, AppDriver) {
       let playground = try await PlaygroundForUI()
@@ -390,6 +395,31 @@ extension AppUI {
       _ = try await app.signInByTyping()
       try await app.waitFor(role: "check box", name: "task number 1")
       return (playground, app)
+    }
+
+    @Test("a title with a line break is shown on one line: its row is as tall as the others")
+    func lineBreakInATitle() async throws {
+      let playground = try await PlaygroundForUI()
+      defer { withExtendedLifetime(playground) {} }
+      try await Self.seed(tasks: 3, in: playground)
+      let broken = "line one\nline two"
+      let update = try await ChildProcess.run(
+        Tools.sqlite3,
+        [
+          try Self.database(of: playground).path,
+          "UPDATE tasks SET text = 'line one' || char(10) || 'line two' WHERE text = 'task number 2'",
+        ])
+      try #require(update.status == 0, "sqlite3 failed: \(update.error)")
+      let app = try AppDriver(settings: playground.settings)
+      _ = try await app.signInByTyping()
+      try await app.waitFor(role: "check box", name: broken)
+      var heights: [String: Int] = [:]
+      for text in ["task number 1", broken, "task number 3"] {
+        heights[text] = try await app.extents(role: "list item", name: "\(text), not done").height
+      }
+      #expect(Set(heights.values).count == 1, "\(heights)")
+      try await app.checkScreen("line-break-in-a-title")
+      await app.stop()
     }
 
     @Test("600 tasks scrolled with the wheel, Page Down, End and Home: every row on screen shows its text")

@@ -77,6 +77,32 @@ struct TLSTests {
     }
   }
 
+  @Test(
+    "libsoup readied for a server whose certificate is bad: its requests name the certificate's problem",
+    arguments: BadCertificate.allCases)
+  func refusedAfterReadying(_ bad: BadCertificate) async throws {
+    let harness = try await bad.server()
+    try await withTeardown({ await harness.stop() }) {
+      // The first request races the preconnection (it may take it over, its certificate refused before the request
+      // came); the second comes after it has ended.
+      let client = Transport.soup.client()
+      client.prepare(for: harness.base)
+      for _ in 1...2 {
+        do {
+          _ = try await client.get(harness.base)
+          Issue.record("a request was answered by a server with a bad certificate")
+        } catch {
+          guard case NetworkError.untrusted(let host, let problem) = error else {
+            Issue.record("expected an untrusted-certificate error, got \(error)")
+            return
+          }
+          #expect(host == "127.0.0.1:\(harness.base.port ?? 0)")
+          #expect(problem == bad.problem)
+        }
+      }
+    }
+  }
+
   @Test("over https, b2c-tasks-cli signs in with the browser, adds and lists")
   func cliTrusted() async throws {
     let authority = try await TestAuthority.trusted()

@@ -33,7 +33,7 @@ struct TransportReadyTests {
     server.serve_forever()
     """
 
-  @Test("readying sends nothing, and the request after it is answered", arguments: Transport.allCases)
+  @Test("readying sends no request, and the request after it is answered", arguments: Transport.allCases)
   func readied(transport: Transport) async throws {
     let server = try await ScriptServer.start(["-c", Self.script])
     defer { server.stop() }
@@ -53,20 +53,30 @@ struct TransportReadyTests {
     defer { server.stop() }
     let port = try #require(URL(string: server.origin)?.port)
     let ping = try #require(URL(string: server.origin + "/ping"))
-    let before = openConnections(toPort: port)
-    let client = Transport.soup.client()
-    client.prepare(for: ping)
-    let connected = await eventually(timeout: .seconds(30)) {
-      !openConnections(toPort: port).subtracting(before).isEmpty
+    // libsoup drops a connection no request has taken within 3 s: when the request came later than 2 s after the
+    // connection was seen (a loaded machine), the attempt proves nothing and is made again with a new client.
+    var attempts = 0
+    while true {
+      attempts += 1
+      let before = openConnections(toPort: port)
+      let client = Transport.soup.client()
+      client.prepare(for: ping)
+      let connected = await eventually(timeout: .seconds(30)) {
+        !openConnections(toPort: port).subtracting(before).isEmpty
+      }
+      try #require(connected, "a connection opened before any request")
+      let seen = ContinuousClock.now
+      let readied = openConnections(toPort: port).subtracting(before)
+      #expect(readied.count == 1)
+      let answer = try await client.get(ping)
+      #expect(answer.status == 200 && answer.body == Data("pong".utf8))
+      let took = openConnections(toPort: port).subtracting(before) == readied
+      if !took, ContinuousClock.now - seen > .seconds(2), attempts < 3 { continue }
+      #expect(took, "the request went over that connection")
+      break
     }
-    #expect(connected, "a connection opened before any request")
-    let readied = openConnections(toPort: port).subtracting(before)
-    #expect(readied.count == 1)
-    let answer = try await client.get(ping)
-    #expect(answer.status == 200 && answer.body == Data("pong".utf8))
-    #expect(openConnections(toPort: port).subtracting(before) == readied, "the request went over that connection")
     let count = try await Transport.urlSession.client().get(try #require(URL(string: server.origin + "/count")))
-    #expect(String(decoding: count.body, as: UTF8.self) == "1", "only the request was sent")
+    #expect(String(decoding: count.body, as: UTF8.self) == "\(attempts)", "only the requests were sent")
   }
 
   @Test("a length announced past the limit reserves no more than the limit: the short body is a failure")

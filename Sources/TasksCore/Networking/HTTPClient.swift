@@ -117,11 +117,11 @@ public struct HTTPAnswer: Sendable {
   }
 }
 
-/// What sends the core's requests: URLSession in the command-line tool, libsoup (GIO) in the GNOME app. Every
-/// implementation sends no cookies and keeps none, caches nothing, follows no redirect (the token endpoint and the task
-/// API never redirect; a redirect is an answer to report), gives up with `.timedOut` when the server is silent for
-/// its timeout, stops reading an answer longer than `maxResponseBytes` (`.tooLarge`), and reports every other failure
-/// as a `NetworkError`.
+/// What sends the core's requests: libsoup (GIO) in the GNOME app, the command-line tool and the reminder service;
+/// URLSession (Foundation's) in the tests and the fuzzing harness. Every implementation sends no cookies and keeps
+/// none, caches nothing, follows no redirect (the token endpoint and the task API never redirect; a redirect is an
+/// answer to report), gives up with `.timedOut` when the server is silent for its timeout, stops reading an answer
+/// longer than `maxResponseBytes` (`.tooLarge`), and reports every other failure as a `NetworkError`.
 public protocol HTTPTransport: Sendable {
   /// Sends `request`; the answer whatever its status.
   func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPAnswer
