@@ -36,7 +36,7 @@ struct AddList: AsyncParsableCommand {
   @Argument(help: "The list's name.") var name: [String]
 
   func run() async throws {
-    let context = try await Context(options, connecting: false)
+    let context = try await Context(options)
     let name = self.name.joined(separator: " ")
     try await context.run {
       let list = try await context.tasks.createList(id: UUID(), name: name)

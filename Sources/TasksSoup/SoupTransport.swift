@@ -26,8 +26,9 @@ public final class SoupTransport: HTTPTransport, Sendable {
 
   /// Opens a connection to `url`'s server on the transport's thread now (libsoup's preconnection: the proxy looked
   /// up, the name resolved, TCP and TLS set up), while the caller waits for the keyring. libsoup gives it to the
-  /// session's first GET to that server (a first POST opens its own), and drops it unused after 3 s. A failure is not
-  /// reported here: the request connects again and reports its own.
+  /// session's first request to that server that may be sent again (a GET, a PUT, a resendable write: any other POST
+  /// opens its own), and drops it unused after 3 s. A failure is not reported here: the request connects again and
+  /// reports its own.
   public func prepare(for url: URL) {
     let session = self.session
     let uri = url.absoluteString
@@ -125,7 +126,12 @@ private final class Exchange: @unchecked Sendable {
       return
     }
     self.message = message
-    soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
+    // A request that may be sent again goes on a kept connection (libsoup gives any other POST or PATCH a new one).
+    soup_message_add_flags(
+      message,
+      request.resendable
+        ? SoupMessageFlags(SOUP_MESSAGE_NO_REDIRECT.rawValue | SOUP_MESSAGE_IDEMPOTENT.rawValue)
+        : SOUP_MESSAGE_NO_REDIRECT)
     let headers = soup_message_get_request_headers(message)
     for (name, value) in request.headers { soup_message_headers_append(headers, name, value) }
     if let body = request.body {

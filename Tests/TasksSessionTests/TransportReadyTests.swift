@@ -9,7 +9,7 @@ import Testing
 
 @Suite("A transport readied before its first request")
 struct TransportReadyTests {
-  /// Answers `/ping` with `pong`; `/huge` announces 2⁶³ − 1 bytes, sends 2 and closes; `/count` answers how many
+  /// Answers `/ping` with `pong` (to any method); `/huge` announces 2⁶³ − 1 bytes, sends 2 and closes; `/count` answers how many
   /// other requests it was sent. Prints its port.
   private static let script = """
     import http.server, sys
@@ -28,6 +28,10 @@ struct TransportReadyTests {
                 requests += 1
             body = (str(requests) if self.path == "/count" else "pong").encode()
             self.wfile.write(b"HTTP/1.1 200 OK\\r\\nContent-Length: %d\\r\\n\\r\\n%s" % (len(body), body))
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            self.do_GET()
+        do_PATCH = do_POST
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print("listening on %d" % server.server_address[1], flush=True)
     server.serve_forever()
@@ -77,6 +81,31 @@ struct TransportReadyTests {
     }
     let count = try await Transport.urlSession.client().get(try #require(URL(string: server.origin + "/count")))
     #expect(String(decoding: count.body, as: UTF8.self) == "\(attempts)", "only the requests were sent")
+  }
+
+  @Test("libsoup: writes that may be sent again go on the kept connection; any other POST gets one of its own")
+  func resendableWrites() async throws {
+    let server = try await ScriptServer.start(["-c", Self.script])
+    defer { server.stop() }
+    let port = try #require(URL(string: server.origin)?.port)
+    let ping = try #require(URL(string: server.origin + "/ping"))
+    let client = Transport.soup.client()
+    func send(_ method: String, resendable: Bool) async throws {
+      var request = HTTPRequest(method: method, url: ping, body: Data("{}".utf8))
+      request.resendable = resendable
+      let answer = try await client.send(request)
+      #expect(answer.status == 200 && answer.body == Data("pong".utf8))
+    }
+    let before = openConnections(toPort: port)
+    _ = try await client.get(ping)
+    let kept = openConnections(toPort: port).subtracting(before)
+    #expect(kept.count == 1)
+    for method in ["PATCH", "POST", "PATCH"] { try await send(method, resendable: true) }
+    #expect(openConnections(toPort: port).subtracting(before) == kept, "the planner's writes on the kept connection")
+    try await send("POST", resendable: false)
+    #expect(openConnections(toPort: port).subtracting(before).count == 2, "a POST not to be sent twice: a new one")
+    let count = try await Transport.urlSession.client().get(try #require(URL(string: server.origin + "/count")))
+    #expect(String(decoding: count.body, as: UTF8.self) == "5")
   }
 
   @Test("a length announced past the limit reserves no more than the limit: the short body is a failure")

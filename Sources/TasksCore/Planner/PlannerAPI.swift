@@ -221,7 +221,7 @@ extension TaskAPIClient {
     if let sortKey { fields["sortKey"] = .string(sortKey) }
     let answer = try await send(
       "PATCH", planner("lists/\(Self.lower(id))"), json: Self.body(fields), headers: Self.ifMatch(ifMatch),
-      passing: [412])
+      passing: [412], resendable: true)
     let list = try Self.decode(answer.body, as: PlannerListItem.self)
     return answer.status == 412 ? .stale(list) : .done(list)
   }
@@ -259,7 +259,7 @@ extension TaskAPIClient {
   ) async throws(TaskAPIError) -> PlannerWriteResult<PlannerItem> {
     let answer = try await send(
       "PATCH", taskURL(list ?? item.listID, item.id), json: item.patch(fields), headers: Self.ifMatch(ifMatch),
-      passing: [412])
+      passing: [412], resendable: true)
     let task = try Self.decode(answer.body, as: PlannerItem.self)
     return answer.status == 412 ? .stale(task) : .done(task)
   }
@@ -276,7 +276,8 @@ extension TaskAPIClient {
   ) async throws(TaskAPIError) -> PlannerItem {
     let answer = try await send(
       "POST", taskURL(list, id).appending(path: "complete"),
-      json: Self.body(["occurrence": .string(occurrence.description), "today": .string(today.description)]))
+      json: Self.body(["occurrence": .string(occurrence.description), "today": .string(today.description)]),
+      resendable: true)
     return try Self.decode(answer.body)
   }
 

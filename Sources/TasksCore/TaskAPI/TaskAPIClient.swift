@@ -123,7 +123,8 @@ public struct TaskAPIClient: Sendable {
   @discardableResult
   public func add(_ text: String, idempotencyKey: String? = nil) async throws(TaskAPIError) -> Int64? {
     let answer = try await send(
-      "POST", tasksURL, form: [("Text", text)], headers: idempotencyKey.map { ["Idempotency-Key": $0] } ?? [:])
+      "POST", tasksURL, form: [("Text", text)], headers: idempotencyKey.map { ["Idempotency-Key": $0] } ?? [:],
+      resendable: idempotencyKey != nil)
     return Self.createdID(answer.headers["location"])
   }
 
@@ -149,14 +150,14 @@ public struct TaskAPIClient: Sendable {
     var form: [(String, String)] = []
     if let text { form.append(("Text", text)) }
     if let completed { form.append(("Completed", completed ? "true" : "false")) }
-    _ = try await send("PATCH", tasksURL.appending(path: "\(id)"), form: form)
+    _ = try await send("PATCH", tasksURL.appending(path: "\(id)"), form: form, resendable: true)
   }
 
   /// Sends with the bearer (refreshed once on 401); a form or a JSON body; answers 2xx and the statuses in
-  /// `passing` (a v2 412 carries the current resource), and throws for the rest.
+  /// `passing` (a v2 412 carries the current resource), and throws for the rest. `resendable`: see `HTTPRequest`.
   func send(
     _ method: String, _ url: URL, form: [(String, String)]? = nil, json: Data? = nil, headers: [String: String] = [:],
-    passing: Set<Int> = [], timeout: TimeInterval? = nil
+    passing: Set<Int> = [], timeout: TimeInterval? = nil, resendable: Bool = false
   ) async throws(TaskAPIError) -> HTTPAnswer {
     var lastError: TaskAPIError = .unauthorized(nil)
     for attempt in 0..<2 {
@@ -169,6 +170,7 @@ public struct TaskAPIClient: Sendable {
         method: method, url: url, headers: [("Authorization", "Bearer \(token)"), ("Accept", "application/json")],
         maxResponseBytes: method == "GET" ? Self.maxListBytes : HTTPRequest.defaultMaxResponseBytes)
       request.timeout = timeout
+      request.resendable = resendable
       for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.headers.append((name, value)) }
       if let form {
         request.headers.append(("Content-Type", "application/x-www-form-urlencoded"))
