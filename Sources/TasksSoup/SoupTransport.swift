@@ -119,6 +119,9 @@ private final class Exchange: @unchecked Sendable {
     g_object_unref(cancellable)
   }
 
+  /// Whether the request went out again after its kept connection was found closed (once at most).
+  private var resent = false
+
   func start(on session: UnsafeMutablePointer<SoupSession>) {
     self.session = session
     guard let message = soup_message_new(request.method, request.url.absoluteString) else {
@@ -126,12 +129,12 @@ private final class Exchange: @unchecked Sendable {
       return
     }
     self.message = message
-    // A request that may be sent again goes on a kept connection (libsoup gives any other POST or PATCH a new one).
-    soup_message_add_flags(
-      message,
-      request.resendable
-        ? SoupMessageFlags(SOUP_MESSAGE_NO_REDIRECT.rawValue | SOUP_MESSAGE_IDEMPOTENT.rawValue)
-        : SOUP_MESSAGE_NO_REDIRECT)
+    // A request that may be sent again goes on a kept connection (libsoup gives any other POST or PATCH a new one),
+    // and is sent again here, on a new one, when that connection ends before an answer: libsoup sends again only
+    // the methods it knows to be idempotent, whatever the flag says.
+    var flags = SOUP_MESSAGE_NO_REDIRECT.rawValue
+    if request.resendable { flags |= resent ? SOUP_MESSAGE_NEW_CONNECTION.rawValue : SOUP_MESSAGE_IDEMPOTENT.rawValue }
+    soup_message_add_flags(message, SoupMessageFlags(flags))
     let headers = soup_message_get_request_headers(message)
     for (name, value) in request.headers { soup_message_headers_append(headers, name, value) }
     if let body = request.body {
@@ -165,6 +168,14 @@ private final class Exchange: @unchecked Sendable {
   private func sent(_ result: OpaquePointer?) {
     var error: UnsafeMutablePointer<GError>?
     guard let session, let stream = soup_session_send_finish(session, result, &error) else {
+      if request.resendable, !resent, let error, Self.connectionEnded(error) {
+        g_error_free(error)
+        resent = true
+        if let message { g_object_unref(UnsafeMutableRawPointer(message)) }
+        message = nil
+        certificateFlags = 0
+        return start(on: session!)
+      }
       finish(.failure(mapped(error)))
       if let error { g_error_free(error) }
       return
@@ -235,6 +246,17 @@ private final class Exchange: @unchecked Sendable {
     message = nil
     continuation?.resume(returning: result)
     continuation = nil
+  }
+
+  /// Whether `error` says the connection ended under the request, before an answer (a kept connection the server
+  /// had closed).
+  private static func connectionEnded(_ error: UnsafeMutablePointer<GError>) -> Bool {
+    guard error.pointee.domain == g_io_error_quark() else { return false }
+    switch GIOErrorEnum(UInt32(error.pointee.code)) {
+    case G_IO_ERROR_PARTIAL_INPUT, G_IO_ERROR_CONNECTION_CLOSED, G_IO_ERROR_BROKEN_PIPE, G_IO_ERROR_NOT_CONNECTED:
+      return true
+    default: return false
+    }
   }
 
   /// GIO's and libsoup's errors as the core's.

@@ -9,16 +9,22 @@ import Testing
 
 @Suite("A transport readied before its first request")
 struct TransportReadyTests {
-  /// Answers `/ping` with `pong` (to any method); `/huge` announces 2⁶³ − 1 bytes, sends 2 and closes; `/count` answers how many
-  /// other requests it was sent. Prints its port.
+  /// Answers `/ping` with `pong` (to any method); `/drop` too, the first request on a connection only (it closes
+  /// the connection at the next, unanswered); `/huge` announces 2⁶³ − 1 bytes, sends 2 and closes; `/count` answers how many
+  /// other requests it was answered and how many `/drop` left unanswered. Prints its port.
   private static let script = """
     import http.server, sys
-    requests = 0
+    requests = dropped = 0
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         def log_message(self, *args): pass
         def do_GET(self):
-            global requests
+            global requests, dropped
+            self.served = getattr(self, "served", 0) + 1
+            if self.path == "/drop" and self.served > 1:
+                dropped += 1
+                self.close_connection = True
+                return
             if self.path == "/huge":
                 requests += 1
                 self.wfile.write(b"HTTP/1.1 200 OK\\r\\nContent-Length: %d\\r\\n\\r\\n{}" % (2 ** 63 - 1))
@@ -26,7 +32,7 @@ struct TransportReadyTests {
                 return
             if self.path != "/count":
                 requests += 1
-            body = (str(requests) if self.path == "/count" else "pong").encode()
+            body = ("%d %d" % (requests, dropped) if self.path == "/count" else "pong").encode()
             self.wfile.write(b"HTTP/1.1 200 OK\\r\\nContent-Length: %d\\r\\n\\r\\n%s" % (len(body), body))
         def do_POST(self):
             self.rfile.read(int(self.headers.get("Content-Length", "0")))
@@ -48,7 +54,7 @@ struct TransportReadyTests {
     let answer = try await client.get(ping)
     #expect(answer.status == 200 && answer.body == Data("pong".utf8))
     let count = try await Transport.urlSession.client().get(try #require(URL(string: server.origin + "/count")))
-    #expect(String(decoding: count.body, as: UTF8.self) == "1", "only the request was sent")
+    #expect(String(decoding: count.body, as: UTF8.self) == "1 0", "only the request was sent")
   }
 
   @Test("libsoup connects while readied (the CLI's keyring answers meanwhile), and the first request takes it")
@@ -80,7 +86,7 @@ struct TransportReadyTests {
       break
     }
     let count = try await Transport.urlSession.client().get(try #require(URL(string: server.origin + "/count")))
-    #expect(String(decoding: count.body, as: UTF8.self) == "\(attempts)", "only the requests were sent")
+    #expect(String(decoding: count.body, as: UTF8.self) == "\(attempts) 0", "only the requests were sent")
   }
 
   @Test("libsoup: writes that may be sent again go on the kept connection; any other POST gets one of its own")
@@ -105,7 +111,24 @@ struct TransportReadyTests {
     try await send("POST", resendable: false)
     #expect(openConnections(toPort: port).subtracting(before).count == 2, "a POST not to be sent twice: a new one")
     let count = try await Transport.urlSession.client().get(try #require(URL(string: server.origin + "/count")))
-    #expect(String(decoding: count.body, as: UTF8.self) == "5")
+    #expect(String(decoding: count.body, as: UTF8.self) == "5 0")
+  }
+
+  @Test("libsoup: a resendable write whose kept connection the server closed unanswered goes again, on a new one")
+  func resentOnANewConnection() async throws {
+    let server = try await ScriptServer.start(["-c", Self.script])
+    defer { server.stop() }
+    let drop = try #require(URL(string: server.origin + "/drop"))
+    let client = Transport.soup.client()
+    #expect(try await client.get(drop).status == 200)
+    for method in ["PATCH", "POST"] {
+      var request = HTTPRequest(method: method, url: drop, body: Data("{}".utf8))
+      request.resendable = true
+      let answer = try await client.send(request)
+      #expect(answer.status == 200 && answer.body == Data("pong".utf8), "\(method)")
+    }
+    let count = try await Transport.urlSession.client().get(try #require(URL(string: server.origin + "/count")))
+    #expect(String(decoding: count.body, as: UTF8.self) == "3 2", "each write dropped once, then answered")
   }
 
   @Test("a length announced past the limit reserves no more than the limit: the short body is a failure")

@@ -84,9 +84,9 @@ public struct HTTPRequest: Sendable {
   /// poll, which the server answers when something changes, sets more than it asks the server to wait.
   public var timeout: TimeInterval?
   /// Whether the request may be sent again as it is with the same effect (the planner's writes: a task's or list's
-  /// fields, a completion keyed by its occurrence, a creation keyed by its id or idempotency key). A transport may
-  /// then send it on a connection kept from an earlier request, and send it again on a new one when the server had
-  /// closed that connection unanswered; any other POST or PATCH gets a connection of its own (libsoup's rule).
+  /// fields, not a move; a completion keyed by its occurrence; an add keyed by its idempotency key). A transport may
+  /// then send it on a connection kept from an earlier request, and sends it again once, on a new connection, when
+  /// that one ends before an answer; any other POST or PATCH gets a connection of its own.
   public var resendable = false
 
   /// What discovery documents, key sets, token responses and errors may take: 1 MiB, many times any real one.

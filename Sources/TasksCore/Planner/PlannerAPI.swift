@@ -259,7 +259,8 @@ extension TaskAPIClient {
   ) async throws(TaskAPIError) -> PlannerWriteResult<PlannerItem> {
     let answer = try await send(
       "PATCH", taskURL(list ?? item.listID, item.id), json: item.patch(fields), headers: Self.ifMatch(ifMatch),
-      passing: [412], resendable: true)
+      // A move sent again finds the task gone from the list it names (404): not resendable.
+      passing: [412], resendable: (list ?? item.listID) == item.listID)
     let task = try Self.decode(answer.body, as: PlannerItem.self)
     return answer.status == 412 ? .stale(task) : .done(task)
   }
