@@ -86,8 +86,8 @@ struct Context {
   /// `options`' settings and a session. With `connecting`, the task service's connection is opened while the keyring
   /// answers (name look-up, TCP and TLS: no request, so nothing of the account is sent even when no one turns out to
   /// be signed in), for a command whose first request to the service may be sent again (a GET or a PUT): libsoup
-  /// gives an idle connection to those, while a first POST opens its own. The others (those that never reach the
-  /// service, or POST first) pass false.
+  /// gives an idle connection to those, while a first POST, unless it comes while the connection is still being set
+  /// up, opens its own. The others (those that never reach the service, or POST first) pass false.
   init(_ options: CommonOptions, connecting: Bool = true) async throws {
     self.options = options
     let locator = SettingsLocator()

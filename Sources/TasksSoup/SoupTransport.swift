@@ -26,9 +26,9 @@ public final class SoupTransport: HTTPTransport, Sendable {
 
   /// Opens a connection to `url`'s server on the transport's thread now (libsoup's preconnection: the proxy looked
   /// up, the name resolved, TCP and TLS set up), while the caller waits for the keyring. libsoup gives it to the
-  /// session's first request to that server that may be sent again (a GET, a PUT, a resendable write: any other POST
-  /// opens its own), and drops it unused after 3 s. A failure is not reported here: the request connects again and
-  /// reports its own.
+  /// session's first request to that server that may be sent again (a GET, a PUT, a resendable write; any other POST
+  /// takes it only while it is still connecting, and opens its own once it is idle), and drops it unused after 3 s.
+  /// A failure is not reported here: the request connects again and reports its own.
   public func prepare(for url: URL) {
     let session = self.session
     let uri = url.absoluteString
