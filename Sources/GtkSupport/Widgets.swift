@@ -303,9 +303,13 @@ extension Label {
   }
 
   /// `text` with each of its line breaks (any Unicode has, a CR LF as one) shown as a space: for a single-line label
-  /// showing text someone else typed.
+  /// showing text someone else typed. Called as rows are bound, on the main thread: a text with no byte that can
+  /// be part of a line break (LF, VT, FF, CR, and the last bytes of U+0085, U+2028, U+2029) is given back unread
+  /// as characters.
   public static func oneLine(_ text: String) -> String {
-    guard text.contains(where: \.isNewline) else { return text }
+    guard text.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0x85 || $0 == 0xA8 || $0 == 0xA9 }),
+      text.contains(where: \.isNewline)
+    else { return text }
     return String(text.map { $0.isNewline ? " " : $0 })
   }
 }
