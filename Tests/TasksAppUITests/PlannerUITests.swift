@@ -68,13 +68,24 @@ extension AppUI {
       let listed = try await app.runCLI(["list", "--json"])
       #expect(listed.contains("Pay rent") && listed.contains("FREQ=MONTHLY") && listed.contains("09:00"))
 
-      // Finishing it moves it to its next date in place, with Undo; Undo puts it back.
+      // Finishing it moves it to its next date in place, with Undo; Undo puts it back, on the service too.
+      let tomorrow = try #require(try dueDate(of: "Pay rent", in: listed))
       try await app.click(role: "check box", name: "Pay rent")
       let moved = try await app.waitFor(role: "label", nameStartingWith: "“Pay rent” is next due ")
       #expect(!moved.contains("Tomorrow"))
       try await app.waitUntilGone(role: "list item", name: rent)
+      let nextMonth = try #require(await serviceDue(of: "Pay rent", in: app) { $0 != tomorrow })
       try await app.press(button: "Undo Undo")  // (libadwaita 1.2 names a toast's button twice)
       try await app.waitFor(role: "list item", name: rent)
+      #expect(await serviceDue(of: "Pay rent", in: app) { $0 == tomorrow } != nil, "the Undo reached the service")
+      // Finished again, it moves again and stays moved (the service once took it for a replay of the first finishing,
+      // and the row came back at Tomorrow).
+      try await app.waitFor(role: "check box", name: "Pay rent")
+      try await app.click(role: "check box", name: "Pay rent")
+      try await app.waitUntilGone(role: "list item", name: rent)
+      #expect(
+        await serviceDue(of: "Pay rent", in: app) { $0 == nextMonth } != nil, "finished again, on the service too")
+      #expect(try await app.accessibleTree { _ in true }.contains { $0.name == rent } == false)
 
       // New List (Ctrl+Alt+N): made and shown, empty.
       try await app.key("ctrl+alt+n", window: window)
@@ -273,4 +284,21 @@ extension AppUI {
       await app.stop()
     }
   }
+}
+
+/// The due date of the task titled `title` in `list --json`'s output.
+private func dueDate(of title: String, in json: String) throws -> String? {
+  let tasks = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
+  return (tasks.first { $0["title"] as? String == title }?["due"] as? [String: Any])?["date"] as? String
+}
+
+/// The due date the service has for the task titled `title` once `wanted` holds for it (read from the terminal, as
+/// a person would check); nil if it never did.
+private func serviceDue(of title: String, in app: AppDriver, until wanted: (String) -> Bool) async -> String? {
+  var date: String?
+  _ = await eventually(timeout: .seconds(60), every: .milliseconds(200)) {
+    date = (try? await app.runCLI(["list", "--json"])).flatMap { try? dueDate(of: title, in: $0) } ?? nil
+    return date.map(wanted) ?? false
+  }
+  return date.map(wanted) == true ? date : nil
 }

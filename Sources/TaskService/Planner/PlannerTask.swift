@@ -94,8 +94,18 @@ public struct PlannerTask: Equatable, Sendable {
     }
     task.status = status
     if case .set(let completedAt) = changes.completedAt, task.status == .completed { task.completedAt = completedAt }
+    task.takeBackFinishing()
     try task.validate()
     return task
+  }
+
+  /// An open task due again on or before the last occurrence finished (an Undo put its date back, or a series that
+  /// had ended was reopened) has that finishing taken back: finishing the occurrence again counts, towards COUNT too.
+  /// Without it, the second finishing was answered as a replay of the first, and the client's copy moved back.
+  private mutating func takeBackFinishing() {
+    guard status == .needsAction, let last = lastOccurrenceDone, let date = due?.date, date <= last else { return }
+    lastOccurrenceDone = nil
+    occurrencesDone = max(0, occurrencesDone - 1)
   }
 }
 
@@ -118,7 +128,9 @@ extension PlannerTask {
       }
       return done
     }
-    if occurrence == lastOccurrenceDone || status == .completed { return self }
+    // A replay: the task has moved on from the occurrence (a task still due on it was stored before its undoing
+    // took the finishing back: it is finished again).
+    if (occurrence == lastOccurrenceDone && occurrence != due.date) || status == .completed { return self }
     guard occurrence == due.date else {
       throw FieldError("occurrence", "the task is due on \(due.date), not \(occurrence)")
     }

@@ -278,6 +278,23 @@ struct PlannerAPITests {
       #expect(once["status"] as? String == "needsAction")
       let wrong = try await ann.call("POST", path, ["occurrence": "2026-12-01"])
       #expect(try wrong.status == 400 && (wrong.json()["field"] as? String) == "occurrence")
+      // Undone as the window's Undo does (the date put back), then finished again: it moves again, stored.
+      let taskPath = "/lists/\(list)/tasks/\(task["id"] as! String)"
+      let undone = try await ann.object("PATCH", taskPath, ["due": ["date": "2026-11-30"]])
+      #expect((undone["due"] as? [String: Any])?["date"] as? String == "2026-11-30")
+      let redone = try await ann.object("POST", path, ["occurrence": "2026-11-30"])
+      #expect((redone["due"] as? [String: Any])?["date"] as? String == "2026-12-14")
+      let stored = try await ann.object("GET", taskPath)
+      #expect((stored["due"] as? [String: Any])?["date"] as? String == "2026-12-14")
+      // A series' last occurrence, finished, reopened by Undo and finished again, ends again (COUNT counted once).
+      let last = try await ann.newTask(
+        list, ["title": "Last dose", "due": ["date": "2026-11-30"], "recurrence": ["rrule": "FREQ=DAILY;COUNT=1"]])
+      let lastPath = "/lists/\(list)/tasks/\(last["id"] as! String)"
+      let ended = try await ann.object("POST", lastPath + "/complete", ["occurrence": "2026-11-30"])
+      let reopened = try await ann.object("PATCH", lastPath, ["status": "needsAction"])
+      let endedAgain = try await ann.object("POST", lastPath + "/complete", ["occurrence": "2026-11-30"])
+      #expect(ended["status"] as? String == "completed" && reopened["status"] as? String == "needsAction")
+      #expect(endedAgain["status"] as? String == "completed", "finished again, not answered as a replay")
       let single = try await ann.newTask(list, ["title": "Post letter"])
       let done = try await ann.object(
         "POST", "/lists/\(list)/tasks/\(single["id"] as! String)/complete", ["occurrence": "2026-11-30"])
