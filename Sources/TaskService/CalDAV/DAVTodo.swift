@@ -46,13 +46,13 @@ package enum DAVTodo {
     package static let maxFinished = 16
 
     /// The occurrence to finish next on `task` as written so far, after `count` finished by this PUT: its open one,
-    /// when the text says it is done and it is not done already; or nil. Past the first, only a task repeating from
-    /// its due date goes on: one repeating from completion moves to a date reckoned from today, which an override
-    /// naming the same date did not mean.
+    /// when the text says it is done; or nil. Past the first, only a task repeating from its due date goes on: one
+    /// repeating from completion moves to a date reckoned from today, which an override naming the same date did not
+    /// mean. (A GET leaves out the overrides of occurrences the task has taken in, the open one too when an Undo put
+    /// the task back on it: a text naming it done again means it.)
     package func nextFinished(on task: PlannerTask, after count: Int) -> CalendarDate? {
       guard count < Self.maxFinished, let recurrence = task.recurrence, count == 0 || recurrence.from == .due,
-        task.status == .needsAction, let due = task.due?.date, finished.contains(due),
-        task.lastOccurrenceDone.map({ $0 < due }) ?? true
+        task.status == .needsAction, let due = task.due?.date, finished.contains(due)
       else { return nil }
       return due
     }

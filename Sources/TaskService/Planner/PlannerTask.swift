@@ -94,18 +94,8 @@ public struct PlannerTask: Equatable, Sendable {
     }
     task.status = status
     if case .set(let completedAt) = changes.completedAt, task.status == .completed { task.completedAt = completedAt }
-    task.takeBackFinishing()
     try task.validate()
     return task
-  }
-
-  /// An open task due again on or before the last occurrence finished (an Undo put its date back, or a series that
-  /// had ended was reopened) has that finishing taken back: finishing the occurrence again counts, towards COUNT too.
-  /// Without it, the second finishing was answered as a replay of the first, and the client's copy moved back.
-  private mutating func takeBackFinishing() {
-    guard status == .needsAction, let last = lastOccurrenceDone, let date = due?.date, date <= last else { return }
-    lastOccurrenceDone = nil
-    occurrencesDone = max(0, occurrencesDone - 1)
   }
 }
 
@@ -116,7 +106,8 @@ extension PlannerTask {
   /// finished, or after `today` when it repeats from completion — keeping its time; reminders at a fixed time move by
   /// as many days, and every reminder is due again. The series ends (the task is completed) after its COUNT or past
   /// its UNTIL. Finishing an occurrence already finished changes nothing (a replay, or another device's finishing
-  /// it too); one that is not the task's due date is an error naming `occurrence`.
+  /// it too) unless the task is due on it again (an Undo put its date back, or the ended series was reopened): it is
+  /// then finished again, counted once. One that is not the task's due date is an error naming `occurrence`.
   public func completing(
     occurrence: CalendarDate, today: CalendarDate, now: Date
   ) throws(FieldError) -> PlannerTask {
@@ -128,15 +119,17 @@ extension PlannerTask {
       }
       return done
     }
-    // A replay: the task has moved on from the occurrence (a task still due on it was stored before its undoing
-    // took the finishing back: it is finished again).
-    if (occurrence == lastOccurrenceDone && occurrence != due.date) || status == .completed { return self }
+    if status == .completed { return self }
+    // A replay: the task has moved on from the occurrence.
+    if occurrence == lastOccurrenceDone && occurrence != due.date { return self }
     guard occurrence == due.date else {
       throw FieldError("occurrence", "the task is due on \(due.date), not \(occurrence)")
     }
     var next = self
+    // Due again on the occurrence last finished (an Undo put its date back; a series that had ended was reopened):
+    // it is finished again, counted once towards COUNT.
+    if occurrence != lastOccurrenceDone { next.occurrencesDone += 1 }
     next.lastOccurrenceDone = occurrence
-    next.occurrencesDone += 1
     let following = recurrence.rule.occurrence(after: recurrence.from == .due ? occurrence : max(today, occurrence))
     let days = following.map { TimeInterval($0.dayNumber - due.date.dayNumber) * 86_400 } ?? 0
     let moved = reminders.map { reminder in

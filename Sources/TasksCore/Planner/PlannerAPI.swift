@@ -271,7 +271,8 @@ extension TaskAPIClient {
   }
 
   /// Finishes the occurrence due on `occurrence` (the user's day being `today`): a repeating task moves to its
-  /// next one, once however often this is sent; another is completed.
+  /// next one, once however often this is sent (until an edit puts it back on that date: then again); another is
+  /// completed.
   public func complete(
     list: UUID, id: UUID, occurrence: CalendarDate, today: CalendarDate
   ) async throws(TaskAPIError) -> PlannerItem {

@@ -319,6 +319,26 @@ struct CalDAVTests {
       let saved = try await dav.put(home + "cat.ics", read.text, headers: ["If-Match": read.headers["etag"] ?? ""])
       #expect(saved.status == 204)
       #expect((try await fed()["due"] as? [String: Any])?["date"] as? String == "2026-12-03")
+      // A series' last occurrence finished by an override, then reopened in the window (its Undo): the text no longer
+      // says that occurrence is done, and saving it back leaves the task open.
+      let lastDose =
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN\r\n"
+        + "BEGIN:VTODO\r\nUID:dose@host\r\nSUMMARY:Last dose\r\nDUE;VALUE=DATE:20261201\r\n"
+        + "RRULE:FREQ=DAILY;COUNT=1\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:dose@host\r\n"
+        + "RECURRENCE-ID;VALUE=DATE:20261201\r\nSUMMARY:Last dose\r\nSTATUS:COMPLETED\r\n"
+        + "COMPLETED:20261201T090000Z\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+      #expect(try await dav.put(home + "dose.ics", lastDose, headers: ["If-None-Match": "*"]).status == 201)
+      let dose = try #require(
+        try await ann.array("/lists/\(list)/tasks").first { $0["title"] as? String == "Last dose" })
+      #expect(dose["status"] as? String == "completed")
+      let dosePath = "/lists/\(list)/tasks/\(try #require(dose["id"] as? String))"
+      #expect(try await ann.object("PATCH", dosePath, ["status": "needsAction"])["status"] as? String == "needsAction")
+      let reopened = try await dav.call("GET", home + "dose.ics")
+      #expect(!reopened.text.contains("STATUS:COMPLETED"), "\(reopened.text)")
+      let resaved = try await dav.put(
+        home + "dose.ics", reopened.text, headers: ["If-Match": reopened.headers["etag"] ?? ""])
+      #expect(resaved.status == 204)
+      #expect(try await ann.object("GET", dosePath)["status"] as? String == "needsAction", "saving the text back")
       // Subtasks nested deeper than the model holds (as Tasks.org writes them) are stored, their RELATED-TO kept.
       let nested = { (uid: String, parent: String?) in
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:+//IDN tasks.org//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nSUMMARY:\(uid)\r\n"
