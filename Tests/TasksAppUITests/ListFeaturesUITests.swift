@@ -103,12 +103,22 @@ extension AppDriver {
 
   /// Runs b2c-tasks-cli with this app's settings and keyring (single sign-on), as a person in a terminal would.
   func runCLI(_ arguments: [String]) async throws -> String {
-    let prefix = try #require(TestDesktop.installPrefix)
-    let run = try await ChildProcess.run(
-      prefix.appending(path: "bin/b2c-tasks-cli"), arguments,
-      environment: ["XDG_CONFIG_HOME": home.appending(path: "config").path])
+    let run = try await cli(arguments)
     try #require(run.status == 0, "b2c-tasks-cli \(arguments.first ?? "") failed: \(run.error)")
     return run.output
+  }
+
+  /// Runs b2c-tasks-cli as `runCLI` does; its output, or nil when it failed (a poll tries again).
+  func outputOfCLI(_ arguments: [String]) async throws -> String? {
+    let run = try await cli(arguments)
+    return run.status == 0 ? run.output : nil
+  }
+
+  private func cli(_ arguments: [String]) async throws -> (status: Int32?, output: String, error: String) {
+    let prefix = try #require(TestDesktop.installPrefix)
+    return try await ChildProcess.run(
+      prefix.appending(path: "bin/b2c-tasks-cli"), arguments,
+      environment: ["XDG_CONFIG_HOME": home.appending(path: "config").path])
   }
 }
 

@@ -80,14 +80,18 @@ extension AppUI {
       #expect(await serviceDue(of: "Pay rent", in: app) { $0 == tomorrow } != nil, "the Undo reached the service")
       // Finished again, it moves again and stays moved (the service once took it for a replay of the first finishing,
       // and the row came back at Tomorrow).
-      // (Clicked again only while the row still shows it due tomorrow: a click landing as the row was drawn again.)
+      // (Clicked again only while the row still shows it due tomorrow and the service has it so: a click that
+      // landed as the row was drawn again.)
       for _ in 0..<3 {
         try await app.waitFor(role: "check box", name: "Pay rent")
         try await app.click(role: "check box", name: "Pay rent")
-        let ticked = try await eventually(timeout: .seconds(10), every: .milliseconds(200)) {
-          !(try await app.dumpTree() ?? []).contains { $0.role == "list item" && $0.name == rent }
+        let ticked = try await eventually(timeout: .seconds(30), every: .milliseconds(200)) {
+          guard let nodes = try await app.dumpTree() else { return false }
+          return !nodes.contains { $0.role == "list item" && $0.name == rent && $0.isShowing }
         }
         if ticked { break }
+        let untouched = try await app.outputOfCLI(["list", "--json"]).flatMap { try dueDate(of: "Pay rent", in: $0) }
+        guard untouched == tomorrow else { break }
       }
       try await app.waitUntilGone(role: "list item", name: rent)
       #expect(
@@ -304,7 +308,7 @@ private func dueDate(of title: String, in json: String) throws -> String? {
 private func serviceDue(of title: String, in app: AppDriver, until wanted: (String) -> Bool) async -> String? {
   var date: String?
   _ = await eventually(timeout: .seconds(60), every: .milliseconds(200)) {
-    date = (try? await app.runCLI(["list", "--json"])).flatMap { try? dueDate(of: title, in: $0) } ?? nil
+    date = (try? await app.outputOfCLI(["list", "--json"])).flatMap { try? dueDate(of: title, in: $0 ?? "") } ?? nil
     return date.map(wanted) ?? false
   }
   return date.map(wanted) == true ? date : nil

@@ -26,7 +26,8 @@ extension TodoResource {
     var overlay = Overlay(original: base.fields, reader: reader, task: task, master: master)
     overlay.apply(parentUID: parentUID)
     calendar.items[masterIndex] = .component(overlay.master)
-    // Overrides that marked an occurrence done were taken in: the master's moved DUE says it now.
+    // Overrides that marked an occurrence done were taken in: the master's moved DUE says it now (or the task was
+    // put back on that occurrence since, and the override no longer holds).
     for (index, date) in reader.overrides(due: base.fields.due).reversed() where overlay.hasTakenIn(date) {
       calendar.items.remove(at: index)
     }
@@ -81,7 +82,8 @@ private struct Overlay {
   let task: PlannerTask
   var master: ICalComponent
 
-  /// Whether the task has taken in the finishing of the occurrence on `date` (it is past it, or done).
+  /// Whether the task has taken in the finishing of the occurrence on `date` (it is past it, or done; or it was
+  /// finished and an Undo put the task back on it, which the text's override must no longer say).
   func hasTakenIn(_ date: CalendarDate) -> Bool {
     task.status == .completed || task.due.map { date < $0.date } ?? true
       || task.lastOccurrenceDone.map { date <= $0 } ?? false

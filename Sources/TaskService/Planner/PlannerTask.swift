@@ -36,7 +36,8 @@ public struct PlannerTask: Equatable, Sendable {
   /// A subtask's parent (a task of the same list that is no subtask itself).
   public var parentID: UUID?
   public var sortKey: String = ""
-  /// The last occurrence finished (`complete`), so that finishing it again changes nothing.
+  /// The last occurrence finished (`complete`), so that finishing it again changes nothing while the task has moved
+  /// on from it.
   public var lastOccurrenceDone: CalendarDate?
   /// How many occurrences were finished (for a rule's COUNT).
   public var occurrencesDone = 0

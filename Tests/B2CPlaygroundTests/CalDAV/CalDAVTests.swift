@@ -339,6 +339,10 @@ struct CalDAVTests {
         home + "dose.ics", reopened.text, headers: ["If-Match": reopened.headers["etag"] ?? ""])
       #expect(resaved.status == 204)
       #expect(try await ann.object("GET", dosePath)["status"] as? String == "needsAction", "saving the text back")
+      // Marked done again in the client (its override written anew): finished again, the series ended.
+      let current = try await dav.call("GET", home + "dose.ics").headers["etag"] ?? ""
+      #expect(try await dav.put(home + "dose.ics", lastDose, headers: ["If-Match": current]).status == 204)
+      #expect(try await ann.object("GET", dosePath)["status"] as? String == "completed", "the override means it")
       // Subtasks nested deeper than the model holds (as Tasks.org writes them) are stored, their RELATED-TO kept.
       let nested = { (uid: String, parent: String?) in
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:+//IDN tasks.org//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nSUMMARY:\(uid)\r\n"

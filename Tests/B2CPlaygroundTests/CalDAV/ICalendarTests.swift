@@ -551,7 +551,7 @@ struct ICalendarTests {
   }
 
   @Test(
-    "a PUT finishes the run of occurrences its completed overrides name, from the open one: at most 16, only the first when the task repeats from completion, none already done"
+    "a PUT finishes the run of occurrences its completed overrides name, from the open one: at most 16, only the first when the task repeats from completion; the one last finished again only when the task is due on it"
   )
   func finishedRun() throws {
     let overrides = (1...20).map { day in

@@ -260,7 +260,7 @@ struct PlannerAPITests {
   }
 
   @Test(
-    "finishing: a repeating task moves to its next occurrence once, however often it is sent; others complete",
+    "finishing: a repeating task moves to its next occurrence once, however often it is sent, and again after an Undo, counted once; others complete",
     arguments: TaskAPIHost.allCases)
   func complete(host: TaskAPIHost) async throws {
     try await Self.withAPI(host) { harness, api in
@@ -286,13 +286,21 @@ struct PlannerAPITests {
       #expect((redone["due"] as? [String: Any])?["date"] as? String == "2026-12-14")
       let stored = try await ann.object("GET", taskPath)
       #expect((stored["due"] as? [String: Any])?["date"] as? String == "2026-12-14")
-      // A series' last occurrence, finished, reopened by Undo and finished again, ends again (COUNT counted once).
-      let last = try await ann.newTask(
-        list, ["title": "Last dose", "due": ["date": "2026-11-30"], "recurrence": ["rrule": "FREQ=DAILY;COUNT=1"]])
-      let lastPath = "/lists/\(list)/tasks/\(last["id"] as! String)"
-      let ended = try await ann.object("POST", lastPath + "/complete", ["occurrence": "2026-11-30"])
-      let reopened = try await ann.object("PATCH", lastPath, ["status": "needsAction"])
-      let endedAgain = try await ann.object("POST", lastPath + "/complete", ["occurrence": "2026-11-30"])
+      // A series of two: the first finished, undone and finished again is counted once (the second stays open); the
+      // last finished, reopened by Undo and finished again ends it again.
+      let doses = try await ann.newTask(
+        list, ["title": "Two doses", "due": ["date": "2026-11-30"], "recurrence": ["rrule": "FREQ=DAILY;COUNT=2"]])
+      let dosesPath = "/lists/\(list)/tasks/\(doses["id"] as! String)"
+      let first = ["occurrence": "2026-11-30"]
+      let second = ["occurrence": "2026-12-01"]
+      _ = try await ann.object("POST", dosesPath + "/complete", first)
+      _ = try await ann.object("PATCH", dosesPath, ["due": ["date": "2026-11-30"]])
+      let firstAgain = try await ann.object("POST", dosesPath + "/complete", first)
+      #expect(firstAgain["status"] as? String == "needsAction", "counted once: the second dose is still to take")
+      #expect((firstAgain["due"] as? [String: Any])?["date"] as? String == "2026-12-01")
+      let ended = try await ann.object("POST", dosesPath + "/complete", second)
+      let reopened = try await ann.object("PATCH", dosesPath, ["status": "needsAction"])
+      let endedAgain = try await ann.object("POST", dosesPath + "/complete", second)
       #expect(ended["status"] as? String == "completed" && reopened["status"] as? String == "needsAction")
       #expect(endedAgain["status"] as? String == "completed", "finished again, not answered as a replay")
       let single = try await ann.newTask(list, ["title": "Post letter"])
