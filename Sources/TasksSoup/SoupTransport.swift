@@ -167,14 +167,14 @@ private final class Exchange: @unchecked Sendable {
 
   private func sent(_ result: OpaquePointer?) {
     var error: UnsafeMutablePointer<GError>?
-    guard let session, let stream = soup_session_send_finish(session, result, &error) else {
-      if request.resendable, !resent, let error, Self.connectionEnded(error) {
+    guard let stream = session.flatMap({ soup_session_send_finish($0, result, &error) }) else {
+      if let session, request.resendable, !resent, let error, Self.connectionEnded(error) {
         g_error_free(error)
         resent = true
         if let message { g_object_unref(UnsafeMutableRawPointer(message)) }
         message = nil
         certificateFlags = 0
-        return start(on: session!)
+        return start(on: session)
       }
       finish(.failure(mapped(error)))
       if let error { g_error_free(error) }

@@ -343,9 +343,11 @@ extension TaskAPIClient {
     try Self.decode(try await send("GET", planner("lists/\(Self.lower(list))/members")).body)
   }
 
-  /// Removes a member (the owner removes others; anyone removes themself: `member` nil leaves the list).
+  /// Removes a member (the owner removes others; anyone removes themself: `member` nil leaves the list). Done too
+  /// when the membership is gone already (see `revokeAppPassword`; a list deleted meanwhile has no members left).
   public func removeMember(list: UUID, member: UUID?) async throws(TaskAPIError) {
-    _ = try await send("DELETE", planner("lists/\(Self.lower(list))/members/\(member.map(Self.lower) ?? "me")"))
+    _ = try await send(
+      "DELETE", planner("lists/\(Self.lower(list))/members/\(member.map(Self.lower) ?? "me")"), passing: [404])
   }
 }
 
@@ -386,8 +388,11 @@ extension TaskAPIClient {
     try Self.decode(try await send("GET", planner("app-passwords")).body)
   }
 
-  /// Revokes an app password: the device using it is refused from its next request.
+  /// Revokes an app password: the device using it is refused from its next request. Done too when it is gone
+  /// already (404): libsoup sends a DELETE again by itself when the kept connection it went on closes unanswered,
+  /// and the first may have been carried out; or another window of the account revoked it meanwhile. Either way
+  /// what the user asked for holds.
   public func revokeAppPassword(id: UUID) async throws(TaskAPIError) {
-    _ = try await send("DELETE", planner("app-passwords/\(Self.lower(id))"))
+    _ = try await send("DELETE", planner("app-passwords/\(Self.lower(id))"), passing: [404])
   }
 }
