@@ -156,6 +156,64 @@ extension AppUI {
       await app.stop()
     }
 
+    @Test(
+      "a repeat that ends after two times: the first tick moves it to tomorrow, the second shows it done at once, with no next date"
+    )
+    func endsAfterTimes() async throws {
+      let playground = try await PlaygroundForUI()
+      let app = try AppDriver(settings: playground.settings)
+      let window = try await app.signInByTyping()
+      try await app.waitFor(role: "list item", name: "Tasks, 0 open tasks")
+      _ = try await app.runCLI(["add", "Take pill", "--due", "today", "--repeat", "every day"])
+      try await app.key("F5", window: window)
+      try await app.waitFor(role: "list item", name: "Tasks, 1 open task")
+      try await app.click(role: "list item", name: "Tasks, 1 open task")
+      try await app.click(role: "label", name: "Take pill")
+      try await app.waitForFocus(role: "list item", name: "Take pill, not done, due Today, repeats Daily")
+
+      // The details (Enter): it ends after 2 times, typed into the count.
+      try await app.key("Return", window: nil)
+      _ = try await app.waitForWindow(titled: "Take pill")
+      try await choose("After a number of times", in: "Ends", downs: 2, app, window: "Take pill")
+      var listed = ""
+      let counted = try await eventually(timeout: .seconds(60), every: .milliseconds(500)) {
+        listed = (try? await app.runCLI(["list", "--json"])) ?? ""
+        if listed.contains("COUNT=2") { return true }
+        try await app.scrollAndClick(role: "spin button", name: "Times", in: "Take pill")
+        try await app.key("ctrl+a", window: nil)
+        try await app.type("2", window: nil)
+        try await app.key("Tab", window: nil)
+        return false
+      }
+      #expect(counted, "the service has the count: \(listed)")
+      try await app.key("Escape", window: nil)
+      try await app.waitUntilGone(role: "frame", name: "Take pill")
+
+      // The first tick: tomorrow, with its toast, and the service's answer taken in (the row waits no more).
+      try await app.click(role: "check box", name: "Take pill")
+      try await app.waitFor(role: "label", name: "“Take pill” is next due Tomorrow")
+      try await app.waitFor(role: "list item", name: "Take pill, not done, due Tomorrow, repeats Daily, 2 times")
+      // Its box unticked again: the task is open (the box once stayed ticked on the task at its next date).
+      try await app.accessibleTree { nodes in
+        nodes.contains { $0.role == "check box" && $0.name == "Take pill" && !$0.states.contains("checked") }
+      }
+      try await app.checkScreen("planner-repeat-moved")
+      try await app.waitUntilGone(role: "label", name: "“Take pill” is next due Tomorrow")
+      // The second and last: done at once. (The window once moved it to the day after and said so in a toast, until
+      // the service answered that the series had ended; offline, until the service was back.)
+      try await app.click(role: "check box", name: "Take pill")
+      let nodes = try await app.accessibleTree { nodes in
+        nodes.contains { $0.role == "list item" && $0.name.hasPrefix("Take pill, done") && $0.isShowing }
+      }
+      #expect(!nodes.contains { $0.name.hasPrefix("“Take pill” is next due") }, "no next date was shown")
+      try await app.checkScreen("planner-series-ended")
+      let done = await eventually {
+        ((try? await app.runCLI(["list"])) ?? "").contains("[x] Take pill")
+      }
+      #expect(done, "the service has it done")
+      await app.stop()
+    }
+
     @Test("notes typed in a task's details, then Ctrl+Q at once: the app ends, and the notes reached the service")
     func notesThenQuit() async throws {
       let playground = try await PlaygroundForUI()

@@ -42,6 +42,16 @@ public struct PlannerTask: Equatable, Sendable {
   /// How many occurrences were finished (for a rule's COUNT).
   public var occurrencesDone = 0
 
+  /// Of a series with a COUNT: the occurrences still to finish, the one due now included (due again on the one last
+  /// finished — an Undo put the date back — it is not counted twice, as `completing` does not); nil for any other
+  /// task. Finishing the one due ends the series when this is 1 or less: what an app needs to show it at once,
+  /// offline too, without the count the service keeps.
+  public var occurrencesLeft: Int? {
+    guard let count = recurrence?.rule.count else { return nil }
+    let dueAgain = due != nil && due?.date == lastOccurrenceDone
+    return max(0, count - occurrencesDone + (dueAgain ? 1 : 0))
+  }
+
   public init(title: String) {
     self.title = title
   }

@@ -244,6 +244,9 @@ extension JSONScanner {
     case "recurrence":
       guard let recurrence = feedRecurrence() else { return false }
       task.recurrence = recurrence
+    case "occurrencesLeft":
+      guard let left = integer() else { return false }
+      task.occurrencesLeft = left
     case "reminders":
       return array { scanner in
         guard let reminder = scanner.feedReminder() else { return false }
@@ -263,8 +266,8 @@ extension JSONScanner {
 
   /// The task's members that may be null.
   private static let taskOptionals: [StaticString] = [
-    "parentId", "changedBy", "notes", "sortKey", "completedAt", "priority", "due", "recurrence", "reminders",
-    "categories",
+    "parentId", "changedBy", "notes", "sortKey", "completedAt", "priority", "due", "recurrence", "occurrencesLeft",
+    "reminders", "categories",
   ]
 
   /// `{"rrule": an RRULE of the supported subset, "from": "due" or "completion"}`.

@@ -24,6 +24,9 @@ public struct PlannerItem: Equatable, Sendable {
   public var priority: Int = 0
   public var due: Due?
   public var recurrence: Recurrence?
+  /// Of a series with a COUNT: the occurrences still to finish, the one due now included, as the service counts them
+  /// (nil for any other task, and from a service that does not say). Written by the service alone: never sent.
+  public var occurrencesLeft: Int?
   public var reminders: [Reminder] = []
   public var categories: [String] = []
   public var sortKey: String = ""
@@ -72,6 +75,10 @@ extension PlannerItem: Decodable {
     }
     due = try read.optional("due", DueJSON.self)?.due
     recurrence = try read.optional("recurrence", RecurrenceJSON.self)?.recurrence
+    if let left = try read.whole("occurrencesLeft") {
+      guard left >= 0 else { throw read.error("occurrencesLeft", expected: "a whole number, 0 or more") }
+      occurrencesLeft = Int(left)
+    }
     reminders = try read.list("reminders", of: ReminderJSON.self).map(\.reminder)
     categories = try read.list("categories", of: String.self)
     sortKey = try read.optional("sortKey", String.self) ?? ""

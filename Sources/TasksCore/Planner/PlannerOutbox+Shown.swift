@@ -73,8 +73,9 @@ public struct PlannerShown: Equatable, Sendable {
 
 extension PlannerItem {
   /// Finishes the occurrence due on `occurrence`, as the service will: a repeating task moves to its next date
-  /// (counted from that date, or from `today` when it repeats from completion); past its last one, or without a
-  /// repeat, it is done.
+  /// (counted from that date, or from `today` when it repeats from completion), its reminders at a time moved by as
+  /// many days and armed again; past its last one (its UNTIL, or its COUNT by the service's `occurrencesLeft`), or
+  /// without a repeat, it is done.
   public mutating func finish(occurrence: CalendarDate, today: CalendarDate, at now: Date = Date()) {
     guard status == .needsAction else { return }
     guard let recurrence, let due else {
@@ -83,12 +84,20 @@ extension PlannerItem {
       return
     }
     guard due.date == occurrence else { return }  // that occurrence was finished already
-    if let next = recurrence.rule.occurrence(after: recurrence.from == .due ? occurrence : max(today, occurrence)) {
-      self.due?.date = next
-    } else {
+    guard occurrencesLeft.map({ $0 > 1 }) ?? true,
+      let next = recurrence.rule.occurrence(after: recurrence.from == .due ? occurrence : max(today, occurrence))
+    else {
       status = .completed
       completedAt = now
+      return
     }
+    let days = TimeInterval(next.dayNumber - occurrence.dayNumber) * 86_400
+    reminders = reminders.map { reminder in
+      guard case .at(let time) = reminder.when else { return Reminder(reminder.when) }
+      return Reminder(.at(time.addingTimeInterval(days)))
+    }
+    self.due?.date = next
+    occurrencesLeft = occurrencesLeft.map { $0 - 1 }
   }
 }
 

@@ -28,6 +28,10 @@ extension PlannerItem {
     JSONWriter.appendTime(updatedAt, to: &out)
     out.append(contentsOf: #","version":"#.utf8)
     out.append(contentsOf: String(version).utf8)
+    if let occurrencesLeft {
+      out.append(contentsOf: #","occurrencesLeft":"#.utf8)
+      out.append(contentsOf: String(occurrencesLeft).utf8)
+    }
     if let changedBy {
       out.append(contentsOf: #","changedBy":"#.utf8)
       JSONWriter.appendID(changedBy, to: &out)

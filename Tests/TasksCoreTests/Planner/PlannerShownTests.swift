@@ -69,4 +69,29 @@ struct PlannerShownTests {
     ending.finish(occurrence: Self.today, today: Self.today)
     #expect(ending.status == .completed, "past its last occurrence")
   }
+
+  @Test("finishing a series of a COUNT ends it at the last the service counts; reminders at a time move with it")
+  func finishingCounted() throws {
+    var doses = task("doses")
+    doses.due = TaskDue(date: Self.today)
+    doses.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=DAILY;COUNT=3"))
+    let at = Date(timeIntervalSince1970: 1_800_000_000)
+    doses.reminders = [
+      TaskReminder(.at(at), acknowledgedAt: at), TaskReminder(.before(minutes: 10), snoozedUntil: at),
+    ]
+    doses.occurrencesLeft = 2
+    var unknown = doses
+    unknown.occurrencesLeft = nil  // a service that does not say: moved on, as the service will answer
+    unknown.finish(occurrence: Self.today, today: Self.today)
+    #expect(unknown.status == .needsAction && unknown.due?.date == Self.today.adding(days: 1))
+
+    doses.finish(occurrence: Self.today, today: Self.today)
+    #expect(doses.status == .needsAction && doses.due?.date == Self.today.adding(days: 1))
+    #expect(doses.occurrencesLeft == 1)
+    #expect(
+      doses.reminders == [TaskReminder(.at(at.addingTimeInterval(86_400))), TaskReminder(.before(minutes: 10))],
+      "a day on, armed again")
+    doses.finish(occurrence: Self.today.adding(days: 1), today: Self.today)
+    #expect(doses.status == .completed && doses.due?.date == Self.today.adding(days: 1), "the last one: done")
+  }
 }
