@@ -40,7 +40,7 @@ final class AppPasswordsPage {
     guard let planner else { return }
     let items: [AppPasswordItem]
     do throws(TaskAPIError) {
-      let client = try await planner.accountClient()
+      let client = try await planner.shownAccountClient()
       items = try await client.appPasswords()
       showAddress(client.calDAVAddress.absoluteString, username: items.first?.username)
     } catch {
@@ -90,7 +90,7 @@ final class AppPasswordsPage {
     if let madeRow { devices.remove(madeRow) }
     let row: ActionRow
     do throws(TaskAPIError) {
-      let client = try await planner.accountClient()
+      let client = try await planner.shownAccountClient()
       let made = try await client.makeAppPassword(name: name)
       let password = made.password ?? ""
       row = ActionRow.new(
@@ -111,7 +111,7 @@ final class AppPasswordsPage {
   private func revoke(_ item: AppPasswordItem) async {
     guard let planner else { return }
     do throws(TaskAPIError) {
-      try await planner.accountClient().revokeAppPassword(id: item.id)
+      try await planner.shownAccountClient().revokeAppPassword(id: item.id)
     } catch {
       empty.title = String(template: tr("%@ could not be revoked: %@"), item.name, error.message)
       empty.isVisible = true

@@ -32,22 +32,16 @@ struct PlannerWireTests {
     #expect(read.categories == task.categories && read.parentID == task.parentID && read.sortKey == "a0")
     #expect(read.createdAt == stored.createdAt && read.updatedAt == stored.updatedAt)
     #expect(stored.etag == "\"12\"")
-    #expect(read.occurrencesLeft == nil, "no COUNT")
-    // A series of five, two finished: three left; due again on the one last finished (an Undo): four.
+    #expect(read.occurrencesDone == 0 && read.lastOccurrenceDone == nil, "nothing finished")
+    // A series of five, two finished, the last on 2 December: read back as the service counts them.
     var doses = try PlannerTask(title: "doses").applying(
       TaskChanges(json: Data(#"{"due": {"date": "2026-12-03"}, "recurrence": {"rrule": "FREQ=DAILY;COUNT=5"}}"#.utf8)),
       now: now)
     doses.occurrencesDone = 2
     doses.lastOccurrenceDone = CalendarDate("2026-12-02")
-    func left(_ task: PlannerTask) throws -> Int? {
-      try PlannerItem(
-        json: StoredTask(id: UUID(), listID: UUID(), task: task, createdAt: now, updatedAt: now, version: 1).json
-      )
-      .occurrencesLeft
-    }
-    #expect(try left(doses) == 3)
-    doses.due?.date = try #require(CalendarDate("2026-12-02"))
-    #expect(try left(doses) == 4)
+    let counted = try PlannerItem(
+      json: StoredTask(id: UUID(), listID: UUID(), task: doses, createdAt: now, updatedAt: now, version: 1).json)
+    #expect(counted.occurrencesDone == 2 && counted.lastOccurrenceDone == doses.lastOccurrenceDone)
   }
 
   @Test(

@@ -68,10 +68,15 @@ enum PlannerFeedJSON {
     JSONWriter.appendDue(task.due, to: &out)
     out.append(contentsOf: #","recurrence":"#.utf8)
     JSONWriter.appendRecurrence(task.recurrence, to: &out)
-    // Only a series with a COUNT has it (the feed of 10 000 tasks would carry 240 kB of nulls).
-    if let left = task.occurrencesLeft {
-      out.append(contentsOf: #","occurrencesLeft":"#.utf8)
-      out.append(contentsOf: String(left).utf8)
+    // What `completing` counts by, for an app to finish the task offline as the service will; only a task finished
+    // as a repeat has them (10 000 tasks would carry some 400 kB of zeros and nulls).
+    if task.occurrencesDone > 0 {
+      out.append(contentsOf: #","occurrencesDone":"#.utf8)
+      out.append(contentsOf: String(task.occurrencesDone).utf8)
+    }
+    if let last = task.lastOccurrenceDone {
+      out.append(contentsOf: #","lastOccurrenceDone":"#.utf8)
+      JSONWriter.appendString(last.description, to: &out)
     }
     out.append(contentsOf: #","reminders":"#.utf8)
     JSONWriter.appendReminders(task.reminders, to: &out)

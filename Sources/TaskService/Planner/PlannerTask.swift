@@ -37,20 +37,10 @@ public struct PlannerTask: Equatable, Sendable {
   public var parentID: UUID?
   public var sortKey: String = ""
   /// The last occurrence finished (`complete`), so that finishing it again changes nothing while the task has moved
-  /// on from it.
+  /// on from it. Answered (read-only) for an app to finish a task offline as this rule will.
   public var lastOccurrenceDone: CalendarDate?
-  /// How many occurrences were finished (for a rule's COUNT).
+  /// How many occurrences were finished (for a rule's COUNT). Answered (read-only) too.
   public var occurrencesDone = 0
-
-  /// Of a series with a COUNT: the occurrences still to finish, the one due now included (due again on the one last
-  /// finished — an Undo put the date back — it is not counted twice, as `completing` does not); nil for any other
-  /// task. Finishing the one due ends the series when this is 1 or less: what an app needs to show it at once,
-  /// offline too, without the count the service keeps.
-  public var occurrencesLeft: Int? {
-    guard let count = recurrence?.rule.count else { return nil }
-    let dueAgain = due != nil && due?.date == lastOccurrenceDone
-    return max(0, count - occurrencesDone + (dueAgain ? 1 : 0))
-  }
 
   public init(title: String) {
     self.title = title

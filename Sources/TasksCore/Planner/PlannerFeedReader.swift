@@ -244,9 +244,12 @@ extension JSONScanner {
     case "recurrence":
       guard let recurrence = feedRecurrence() else { return false }
       task.recurrence = recurrence
-    case "occurrencesLeft":
-      guard let left = integer() else { return false }
-      task.occurrencesLeft = left
+    case "occurrencesDone":
+      guard let done = integer() else { return false }
+      task.occurrencesDone = done
+    case "lastOccurrenceDone":
+      guard let text = text(), let date = CalendarDate(text.string) else { return false }
+      task.lastOccurrenceDone = date
     case "reminders":
       return array { scanner in
         guard let reminder = scanner.feedReminder() else { return false }
@@ -266,8 +269,8 @@ extension JSONScanner {
 
   /// The task's members that may be null.
   private static let taskOptionals: [StaticString] = [
-    "parentId", "changedBy", "notes", "sortKey", "completedAt", "priority", "due", "recurrence", "occurrencesLeft",
-    "reminders", "categories",
+    "parentId", "changedBy", "notes", "sortKey", "completedAt", "priority", "due", "recurrence", "occurrencesDone",
+    "lastOccurrenceDone", "reminders", "categories",
   ]
 
   /// `{"rrule": an RRULE of the supported subset, "from": "due" or "completion"}`.

@@ -24,9 +24,10 @@ public struct PlannerItem: Equatable, Sendable {
   public var priority: Int = 0
   public var due: Due?
   public var recurrence: Recurrence?
-  /// Of a series with a COUNT: the occurrences still to finish, the one due now included, as the service counts them
-  /// (nil for any other task, and from a service that does not say). Written by the service alone: never sent.
-  public var occurrencesLeft: Int?
+  /// How many occurrences of its repeat were finished, towards a COUNT, and the one finished last: what the
+  /// service's finishing counts by (`finish` does as it does). Written by the service alone: never sent.
+  public var occurrencesDone = 0
+  public var lastOccurrenceDone: CalendarDate?
   public var reminders: [Reminder] = []
   public var categories: [String] = []
   public var sortKey: String = ""
@@ -75,9 +76,13 @@ extension PlannerItem: Decodable {
     }
     due = try read.optional("due", DueJSON.self)?.due
     recurrence = try read.optional("recurrence", RecurrenceJSON.self)?.recurrence
-    if let left = try read.whole("occurrencesLeft") {
-      guard left >= 0 else { throw read.error("occurrencesLeft", expected: "a whole number, 0 or more") }
-      occurrencesLeft = Int(left)
+    if let done = try read.whole("occurrencesDone") {
+      guard done >= 0 else { throw read.error("occurrencesDone", expected: "a whole number, 0 or more") }
+      occurrencesDone = Int(done)
+    }
+    if let last = try read.optional("lastOccurrenceDone", String.self) {
+      guard let date = CalendarDate(last) else { throw read.error("lastOccurrenceDone", expected: "YYYY-MM-DD") }
+      lastOccurrenceDone = date
     }
     reminders = try read.list("reminders", of: ReminderJSON.self).map(\.reminder)
     categories = try read.list("categories", of: String.self)

@@ -72,10 +72,11 @@ public struct PlannerShown: Equatable, Sendable {
 }
 
 extension PlannerItem {
-  /// Finishes the occurrence due on `occurrence`, as the service will: a repeating task moves to its next date
-  /// (counted from that date, or from `today` when it repeats from completion), its reminders at a time moved by as
-  /// many days and armed again; past its last one (its UNTIL, or its COUNT by the service's `occurrencesLeft`), or
-  /// without a repeat, it is done.
+  /// Finishes the occurrence due on `occurrence`, as the service will (its `completing`): a repeating task moves to
+  /// its next date (counted from that date, or from `today` when it repeats from completion), its reminders at a
+  /// time moved by as many days and armed again; the occurrence is counted towards a COUNT unless it was the one
+  /// finished last (due on it again after an Undo); past its last one (its UNTIL or its COUNT), or without a repeat,
+  /// it is done.
   public mutating func finish(occurrence: CalendarDate, today: CalendarDate, at now: Date = Date()) {
     guard status == .needsAction else { return }
     guard let recurrence, let due else {
@@ -84,7 +85,9 @@ extension PlannerItem {
       return
     }
     guard due.date == occurrence else { return }  // that occurrence was finished already
-    guard occurrencesLeft.map({ $0 > 1 }) ?? true,
+    if occurrence != lastOccurrenceDone { occurrencesDone += 1 }
+    lastOccurrenceDone = occurrence
+    guard recurrence.rule.count.map({ occurrencesDone < $0 }) ?? true,
       let next = recurrence.rule.occurrence(after: recurrence.from == .due ? occurrence : max(today, occurrence))
     else {
       status = .completed
@@ -97,7 +100,6 @@ extension PlannerItem {
       return Reminder(.at(time.addingTimeInterval(days)))
     }
     self.due?.date = next
-    occurrencesLeft = occurrencesLeft.map { $0 - 1 }
   }
 }
 

@@ -28,9 +28,13 @@ extension PlannerItem {
     JSONWriter.appendTime(updatedAt, to: &out)
     out.append(contentsOf: #","version":"#.utf8)
     out.append(contentsOf: String(version).utf8)
-    if let occurrencesLeft {
-      out.append(contentsOf: #","occurrencesLeft":"#.utf8)
-      out.append(contentsOf: String(occurrencesLeft).utf8)
+    if occurrencesDone > 0 {
+      out.append(contentsOf: #","occurrencesDone":"#.utf8)
+      out.append(contentsOf: String(occurrencesDone).utf8)
+    }
+    if let lastOccurrenceDone {
+      out.append(contentsOf: #","lastOccurrenceDone":"#.utf8)
+      JSONWriter.appendString(lastOccurrenceDone.description, to: &out)
     }
     if let changedBy {
       out.append(contentsOf: #","changedBy":"#.utf8)

@@ -105,7 +105,7 @@ public struct PlannerUndo: Sendable {
   }
 
   /// `now` with every field the user sees put back to `old` (the service's own, its version and times, stay).
-  private static func restoring(_ old: PlannerItem, over now: PlannerItem) -> PlannerItem {
+  static func restoring(_ old: PlannerItem, over now: PlannerItem) -> PlannerItem {
     var back = now
     for field in PlannerItem.Field.allCases { back.take(field, from: old) }
     return back

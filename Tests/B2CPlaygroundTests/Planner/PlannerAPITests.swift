@@ -293,24 +293,27 @@ struct PlannerAPITests {
       let dosesPath = "/lists/\(list)/tasks/\(doses["id"] as! String)"
       let first = ["occurrence": "2026-11-30"]
       let second = ["occurrence": "2026-12-01"]
-      // What is left of the series, the dose due included (what the app shows a finish by, offline too).
-      func left(_ task: [String: Any]) -> Int? { task["occurrencesLeft"] as? Int }
-      #expect(left(doses) == 2)
+      // What finishing counts by (read-only, left out until something was finished): what the app finishes by.
+      func counted(_ task: [String: Any]) -> String {
+        "\(task["occurrencesDone"] as? Int ?? 0) \(task["lastOccurrenceDone"] as? String ?? "-")"
+      }
+      #expect(counted(doses) == "0 -" && doses["occurrencesDone"] == nil && doses["lastOccurrenceDone"] == nil)
       let firstDone = try await ann.object("POST", dosesPath + "/complete", first)
-      #expect(left(firstDone) == 1)
+      #expect(counted(firstDone) == "1 2026-11-30")
       let doseUndone = try await ann.object("PATCH", dosesPath, ["due": ["date": "2026-11-30"]])
-      #expect(left(doseUndone) == 2, "the dose finished is due again: it is to take again")
+      #expect(counted(doseUndone) == "1 2026-11-30")
       let firstAgain = try await ann.object("POST", dosesPath + "/complete", first)
       #expect(firstAgain["status"] as? String == "needsAction", "counted once: the second dose is still to take")
-      #expect((firstAgain["due"] as? [String: Any])?["date"] as? String == "2026-12-01" && left(firstAgain) == 1)
+      #expect((firstAgain["due"] as? [String: Any])?["date"] as? String == "2026-12-01")
+      #expect(counted(firstAgain) == "1 2026-11-30")
       let ended = try await ann.object("POST", dosesPath + "/complete", second)
       let reopened = try await ann.object("PATCH", dosesPath, ["status": "needsAction"])
-      #expect(left(reopened) == 1, "the last dose, due again")
+      #expect(counted(ended) == "2 2026-12-01" && counted(reopened) == "2 2026-12-01")
       let endedAgain = try await ann.object("POST", dosesPath + "/complete", second)
       #expect(ended["status"] as? String == "completed" && reopened["status"] as? String == "needsAction")
       #expect(endedAgain["status"] as? String == "completed", "finished again, not answered as a replay")
       let single = try await ann.newTask(list, ["title": "Post letter"])
-      #expect(single["occurrencesLeft"] == nil && redone["occurrencesLeft"] == nil, "no COUNT: left out")
+      #expect(single["occurrencesDone"] == nil && single["lastOccurrenceDone"] == nil, "nothing finished: left out")
       let done = try await ann.object(
         "POST", "/lists/\(list)/tasks/\(single["id"] as! String)/complete", ["occurrence": "2026-11-30"])
       #expect(done["status"] as? String == "completed" && done["completedAt"] is String)

@@ -60,7 +60,10 @@ struct PlannerFeedReaderTests {
       task.recurrence = TaskRecurrence(
         rule: try RecurrenceRule(rrule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE"),
         from: Bool.random(using: &random) ? .due : .completion)
-      if Bool.random(using: &random) { task.occurrencesLeft = Int.random(in: 0...999, using: &random) }
+      if Bool.random(using: &random) {
+        task.occurrencesDone = Int.random(in: 1...999, using: &random)
+        task.lastOccurrenceDone = CalendarDate(dayNumber: Int.random(in: -719_162...2_932_896, using: &random))
+      }
     }
     task.reminders = (0..<Int.random(in: 0...3, using: &random)).map { _ in
       TaskReminder(
@@ -136,7 +139,8 @@ struct PlannerFeedReaderTests {
       #expect(read.deletedLists == changes.deletedLists && read.deletedTasks == changes.deletedTasks)
       #expect(read.tasks.map(\.id) == changes.tasks.map(\.id) && read.tasks.map(\.title) == changes.tasks.map(\.title))
       #expect(read.tasks.map(\.categories) == changes.tasks.map(\.categories))
-      #expect(read.tasks.map(\.occurrencesLeft) == changes.tasks.map(\.occurrencesLeft))
+      #expect(read.tasks.map(\.occurrencesDone) == changes.tasks.map(\.occurrencesDone))
+      #expect(read.tasks.map(\.lastOccurrenceDone) == changes.tasks.map(\.lastOccurrenceDone))
       #expect(
         read.tasks.map(\.due) == changes.tasks.map(\.due) && read.tasks.map(\.notes) == changes.tasks.map(\.notes))
       #expect(PlannerFeedReader.head(data)! == (changes.more, changes.next))

@@ -70,28 +70,52 @@ struct PlannerShownTests {
     #expect(ending.status == .completed, "past its last occurrence")
   }
 
-  @Test("finishing a series of a COUNT ends it at the last the service counts; reminders at a time move with it")
+  @Test(
+    "finishing a series of a COUNT counts as the service does: an Undo's date not twice, a COUNT changed, a date moved; reminders at a time move with it"
+  )
   func finishingCounted() throws {
     var doses = task("doses")
     doses.due = TaskDue(date: Self.today)
-    doses.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=DAILY;COUNT=3"))
+    doses.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=DAILY;COUNT=2"))
     let at = Date(timeIntervalSince1970: 1_800_000_000)
     doses.reminders = [
       TaskReminder(.at(at), acknowledgedAt: at), TaskReminder(.before(minutes: 10), snoozedUntil: at),
     ]
-    doses.occurrencesLeft = 2
-    var unknown = doses
-    unknown.occurrencesLeft = nil  // a service that does not say: moved on, as the service will answer
-    unknown.finish(occurrence: Self.today, today: Self.today)
-    #expect(unknown.status == .needsAction && unknown.due?.date == Self.today.adding(days: 1))
-
+    let fresh = doses
     doses.finish(occurrence: Self.today, today: Self.today)
     #expect(doses.status == .needsAction && doses.due?.date == Self.today.adding(days: 1))
-    #expect(doses.occurrencesLeft == 1)
+    #expect(doses.occurrencesDone == 1 && doses.lastOccurrenceDone == Self.today)
     #expect(
       doses.reminders == [TaskReminder(.at(at.addingTimeInterval(86_400))), TaskReminder(.before(minutes: 10))],
       "a day on, armed again")
+
+    // The toast's Undo (PlannerUndo puts the fields back, not the count): due today again, finished again, it is
+    // not counted twice and moves on (the service: the same).
+    var undone = PlannerUndo.restoring(fresh, over: doses)
+    undone.finish(occurrence: Self.today, today: Self.today)
+    #expect(undone.status == .needsAction && undone.occurrencesDone == 1, "the second dose still to take")
+
+    // The last: done, counted.
     doses.finish(occurrence: Self.today.adding(days: 1), today: Self.today)
-    #expect(doses.status == .completed && doses.due?.date == Self.today.adding(days: 1), "the last one: done")
+    #expect(doses.status == .completed && doses.occurrencesDone == 2, "the last one: done")
+
+    // The COUNT raised in the details before the second: it goes on; the repeat's end taken away: it goes on.
+    var raised = fresh
+    raised.finish(occurrence: Self.today, today: Self.today)
+    raised.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=DAILY;COUNT=3"))
+    raised.finish(occurrence: Self.today.adding(days: 1), today: Self.today)
+    #expect(raised.status == .needsAction && raised.due?.date == Self.today.adding(days: 2))
+    var endless = fresh
+    endless.finish(occurrence: Self.today, today: Self.today)
+    endless.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=DAILY"))
+    endless.finish(occurrence: Self.today.adding(days: 1), today: Self.today)
+    #expect(endless.status == .needsAction, "no end")
+    // Moved by hand onto the day finished last: finishing it does not count it again.
+    var moved = fresh
+    moved.finish(occurrence: Self.today, today: Self.today)
+    moved.due?.date = Self.today
+    moved.finish(occurrence: Self.today, today: Self.today)
+    #expect(moved.status == .needsAction && moved.occurrencesDone == 1)
   }
+
 }
