@@ -673,10 +673,13 @@ public final class PlannerOperations {
     return makeClient(session, store.objectID)
   }
 
-  /// The client of the account whose lists are shown (`clientOverShown`), for the app passwords page: a password
-  /// made, listed or revoked is that account's, never the account another app of the group signed in as meanwhile
-  /// (a revoke sent as them would be answered 404, which the client takes for "gone already").
-  public func shownAccountClient() async throws(TaskAPIError) -> TaskAPIClient { try await clientOverShown() }
+  /// The client of `account` (the one shown when the page was read: `shownAccount`), for the app passwords page: a
+  /// password made or revoked is that account's; once another app of the group signed in as someone else, its
+  /// requests are refused with `.accountChanged` (a revoke sent as them would be answered 404, which the client takes
+  /// for "gone already").
+  public func client(over account: ShownAccount) async throws(TaskAPIError) -> TaskAPIClient {
+    try await clientOverShown(account)
+  }
 
   /// The client of the account whose lists are shown, for what the user does over them (sharing): once the session
   /// names someone else (another app of the group signed in as them), its requests are refused with

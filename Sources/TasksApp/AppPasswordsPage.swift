@@ -19,6 +19,9 @@ final class AppPasswordsPage {
   private var madeRow: ActionRow?
   private var accountRows: [ActionRow] = []
   private var addressRow: ActionRow?
+  /// The account whose passwords the page lists (the one shown when it read them): what it makes and revokes is
+  /// that account's.
+  private var listedOver: PlannerOperations.ShownAccount?
 
   /// Fills the page from `builder`'s groups; without `planner` (signed out), it says to sign in first.
   init(builder: Builder, planner: PlannerOperations?) {
@@ -40,8 +43,10 @@ final class AppPasswordsPage {
     guard let planner else { return }
     let items: [AppPasswordItem]
     do throws(TaskAPIError) {
-      let client = try await planner.shownAccountClient()
+      let over = planner.shownAccount
+      let client = try await planner.client(over: over)
       items = try await client.appPasswords()
+      listedOver = over
       showAddress(client.calDAVAddress.absoluteString, username: items.first?.username)
     } catch {
       empty.title = String(template: tr("The app passwords cannot be read: %@"), error.message)
@@ -90,7 +95,7 @@ final class AppPasswordsPage {
     if let madeRow { devices.remove(madeRow) }
     let row: ActionRow
     do throws(TaskAPIError) {
-      let client = try await planner.shownAccountClient()
+      let client = try await planner.client(over: listedOver ?? planner.shownAccount)
       let made = try await client.makeAppPassword(name: name)
       let password = made.password ?? ""
       row = ActionRow.new(
@@ -111,7 +116,7 @@ final class AppPasswordsPage {
   private func revoke(_ item: AppPasswordItem) async {
     guard let planner else { return }
     do throws(TaskAPIError) {
-      try await planner.shownAccountClient().revokeAppPassword(id: item.id)
+      try await planner.client(over: listedOver ?? planner.shownAccount).revokeAppPassword(id: item.id)
     } catch {
       empty.title = String(template: tr("%@ could not be revoked: %@"), item.name, error.message)
       empty.isVisible = true

@@ -144,10 +144,10 @@ final class PlannerRow {
       parts.check.isVisible = true
       parts.title.setCSSClass("heading", false)
       if old?.title != content.title { parts.title.text = Label.oneLine(content.title) }
-      // The box as the task is, whatever a click left it at, once the task shows changed: a repeating task ticked
-      // moves on, open, and its box stayed ticked (its `completed` had not changed). (Not at a refill of the same:
-      // a click not yet recorded would flicker.)
-      if old != content, parts.check.isActive != content.completed { parts.check.isActive = content.completed }
+      // The box as the task is, whatever a click left it at: a repeating task ticked moves on, open, and its box
+      // stayed ticked (its `completed` had not changed); a tick that could not be recorded stays unticked at the
+      // next refill. (A refill between a click and its recording, a few milliseconds, shows the box as it was.)
+      if parts.check.isActive != content.completed { parts.check.isActive = content.completed }
       if old?.completed != content.completed { box.setCSSClass("completed", content.completed) }
       if old == nil || old?.due != content.due {
         parts.due.text = content.due?.text ?? ""

@@ -245,7 +245,7 @@ extension JSONScanner {
       guard let recurrence = feedRecurrence() else { return false }
       task.recurrence = recurrence
     case "occurrencesDone":
-      guard let done = integer() else { return false }
+      guard let done = integer(maxDigits: 9) else { return false }
       task.occurrencesDone = done
     case "lastOccurrenceDone":
       guard let text = text(), let date = CalendarDate(text.string) else { return false }

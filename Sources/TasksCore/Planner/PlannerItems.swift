@@ -77,7 +77,10 @@ extension PlannerItem: Decodable {
     due = try read.optional("due", DueJSON.self)?.due
     recurrence = try read.optional("recurrence", RecurrenceJSON.self)?.recurrence
     if let done = try read.whole("occurrencesDone") {
-      guard done >= 0 else { throw read.error("occurrencesDone", expected: "a whole number, 0 or more") }
+      // (At most the service's nine digits: `finish` counts one more.)
+      guard (0...999_999_999).contains(done) else {
+        throw read.error("occurrencesDone", expected: "a whole number from 0 to 999 999 999")
+      }
       occurrencesDone = Int(done)
     }
     if let last = try read.optional("lastOccurrenceDone", String.self) {

@@ -196,7 +196,9 @@ struct PlannerFeedReaderTests {
     ("recurrence", #"{"from":"completion","rrule":"FREQ=DAILY"}"#), ("reminders", "[{\"at\":\(at)}]"),
     ("reminders", #"[{"before":525600,"acknowledgedAt":null,"snoozedUntil":"2026-11-25T09:00:00Z"}]"#),
     ("reminders", "[]"), ("reminders", "null"), ("categories", #"["", "a", "a"]"#), ("sortKey", "null"),
-    ("notes", "\"" + String(repeating: "é", count: 100_001) + "\""),
+    ("notes", "\"" + String(repeating: "é", count: 100_001) + "\""), ("occurrencesDone", "999999999"),
+    ("occurrencesDone", "0"), ("occurrencesDone", "null"), ("lastOccurrenceDone", #""2026-12-01""#),
+    ("lastOccurrenceDone", "null"),
   ]
 
   @Test("values at the edges of what a field holds are read here, as the Codable reader reads them")
@@ -227,6 +229,11 @@ struct PlannerFeedReaderTests {
     ("reminders", #"[{"before":5,"before":6}]"#), ("reminders", "[1]"), ("reminders", "{}"),
     ("categories", "[null]"), ("categories", "[1]"), ("categories", #""a""#), ("parentId", #""x""#),
     ("changedBy", "1"), ("somethingNewer", #"{"ignored":true}"#), ("title\u{0}", "1"),
+    // A count a broken service says past what `finish` can add one to (it stopped the app at each start while a
+    // completion of the task waited), fractions, signs; a date that is none.
+    ("occurrencesDone", "9223372036854775807"), ("occurrencesDone", "1000000000"), ("occurrencesDone", "-1"),
+    ("occurrencesDone", "2.0"), ("occurrencesDone", #""2""#), ("lastOccurrenceDone", #""2026-02-30""#),
+    ("lastOccurrenceDone", #""2026-12-01T00:00:00Z""#), ("lastOccurrenceDone", "20261201"),
   ]
 
   @Test("hostile values are read as the Codable reader reads them, or left to it")
@@ -238,6 +245,12 @@ struct PlannerFeedReaderTests {
       if case .failure = Self.general(data) { refused += 1 }
     }
     #expect(refused > 40, "\(refused) of \(Self.hostile.count) refused by the Codable reader")
+    for huge in ["9223372036854775807", "1000000000"] {
+      guard case .failure = Self.general(try Self.page("occurrencesDone", huge)) else {
+        Issue.record("a count of \(huge) was taken")
+        continue
+      }
+    }
   }
 
   @Test("a page as the service writes it, lists with their times, is read here")
