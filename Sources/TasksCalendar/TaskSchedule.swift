@@ -47,6 +47,25 @@ public struct TaskReminder: Equatable, Sendable {
   }
 }
 
+extension TaskReminder {
+  /// The times a task holds lie from 1970 to the end of 9999 (RFC 3339 writes four-digit years).
+  public static let timeRange = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799.999)
+
+  /// Whether each of its times lies in `timeRange`.
+  public var timesFit: Bool {
+    var times = [acknowledgedAt, snoozedUntil].compactMap { $0 }
+    if case .at(let time) = when { times.append(time) }
+    return times.allSatisfy(Self.timeRange.contains)
+  }
+
+  /// The reminder of the occurrence `days` days on (a finished repeat's next one): at a time, moved by as many days;
+  /// armed again (neither acknowledged nor snoozed). The service's finishing and the app's copy of it both make it so.
+  public func armed(movedBy days: Int) -> TaskReminder {
+    guard case .at(let time) = when else { return TaskReminder(when) }
+    return TaskReminder(.at(time.addingTimeInterval(TimeInterval(days) * 86_400)))
+  }
+}
+
 extension CalendarDate {
   /// The instant `hour:minute:second` and `nanoseconds` into this day in UTC, summed as Foundation's ISO 8601 parser
   /// sums it: the day's start counted from 1 January 2001, plus the time of day with its fraction (adding the

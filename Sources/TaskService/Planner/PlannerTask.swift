@@ -71,7 +71,7 @@ public struct PlannerTask: Equatable, Sendable {
     if let completedAt, !Self.timeRange.contains(completedAt) {
       throw FieldError("completedAt", "a time from 1970 to 9999")
     }
-    if let index = reminders.firstIndex(where: { !Self.reminderTimesFit($0) }) {
+    if let index = reminders.firstIndex(where: { !$0.timesFit }) {
       throw FieldError("reminders[\(index)]", "times from 1970 to 9999")
     }
   }
@@ -132,15 +132,10 @@ extension PlannerTask {
     if occurrence != lastOccurrenceDone { next.occurrencesDone += 1 }
     next.lastOccurrenceDone = occurrence
     let following = recurrence.rule.occurrence(after: recurrence.from == .due ? occurrence : max(today, occurrence))
-    let days = following.map { TimeInterval($0.dayNumber - due.date.dayNumber) * 86_400 } ?? 0
-    let moved = reminders.map { reminder in
-      var moved = TaskReminder(reminder.when)
-      if case .at(let time) = reminder.when { moved.when = .at(time.addingTimeInterval(days)) }
-      return moved
-    }
+    let moved = reminders.map { $0.armed(movedBy: following.map { $0.dayNumber - due.date.dayNumber } ?? 0) }
     // The series also ends where a reminder would move past the last time a task can hold.
     guard let following, recurrence.rule.count.map({ next.occurrencesDone < $0 }) ?? true,
-      moved.allSatisfy({ Self.reminderTimesFit($0) })
+      moved.allSatisfy(\.timesFit)
     else {
       next.status = .completed
       next.completedAt = now
@@ -152,13 +147,7 @@ extension PlannerTask {
   }
 
   /// The times a task holds lie from 1970 to the end of 9999 (RFC 3339 writes four-digit years).
-  public static let timeRange = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799.999)
-
-  static func reminderTimesFit(_ reminder: TaskReminder) -> Bool {
-    var times = [reminder.acknowledgedAt, reminder.snoozedUntil].compactMap { $0 }
-    if case .at(let time) = reminder.when { times.append(time) }
-    return times.allSatisfy(timeRange.contains)
-  }
+  public static let timeRange = TaskReminder.timeRange
 }
 
 /// A change to one field: keep it, clear it (JSON null), or set it.

@@ -75,8 +75,8 @@ extension PlannerItem {
   /// Finishes the occurrence due on `occurrence`, as the service will (its `completing`): a repeating task moves to
   /// its next date (counted from that date, or from `today` when it repeats from completion), its reminders at a
   /// time moved by as many days and armed again; the occurrence is counted towards a COUNT unless it was the one
-  /// finished last (due on it again after an Undo); past its last one (its UNTIL or its COUNT), or without a repeat,
-  /// it is done.
+  /// finished last (due on it again after an Undo); past its last one (its UNTIL or its COUNT, or where a reminder
+  /// would pass the year 9999), or without a repeat, it is done.
   public mutating func finish(occurrence: CalendarDate, today: CalendarDate, at now: Date = Date()) {
     guard status == .needsAction else { return }
     guard let recurrence, let due else {
@@ -87,18 +87,15 @@ extension PlannerItem {
     guard due.date == occurrence else { return }  // that occurrence was finished already
     if occurrence != lastOccurrenceDone { occurrencesDone += 1 }
     lastOccurrenceDone = occurrence
-    guard recurrence.rule.count.map({ occurrencesDone < $0 }) ?? true,
-      let next = recurrence.rule.occurrence(after: recurrence.from == .due ? occurrence : max(today, occurrence))
-    else {
+    let next = recurrence.rule.occurrence(after: recurrence.from == .due ? occurrence : max(today, occurrence))
+    let moved = reminders.map { $0.armed(movedBy: next.map { $0.dayNumber - occurrence.dayNumber } ?? 0) }
+    // (As the service: the series also ends where a reminder would move past the last time a task can hold.)
+    guard let next, recurrence.rule.count.map({ occurrencesDone < $0 }) ?? true, moved.allSatisfy(\.timesFit) else {
       status = .completed
       completedAt = now
       return
     }
-    let days = TimeInterval(next.dayNumber - occurrence.dayNumber) * 86_400
-    reminders = reminders.map { reminder in
-      guard case .at(let time) = reminder.when else { return Reminder(reminder.when) }
-      return Reminder(.at(time.addingTimeInterval(days)))
-    }
+    reminders = moved
     self.due?.date = next
   }
 }

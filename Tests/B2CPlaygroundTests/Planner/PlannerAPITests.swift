@@ -300,7 +300,10 @@ struct PlannerAPITests {
       #expect(counted(doses) == "0 -" && doses["occurrencesDone"] == nil && doses["lastOccurrenceDone"] == nil)
       let firstDone = try await ann.object("POST", dosesPath + "/complete", first)
       #expect(counted(firstDone) == "1 2026-11-30")
-      let doseUndone = try await ann.object("PATCH", dosesPath, ["due": ["date": "2026-11-30"]])
+      // Read-only: a request that names them (a member who would take the count back) changes neither.
+      let doseUndone = try await ann.object(
+        "PATCH", dosesPath,
+        ["due": ["date": "2026-11-30"], "occurrencesDone": 0, "lastOccurrenceDone": "2026-11-01"] as [String: Any])
       #expect(counted(doseUndone) == "1 2026-11-30")
       let firstAgain = try await ann.object("POST", dosesPath + "/complete", first)
       #expect(firstAgain["status"] as? String == "needsAction", "counted once: the second dose is still to take")

@@ -116,6 +116,13 @@ struct PlannerShownTests {
     moved.due?.date = Self.today
     moved.finish(occurrence: Self.today, today: Self.today)
     #expect(moved.status == .needsAction && moved.occurrencesDone == 1)
+    // A reminder the next occurrence would move past the last time a task holds ends the series, as on the service.
+    var lastDay = task("last day")
+    lastDay.due = TaskDue(date: try #require(CalendarDate("9999-12-30")))
+    lastDay.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=DAILY"))
+    lastDay.reminders = [TaskReminder(.at(Date(timeIntervalSince1970: 253_402_257_600)))]  // 9999-12-31 12:00 UTC
+    lastDay.finish(occurrence: lastDay.due!.date, today: Self.today)
+    #expect(lastDay.status == .completed)
   }
 
 }
