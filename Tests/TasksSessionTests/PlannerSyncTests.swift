@@ -209,16 +209,7 @@ struct PlannerSyncTests {
 
   @Test("finishing a repeating task through the outbox twice moves it once; a refused edit stays, marked")
   func completeAndRefuse() async throws {
-    try await SessionHarness.with { harness in
-      let session = harness.session()
-      _ = try await harness.signIn(session)
-      let client = TaskAPIClient(session: session)
-      let list = try await client.createList(id: UUID(), name: "Home")
-      var weekly = item(list.id, "bins out")
-      let monday = try #require(CalendarDate(year: 2026, month: 11, day: 30))
-      weekly.due = TaskDue(date: monday)
-      weekly.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=WEEKLY"))
-      weekly = try await client.createTask(weekly)
+    try await withWeekly { client, list, weekly, monday in
       let outbox = PlannerOutbox(file: try folder().appending(path: "outbox.json"))
       try await outbox.record(.complete(list: list.id, id: weekly.id, occurrence: monday, today: monday))
       try await outbox.record(.complete(list: list.id, id: weekly.id, occurrence: monday, today: monday))
@@ -232,6 +223,37 @@ struct PlannerSyncTests {
       #expect(waiting.count == 1 && waiting.first?.refusal != nil, "kept, marked")
       let moved = try await client.plannerTasks(list: list.id)
       #expect(moved.first?.due?.date == monday.adding(days: 7) && moved.first?.status == .needsAction)
+    }
+  }
+
+  @Test(
+    "edits made on an older copy of a task while others wait: merged into them, none taken back, each field sent")
+  func changesOnOlderCopy() async throws {
+    try await withWeekly { client, list, weekly, monday in
+      let outbox = PlannerOutbox(file: try folder().appending(path: "outbox.json"))
+      // Offline: the title changed, then the notes on the copy from before that change (merged into it), the task
+      // finished, and its priority changed on the copy from before all of them.
+      var titled = weekly
+      titled.title = "bins and recycling out"
+      try await outbox.record(.changeTask(base: weekly, mine: titled))
+      var noted = weekly
+      noted.notes = "the green one too"
+      try await outbox.record(.changeTask(base: weekly, mine: noted))
+      #expect(await outbox.pending.count == 1, "merged")
+      try await outbox.record(.complete(list: list.id, id: weekly.id, occurrence: monday, today: monday))
+      var urgent = weekly
+      urgent.priority = 1
+      try await outbox.record(.changeTask(base: weekly, mine: urgent))
+      let shown = try #require(await outbox.shown(lists: [list], tasks: [weekly.id: weekly]).tasks.first)
+      #expect(shown.title == titled.title && shown.notes == noted.notes && shown.priority == 1)
+      #expect(shown.due?.date == monday.adding(days: 7), "shown finished")
+
+      let result = await outbox.flush(client)
+      #expect(result.refused.isEmpty && result.conflicts.isEmpty && result.stoppedBy == nil, "\(result)")
+      let stored = try #require(try await client.plannerTasks(list: list.id).first)
+      #expect(stored.title == titled.title && stored.notes == noted.notes && stored.priority == 1)
+      #expect(stored.due?.date == monday.adding(days: 7) && stored.status == .needsAction)
+      #expect(await outbox.pending.isEmpty)
     }
   }
 
@@ -292,6 +314,23 @@ struct PlannerSyncTests {
       let stored = try await client.plannerTasks(list: home.id)
       #expect(Set(stored.map(\.title)) == ["plan the trip", "book hotel"])
       #expect(stored.first { $0.title == "book hotel" }?.status == .completed)
+    }
+  }
+
+  /// Signed in, with the list Home and the task "bins out" in it at the service, due on a Monday weekly.
+  private func withWeekly(
+    _ body: (TaskAPIClient, PlannerListItem, PlannerItem, CalendarDate) async throws -> Void
+  ) async throws {
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      let client = TaskAPIClient(session: session)
+      let list = try await client.createList(id: UUID(), name: "Home")
+      var weekly = item(list.id, "bins out")
+      let monday = try #require(CalendarDate(year: 2026, month: 11, day: 30))
+      weekly.due = TaskDue(date: monday)
+      weekly.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=WEEKLY"))
+      try await body(client, list, try await client.createTask(weekly), monday)
     }
   }
 

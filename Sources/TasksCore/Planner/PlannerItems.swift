@@ -201,6 +201,15 @@ extension PlannerItem {
     case .listID: listID = source.listID
     }
   }
+
+  /// This copy with `mine`'s edit made on it: each field `mine` changed from `base` (the copy the edit was made on)
+  /// taken from `mine`, every other field as it is here. An edit made on an older copy of the task (a window's,
+  /// recorded while an earlier edit was on its way into the outbox) so takes back nothing recorded since that copy.
+  public func editing(from base: PlannerItem, to mine: PlannerItem) -> PlannerItem {
+    var item = self
+    for field in Field.allCases where !mine.same(field, as: base) { item.take(field, from: mine) }
+    return item
+  }
 }
 
 extension PlannerItem {

@@ -40,7 +40,11 @@ public struct PlannerShown: Equatable, Sendable {
       case .deleteList(let id):
         lists.removeAll { $0.id == id }
         tasks = tasks.filter { $0.value.listID != id }
-      case .createTask(let item), .changeTask(_, let item):
+      case .createTask(var item), .changeTask(_, var item):
+        // A change is made on the task as shown so far (made on an older copy, it takes back no edit before it).
+        if case .changeTask(let base, _) = edit, let shown = tasks[item.id] {
+          item = shown.editing(from: base, to: item)
+        }
         if let old = tasks[item.id], old.listID != item.listID {
           // Its subtasks move with it.
           for (id, subtask) in tasks where subtask.parentID == item.id { tasks[id]?.listID = item.listID }

@@ -136,14 +136,16 @@ public actor PlannerOutbox {
   private func mergeChange(base: PlannerItem, mine: PlannerItem) {
     if let index = pending.lastIndex(where: { $0.edit.taskID == mine.id }) {
       switch pending[index].edit {
-      case .createTask:
-        pending[index].edit = .createTask(mine)
+      // The edit is made on the waiting one's copy (not replacing it: made on an older copy, it would take that
+      // edit back).
+      case .createTask(let made):
+        pending[index].edit = .createTask(made.editing(from: base, to: mine))
         pending[index].revision += 1
         return
       // A move waits after what was recorded since that change: an edit of one of its subtasks waiting there is
       // addressed to the list it is in until then.
-      case .changeTask(let first, _) where mine.listID == base.listID || index == pending.count - 1:
-        pending[index].edit = .changeTask(base: first, mine: mine)
+      case .changeTask(let first, let made) where mine.listID == base.listID || index == pending.count - 1:
+        pending[index].edit = .changeTask(base: first, mine: made.editing(from: base, to: mine))
         pending[index].revision += 1
         return
       default: break

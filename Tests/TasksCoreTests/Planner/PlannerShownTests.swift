@@ -125,4 +125,36 @@ struct PlannerShownTests {
     #expect(lastDay.status == .completed)
   }
 
+  @Test("a change made on an older copy of a task takes back no edit shown before it: only its own fields change")
+  func changeOnOlderCopy() throws {
+    var weekly = task("bins out")
+    weekly.due = TaskDue(date: Self.today)
+    weekly.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=WEEKLY"))
+    var titled = weekly
+    titled.title = "bins and recycling out"
+    var noted = weekly
+    noted.notes = "the green one too"
+    var urgent = weekly
+    urgent.priority = 1
+    // Each change made on the copy from before the others (as one built while the edit before it was on its way).
+    let shown = PlannerShown(
+      lists: [list], tasks: [weekly.id: weekly],
+      edits: [
+        .changeTask(base: weekly, mine: titled),
+        .complete(list: list.id, id: weekly.id, occurrence: Self.today, today: Self.today),
+        .changeTask(base: weekly, mine: noted), .changeTask(base: weekly, mine: urgent),
+      ])
+    let item = try #require(shown.tasks.first)
+    #expect(item.title == "bins and recycling out" && item.notes == "the green one too" && item.priority == 1)
+    #expect(item.due?.date == Self.today.adding(days: 7) && item.occurrencesDone == 1, "still finished")
+    #expect(shown.waiting == [weekly.id])
+    // Its own fields are its: a change setting a field back to the older copy's value sets it.
+    var untitled = titled
+    untitled.title = weekly.title
+    let back = PlannerShown(
+      lists: [list], tasks: [weekly.id: weekly],
+      edits: [.changeTask(base: weekly, mine: titled), .changeTask(base: titled, mine: untitled)])
+    #expect(back.tasks.first?.title == "bins out")
+  }
+
 }
