@@ -32,7 +32,7 @@ public struct TaskRecurrence: Equatable, Sendable {
 
 /// A reminder: at a time, or some minutes before the task is due; acknowledged or snoozed on any device.
 public struct TaskReminder: Equatable, Sendable {
-  public enum When: Equatable, Sendable {
+  public enum When: Hashable, Sendable {
     case at(Date)
     case before(minutes: Int)
   }

@@ -162,6 +162,8 @@ final class ReminderService {
     if signedIn?.objectID != account?.objectID { switchAccount(to: signedIn) }
     guard let account = signedIn, let outbox else { return .notFollowing }
     let client = TaskAPIClient(session: session, account: account.objectID)
+    // A snooze merges with other devices' edits reminder by reminder (PlannerMerge); one that lost to a change of
+    // the same reminder there (acknowledged or removed, the occurrence finished) leaves the newer change standing.
     _ = await outbox.flush(client)
     let since = token
     let changes: PlannerChanges

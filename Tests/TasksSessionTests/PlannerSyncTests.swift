@@ -257,6 +257,31 @@ struct PlannerSyncTests {
     }
   }
 
+  @Test("a reminder snoozed here while another was added elsewhere: the service keeps both, no conflict")
+  func snoozeWhileAdded() async throws {
+    try await withWeekly { client, list, weekly, _ in
+      var timed = weekly
+      timed.due?.time = TimeOfDay(hour: 9)
+      timed.reminders = [TaskReminder(.before(minutes: 60))]
+      guard case .done(let base) = try await client.changeTask(timed, fields: [.due, .reminders], ifMatch: nil) else {
+        return #expect(Bool(false), "not written")
+      }
+      let outbox = PlannerOutbox(file: try folder().appending(path: "outbox.json"))
+      let now = Date(timeIntervalSince1970: 1_795_000_000)
+      var snoozed = base
+      snoozed.reminders[0] = TaskReminder(.before(minutes: 60), acknowledgedAt: now, snoozedUntil: now + 600)
+      try await outbox.record(.changeTask(base: base, mine: snoozed))
+      var added = base
+      added.reminders.append(TaskReminder(.before(minutes: 10)))
+      _ = try await client.changeTask(added, fields: [.reminders], ifMatch: base.version)
+
+      let result = await outbox.flush(client)
+      #expect(result.conflicts.isEmpty && result.refused.isEmpty && result.stoppedBy == nil, "\(result)")
+      let stored = try #require(try await client.plannerTasks(list: list.id).first)
+      #expect(stored.reminders == [snoozed.reminders[0], TaskReminder(.before(minutes: 10))])
+    }
+  }
+
   @Test("a task moved with subtasks added before the move is sent: all arrive in the new list, in their order")
   func moveWithNewSubtasks() async throws {
     try await withTrip { client, work, home, parent in

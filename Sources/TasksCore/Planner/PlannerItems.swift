@@ -288,8 +288,9 @@ public struct PlannerMerge: Equatable, Sendable {
 
   /// Merges `mine` (the edit refused) and `theirs` (the service's current task, from the 412's body) against
   /// `base` (the version the edit was made on), field by field: a field changed on one side only is that side's;
-  /// changed on both to the same value, it is that value; to different values, the service's, and the field is in
-  /// `lost`.
+  /// changed on both to the same value, it is that value; the reminders and the categories changed on both, element
+  /// by element (a reminder snoozed here and another added elsewhere: both); otherwise to different values, the
+  /// service's, and the field is in `lost`.
   public init(base: PlannerItem, mine: PlannerItem, theirs: PlannerItem) {
     var merged = theirs
     var toSend: [PlannerItem.Field] = []
@@ -298,16 +299,64 @@ public struct PlannerMerge: Equatable, Sendable {
       let changedHere = !mine.same(field, as: base)
       let changedThere = !theirs.same(field, as: base)
       guard changedHere, !mine.same(field, as: theirs) else { continue }
-      if changedThere {
-        lost.append(field)
-      } else {
+      if !changedThere {
         merged.take(field, from: mine)
         toSend.append(field)
+      } else if let both = merged.eachTaken(field, base: base, mine: mine) {
+        if !both.same(field, as: theirs) { toSend.append(field) }
+        merged = both
+      } else {
+        lost.append(field)
       }
     }
     self.merged = merged
     self.toSend = toSend
     self.lost = lost
+  }
+}
+
+extension PlannerItem {
+  /// This task (the service's) with `mine`'s edit of a list field made on it element by element, when `field` is
+  /// one (the reminders, each known by when it fires; the categories, by name): an element added, removed or changed
+  /// on one side only is that side's; nil when one was changed on both sides to different values, a side holds one
+  /// twice, or `field` is not a list.
+  func eachTaken(_ field: Field, base: PlannerItem, mine: PlannerItem) -> PlannerItem? {
+    var item = self
+    switch field {
+    case .reminders:
+      guard let merged = Self.merged(base.reminders, mine.reminders, reminders, key: \.when) else { return nil }
+      item.reminders = merged
+    case .categories:
+      guard let merged = Self.merged(base.categories, mine.categories, categories, key: \.self) else { return nil }
+      item.categories = merged
+    default: return nil
+    }
+    return item
+  }
+
+  /// `theirs` with what `mine` changed from `base` made on it, element by element (elements known by `key`), in
+  /// `theirs`' order then `mine`'s additions; nil on an element changed on both sides to different values.
+  private static func merged<Element: Equatable, Key: Hashable>(
+    _ base: [Element], _ mine: [Element], _ theirs: [Element], key: (Element) -> Key
+  ) -> [Element]? {
+    func keyed(_ list: [Element]) -> [Key: Element]? {
+      var out: [Key: Element] = [:]
+      for element in list where out.updateValue(element, forKey: key(element)) != nil { return nil }
+      return out
+    }
+    guard let old = keyed(base), let here = keyed(mine), let there = keyed(theirs) else { return nil }
+    var out: [Element] = []
+    for name in theirs.map(key) + mine.map(key).filter({ there[$0] == nil }) {
+      let (was, now, theirs) = (old[name], here[name], there[name])
+      if now == was || now == theirs {
+        if let theirs { out.append(theirs) }
+      } else if theirs == was {
+        if let now { out.append(now) }
+      } else {
+        return nil
+      }
+    }
+    return out
   }
 }
 

@@ -101,6 +101,44 @@ struct PlannerMergeTests {
     #expect(merge.toSend.isEmpty && merge.lost.isEmpty && merge.merged == theirs)
   }
 
+  @Test(
+    "reminders and categories changed on both sides merge element by element; one element changed on both sides loses")
+  func listsByElement() throws {
+    let base = try Self.task()
+    let (now, later) = (Date(timeIntervalSince1970: 1_795_000_000), Date(timeIntervalSince1970: 1_795_000_600))
+    // Here: the hour-before reminder snoozed (as a notification's Snooze does), a category added.
+    var mine = base
+    mine.reminders[0] = TaskReminder(.before(minutes: 60), acknowledgedAt: now, snoozedUntil: later)
+    mine.categories = ["home", "bills"]
+    // Elsewhere: the reminder at a time removed and another added; "home" taken away, "urgent" given.
+    var theirs = base
+    theirs.reminders = [base.reminders[0], TaskReminder(.before(minutes: 10))]
+    theirs.categories = ["urgent"]
+    theirs.version = 4
+    let merge = PlannerMerge(base: base, mine: mine, theirs: theirs)
+    #expect(merge.merged.reminders == [mine.reminders[0], TaskReminder(.before(minutes: 10))])
+    #expect(merge.merged.categories == ["urgent", "bills"])
+    #expect(merge.toSend == [.reminders, .categories] && merge.lost.isEmpty && merge.merged.version == 4)
+
+    // The snoozed reminder also acknowledged elsewhere, or removed there: the service's stays, the snooze lost.
+    var acknowledged = theirs
+    acknowledged.reminders[0].acknowledgedAt = later
+    var removed = theirs
+    removed.reminders.removeFirst()
+    for other in [acknowledged, removed] {
+      let lost = PlannerMerge(base: base, mine: mine, theirs: other)
+      #expect(lost.lost == [.reminders] && lost.merged.reminders == other.reminders)
+      #expect(lost.toSend == [.categories])
+    }
+    // A category added on both sides is one; a side holding a name twice is not guessed at: the service's stays.
+    var both = base
+    both.categories = ["home", "bills"]
+    #expect(PlannerMerge(base: base, mine: mine, theirs: both).merged.categories == ["home", "bills"])
+    var twice = theirs
+    twice.categories = ["urgent", "urgent"]
+    #expect(PlannerMerge(base: base, mine: mine, theirs: twice).lost == [.categories])
+  }
+
   @Test("finishing is one field: status and its time go together")
   func finishing() throws {
     let base = try Self.task()
