@@ -558,7 +558,8 @@ public final class PlannerOperations {
     let before = shown?.tasks.first { $0.id == edit.taskID }
     let madeOver = actingOver
     guard await record(edit, over: madeOver), let before else { return nil }
-    let (step, carried) = undoHistory.changed(before: [before])
+    let after = shown?.tasks.first { $0.id == edit.taskID }
+    let (step, carried) = undoHistory.changed(before: [before], after: after.map { [$0] } ?? [])
     carryOut(carried, over: madeOver)
     return step.id
   }

@@ -331,6 +331,45 @@ struct PlannerOperationsTests {
   }
 
   @Test(
+    "a toast's Undo of a finished repeat puts its date back and nothing else: a rename since and another device's notes stay"
+  )
+  func undoOwnFields() async throws {
+    try await SessionHarness.with { harness in
+      let (account, view) = try await signedIn(harness)
+      let planner = account.account.planner
+      let home = try #require(view.state.defaultList)
+      let today = view.state.today
+      var bins = PlannerItem(id: UUID(), listID: home.id, title: "bins out", createdAt: Date())
+      bins.due = TaskDue(date: today)
+      bins.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=WEEKLY"))
+      await planner.record(.createTask(bins))
+      await planner.refresh()
+      let tick = try #require(
+        await planner.recordUndoable(.complete(list: home.id, id: bins.id, occurrence: today, today: today)))
+      await planner.refresh()
+      let ticked = try view.task("bins out")
+      var renamed = ticked
+      renamed.title = "bins and recycling out"
+      await planner.recordUndoable(.changeTask(base: ticked, mine: renamed))
+      await planner.refresh()
+      let other = try await elsewhere(harness)
+      var noted = try #require(try await other.plannerTasks(list: home.id).first { $0.id == bins.id })
+      noted.notes = "the green one too"
+      _ = try await other.changeTask(noted, fields: [.notes], ifMatch: noted.version)
+      await planner.refresh()
+      #expect(try view.task(renamed.title).notes == noted.notes)
+
+      planner.undo(tick)  // the toast's Undo, after the rename
+      await planner.refresh()
+      let stored = try #require(try await other.plannerTasks(list: home.id).first { $0.id == bins.id })
+      #expect(stored.due?.date == today, "the date back")
+      #expect(stored.title == renamed.title && stored.notes == noted.notes, "the rest as it was made since")
+      #expect(try view.task(renamed.title).due?.date == today)
+      await settle(account)
+    }
+  }
+
+  @Test(
     "another device's change shows after a refresh; the same field changed on both is a conflict, and Use Mine wins")
   func conflict() async throws {
     try await SessionHarness.with { harness in

@@ -5,16 +5,16 @@
 import FoundationEssentials
 
 /// The planner's undo history: deleted tasks stay hidden (not sent) while their deletion can be taken back, and every
-/// other undoable edit keeps the tasks as they were, so that taking it back is an ordinary edit of the fields it
-/// changed (merged field by field with whatever else changed meanwhile, as every edit is).
+/// other undoable edit keeps the tasks as they were and the fields it changed, so that taking it back is an ordinary
+/// edit of those fields only (what else changed meanwhile, here or on another device, stays).
 public struct PlannerUndo: Sendable {
   /// One undoable step, named by `id` (a toast's Undo takes back its own step, not whatever came last).
   public struct Step: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
       /// Tasks deleted (their subtasks with them), not sent until the deletion is carried out.
       case deletion([PlannerItem])
-      /// Tasks changed (ticked, moved, …), as they were before.
-      case change(before: [PlannerItem])
+      /// Tasks changed (ticked, moved, …), as they were before, with the fields the edit changed in each.
+      case change(before: [PlannerItem], fields: [UUID: [PlannerItem.Field]])
     }
     public let id: Int
     public let kind: Kind
@@ -41,10 +41,16 @@ public struct PlannerUndo: Sendable {
     push(.deletion(items))
   }
 
-  /// Records that `before` (the tasks as they were) were changed by an undoable edit.
+  /// Records that `before` (the tasks as they were) were changed by an undoable edit into `after` (as it left them;
+  /// a task missing there counts as changed in every field).
   @discardableResult
-  public mutating func changed(before: [PlannerItem]) -> (step: Step, carryOut: [PlannerEdit]) {
-    push(.change(before: before))
+  public mutating func changed(before: [PlannerItem], after: [PlannerItem]) -> (step: Step, carryOut: [PlannerEdit]) {
+    var fields: [UUID: [PlannerItem.Field]] = [:]
+    for old in before {
+      guard let new = after.first(where: { $0.id == old.id }) else { continue }
+      fields[old.id] = PlannerItem.Field.allCases.filter { !new.same($0, as: old) }
+    }
+    return push(.change(before: before, fields: fields))
   }
 
   private mutating func push(_ kind: Step.Kind) -> (step: Step, carryOut: [PlannerEdit]) {
@@ -64,10 +70,10 @@ public struct PlannerUndo: Sendable {
     let step = steps.remove(at: index)
     switch step.kind {
     case .deletion: return []
-    case .change(let before):
+    case .change(let before, let fields):
       return before.compactMap { old in
         guard let now = current(old.id) else { return nil }
-        let back = Self.restoring(old, over: now)
+        let back = Self.restoring(old, over: now, fields: fields[old.id] ?? PlannerItem.Field.allCases)
         return back == now ? nil : .changeTask(base: now, mine: back)
       }
     }
@@ -104,10 +110,13 @@ public struct PlannerUndo: Sendable {
     return items.map { .deleteTask(list: $0.listID, id: $0.id) }
   }
 
-  /// `now` with every field the user sees put back to `old` (the service's own, its version and times, stay).
-  static func restoring(_ old: PlannerItem, over now: PlannerItem) -> PlannerItem {
+  /// `now` with `fields` (by default every field the user sees) put back to `old` (the service's own, its version,
+  /// counts and times, stay).
+  static func restoring(
+    _ old: PlannerItem, over now: PlannerItem, fields: [PlannerItem.Field] = PlannerItem.Field.allCases
+  ) -> PlannerItem {
     var back = now
-    for field in PlannerItem.Field.allCases { back.take(field, from: old) }
+    for field in fields { back.take(field, from: old) }
     return back
   }
 }

@@ -48,7 +48,9 @@ struct PlannerUndoTests {
     var rent = task("Pay rent", in: home)
     rent.due = TaskDue(date: Self.today)
     rent.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=MONTHLY"))
-    undo.changed(before: [rent])
+    var finished = rent
+    finished.finish(occurrence: Self.today, today: Self.today)
+    undo.changed(before: [rent], after: [finished])
     // The service moved it to its next date (its version and time are the service's).
     var moved = rent
     moved.due = TaskDue(date: Self.today.adding(months: 1))
@@ -64,10 +66,11 @@ struct PlannerUndoTests {
     #expect(mine.due == rent.due && mine.version == 7 && mine.updatedAt == moved.updatedAt)
 
     var milk = task("Buy milk", in: home)
-    undo.changed(before: [milk])
+    let before = milk
     milk.listID = work
     milk.status = .completed
     milk.completedAt = Date(timeIntervalSince1970: 5)
+    undo.changed(before: [before], after: [milk])
     let undoneMove = undo.undo(current: { _ in milk })
     let back = try #require(undoneMove)
     #expect(back.count == 1)
@@ -76,21 +79,49 @@ struct PlannerUndoTests {
     }
   }
 
+  @Test(
+    "an Undo puts back only the fields its step changed: a rename since, or another device's edit, stays")
+  func ownFields() throws {
+    var undo = PlannerUndo()
+    var weekly = task("bins out", in: home)
+    weekly.due = TaskDue(date: Self.today, time: TimeOfDay(hour: 7))
+    weekly.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=WEEKLY"))
+    weekly.reminders = [TaskReminder(.before(minutes: 30))]
+    var ticked = weekly
+    ticked.finish(occurrence: Self.today, today: Self.today)
+    let step = undo.changed(before: [weekly], after: [ticked]).step
+    // Renamed in the details since, and another device gave it notes and a priority.
+    var now = ticked
+    now.title = "bins and recycling out"
+    now.notes = "the green one too"
+    now.priority = 1
+    let undone = undo.undo(step.id, current: { _ in now })
+    let edits = try #require(undone)
+    guard case .changeTask(let base, let back)? = edits.first, edits.count == 1 else {
+      Issue.record("not one change: \(edits)")
+      return
+    }
+    #expect(base == now && back.due == weekly.due, "the date back")
+    #expect(back.title == now.title && back.notes == now.notes && back.priority == 1, "the rest stays")
+    #expect(
+      PlannerItem.Field.allCases.filter { !back.same($0, as: now) } == [.due], "only the date is sent")
+  }
+
   @Test("a toast's Undo takes back its own step; a task deleted since, or unchanged, gives no edit")
   func ownStep() throws {
     var undo = PlannerUndo()
     let first = task("first", in: home)
     let second = task("second", in: home)
-    let toast = undo.changed(before: [first]).step
-    undo.changed(before: [second])
     var firstNow = first
     firstNow.title = "renamed"
+    let toast = undo.changed(before: [first], after: [firstNow]).step
+    undo.changed(before: [second], after: [])
     let undoneToast = undo.undo(toast.id, current: { $0 == first.id ? firstNow : second })
     let edits = try #require(undoneToast)
     #expect(edits.count == 1)
     #expect(undo.steps.count == 1, "the later step stays for Ctrl+Z")
     #expect(undo.undo(current: { $0 == second.id ? second : nil }) == [], "unchanged: nothing to send")
-    undo.changed(before: [first])
+    undo.changed(before: [first], after: [])
     #expect(undo.undo(current: { _ in nil }) == [], "deleted since: left alone")
   }
 
@@ -100,7 +131,9 @@ struct PlannerUndoTests {
     let old = task("old", in: home)
     _ = undo.delete([old])
     var carried: [PlannerEdit] = []
-    for index in 0..<PlannerUndo.limit { carried += undo.changed(before: [task("t\(index)", in: home)]).carryOut }
+    for index in 0..<PlannerUndo.limit {
+      carried += undo.changed(before: [task("t\(index)", in: home)], after: []).carryOut
+    }
     #expect(carried == [.deleteTask(list: home, id: old.id)])
     let waiting = task("waiting", in: work)
     _ = undo.delete([waiting])
