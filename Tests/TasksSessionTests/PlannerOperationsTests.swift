@@ -302,18 +302,25 @@ struct PlannerOperationsTests {
     return kept.count == 1 ? file.deletingLastPathComponent().appending(path: kept[0]) : nil
   }
 
+  /// A task `title` repeating by `rrule` from `today`, added through the planner and sent.
+  private func repeating(
+    _ title: String, _ rrule: String, in list: PlannerListItem, from today: CalendarDate, _ planner: PlannerOperations
+  ) async throws -> PlannerItem {
+    var item = PlannerItem(id: UUID(), listID: list.id, title: title, createdAt: Date())
+    item.due = TaskDue(date: today)
+    item.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: rrule))
+    await planner.record(.createTask(item))
+    await planner.refresh()
+    return item
+  }
+
   @Test("finishing a repeating task shows its next date at once; the service agrees, once however often it is sent")
   func repeatFinished() async throws {
     try await SessionHarness.with { harness in
       let (account, view) = try await signedIn(harness)
       let planner = account.account.planner
-      let home = try #require(view.state.defaultList)
-      let today = view.state.today
-      var rent = PlannerItem(id: UUID(), listID: home.id, title: "pay rent", createdAt: Date())
-      rent.due = TaskDue(date: today)
-      rent.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=MONTHLY"))
-      await planner.record(.createTask(rent))
-      await planner.refresh()
+      let (home, today) = (try #require(view.state.defaultList), view.state.today)
+      let rent = try await repeating("pay rent", "FREQ=MONTHLY", in: home, from: today, planner)
       let next = try #require(rent.recurrence?.rule.occurrence(after: today))
       planner.makeClient = { session, _ in .offline(session) }
       await planner.record(.complete(list: home.id, id: rent.id, occurrence: today, today: today))
@@ -337,13 +344,8 @@ struct PlannerOperationsTests {
     try await SessionHarness.with { harness in
       let (account, view) = try await signedIn(harness)
       let planner = account.account.planner
-      let home = try #require(view.state.defaultList)
-      let today = view.state.today
-      var bins = PlannerItem(id: UUID(), listID: home.id, title: "bins out", createdAt: Date())
-      bins.due = TaskDue(date: today)
-      bins.recurrence = TaskRecurrence(rule: try RecurrenceRule(rrule: "FREQ=WEEKLY"))
-      await planner.record(.createTask(bins))
-      await planner.refresh()
+      let (home, today) = (try #require(view.state.defaultList), view.state.today)
+      let bins = try await repeating("bins out", "FREQ=WEEKLY", in: home, from: today, planner)
       let tick = try #require(
         await planner.recordUndoable(.complete(list: home.id, id: bins.id, occurrence: today, today: today)))
       await planner.refresh()
