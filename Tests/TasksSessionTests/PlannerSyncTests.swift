@@ -227,6 +227,47 @@ struct PlannerSyncTests {
   }
 
   @Test(
+    "creations whose answer was lost take no later edit into them: a rename, notes and a deletion reach the service")
+  func editsAfterLostAnswers() async throws {
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      let client = TaskAPIClient(session: session)
+      let outbox = PlannerOutbox(file: try folder().appending(path: "outbox.json"))
+      /// `made` sent, its answer lost after the service carried it out (`arrived`), then `then` recorded (waiting
+      /// after it; a deletion instead of it), and all sent: nothing refused, nothing left.
+      func round(_ made: PlannerEdit, arrived: () async throws -> Void, then: PlannerEdit) async throws {
+        let waiting = if case .deleteTask = then { 1 } else { 2 }
+        try await outbox.record(made)
+        guard stoppedByNetwork(await outbox.flush(.offline(session)).stoppedBy) else { return }
+        try await arrived()
+        try await outbox.record(then)
+        #expect(await outbox.pending.count == waiting, "not merged into the creation")
+        let result = await outbox.flush(client)
+        #expect(result.sent == waiting && result.refused.isEmpty && result.conflicts.isEmpty, "\(result)")
+      }
+      let list = PlannerListItem(id: UUID(), name: "Trip")
+      try await round(
+        .createList(id: list.id, name: list.name),
+        arrived: { _ = try await client.createList(id: list.id, name: "Trip") },
+        then: .renameList(id: list.id, name: "Holiday"))
+      #expect(try await client.plannerLists().first { $0.id == list.id }?.name == "Holiday")
+      let (kept, dropped) = (item(list.id, "book flights"), item(list.id, "typo"))
+      var noted = kept
+      noted.notes = "window seat"
+      try await round(
+        .createTask(kept), arrived: { _ = try await client.createTask(kept) },
+        then: .changeTask(base: kept, mine: noted))
+      try await round(
+        .createTask(dropped), arrived: { _ = try await client.createTask(dropped) },
+        then: .deleteTask(list: list.id, id: dropped.id))
+      let stored = try await client.plannerTasks(list: list.id)
+      #expect(stored.map(\.title) == ["book flights"] && stored.first?.notes == "window seat")
+      #expect(await outbox.pending.isEmpty)
+    }
+  }
+
+  @Test(
     "edits made on an older copy of a task while others wait: merged into them, none taken back, each field sent")
   func changesOnOlderCopy() async throws {
     try await withWeekly { client, list, weekly, monday in

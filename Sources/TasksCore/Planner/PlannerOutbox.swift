@@ -57,6 +57,9 @@ public actor PlannerOutbox {
     public var refusal: String?
     /// Grows with every merge: an edit merged while its earlier form was on the wire is sent again.
     var revision = 0
+    /// Whether it was sent at least once (the service may have it): a creation sent is only ever answered as it was
+    /// first made (a replay), so later edits no longer merge into it; they wait after it, and a deletion is sent.
+    var sent = false
   }
 
   private let file: URL
@@ -107,18 +110,20 @@ public actor PlannerOutbox {
       mergeChange(base: base, mine: mine)
       if mine.listID != base.listID { moveSubtasks(of: mine.id, to: mine.listID) }
     case .deleteTask(_, let id):
-      let created = pending.contains { if case .createTask(let item) = $0.edit { item.id == id } else { false } }
+      let created = pending.contains {
+        if case .createTask(let item) = $0.edit { item.id == id && !$0.sent } else { false }
+      }
       pending.removeAll { $0.edit.taskID == id }
       if !created { pending.append(Pending(edit: edit)) }
     case .renameList(let id, let name):
-      if let index = pending.firstIndex(where: { Self.creates(list: id, $0.edit) }) {
+      if let index = pending.firstIndex(where: { Self.creates(list: id, $0) }) {
         pending[index].edit = .createList(id: id, name: name)
         pending[index].revision += 1
       } else {
         pending.append(Pending(edit: edit))
       }
     case .deleteList(let id):
-      let created = pending.contains { Self.creates(list: id, $0.edit) }
+      let created = pending.contains { Self.creates(list: id, $0) }
       pending.removeAll { pending in
         switch pending.edit {
         case .createList(let list, _), .renameList(let list, _): list == id
@@ -138,7 +143,7 @@ public actor PlannerOutbox {
       switch pending[index].edit {
       // The edit is made on the waiting one's copy (not replacing it: made on an older copy, it would take that
       // edit back).
-      case .createTask(let made):
+      case .createTask(let made) where !pending[index].sent:
         pending[index].edit = .createTask(made.editing(from: base, to: mine))
         pending[index].revision += 1
         return
@@ -181,8 +186,9 @@ public actor PlannerOutbox {
     }
   }
 
-  private static func creates(list: UUID, _ edit: PlannerEdit) -> Bool {
-    if case .createList(let id, _) = edit { id == list } else { false }
+  /// Whether `item` creates `list` and was never sent (merging into it changes what the service will make).
+  private static func creates(list: UUID, _ item: Pending) -> Bool {
+    if case .createList(let id, _) = item.edit { id == list && !item.sent } else { false }
   }
 
   /// Forgets what waits and removes the file (the account signed out): a send under way, or an edit recorded after
@@ -231,6 +237,8 @@ public actor PlannerOutbox {
     defer { flushing = false }
     var result = FlushResult()
     while let next = pending.first(where: { $0.refusal == nil }) {
+      // (Kept in the file with the next write: a creation whose answer is lost, or still on its way, takes no edit.)
+      if let index = pending.firstIndex(where: { $0.id == next.id }) { pending[index].sent = true }
       do throws(TaskAPIError) {
         try await send(next.edit, client, &result)
       } catch .rejected(let status, let message) where status != 401 {
@@ -310,6 +318,7 @@ public actor PlannerOutbox {
       "id": .string(item.id.uuidString.lowercased()), "revision": .integer(Int64(item.revision)),
     ]
     if let refusal = item.refusal { object["refusal"] = .string(refusal) }
+    if item.sent { object["sent"] = .boolean(true) }
     func id(_ value: UUID) -> JSONValue { .string(value.uuidString.lowercased()) }
     switch item.edit {
     case .createList(let list, let name):
@@ -361,6 +370,6 @@ public actor PlannerOutbox {
     guard let edit else { return nil }
     return Pending(
       id: id("id") ?? UUID(), edit: edit, refusal: object["refusal"]?.string,
-      revision: Int(object["revision"]?.integer ?? 0))
+      revision: Int(object["revision"]?.integer ?? 0), sent: object["sent"]?.bool ?? false)
   }
 }
