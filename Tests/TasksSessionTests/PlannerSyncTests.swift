@@ -227,7 +227,8 @@ struct PlannerSyncTests {
   }
 
   @Test(
-    "creations whose answer was lost take no later edit into them: a rename, notes and a deletion reach the service")
+    "edits whose answer was lost take no later edit into them: a rename, notes, a deletion and a new title reach the service"
+  )
   func editsAfterLostAnswers() async throws {
     try await SessionHarness.with { harness in
       let session = harness.session()
@@ -261,8 +262,18 @@ struct PlannerSyncTests {
       try await round(
         .createTask(dropped), arrived: { _ = try await client.createTask(dropped) },
         then: .deleteTask(list: list.id, id: dropped.id))
+      // A change sent, its answer lost, then the same field changed again: the service's value is this device's
+      // own, not another's (no conflict), and the later one is sent.
+      let made = try #require(try await client.plannerTasks(list: list.id).first)
+      var (first, second) = (made, made)
+      first.title = "book flights to Oulu"
+      second.title = "book flights to Oulu and back"
+      try await round(
+        .changeTask(base: made, mine: first),
+        arrived: { _ = try await client.changeTask(first, fields: [.title], ifMatch: made.version) },
+        then: .changeTask(base: first, mine: second))
       let stored = try await client.plannerTasks(list: list.id)
-      #expect(stored.map(\.title) == ["book flights"] && stored.first?.notes == "window seat")
+      #expect(stored.map(\.title) == [second.title] && stored.first?.notes == "window seat")
       #expect(await outbox.pending.isEmpty)
     }
   }

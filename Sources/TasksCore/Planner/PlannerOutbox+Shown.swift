@@ -41,9 +41,12 @@ public struct PlannerShown: Equatable, Sendable {
         lists.removeAll { $0.id == id }
         tasks = tasks.filter { $0.value.listID != id }
       case .createTask(var item), .changeTask(_, var item):
-        // A change is made on the task as shown so far (made on an older copy, it takes back no edit before it).
-        if case .changeTask(let base, _) = edit, let shown = tasks[item.id] {
-          item = shown.editing(from: base, to: item)
+        // A change is made on the task as shown so far, as the service will make it (PlannerMerge): its own fields,
+        // but not over one changed since the copy it was made on (that value stays, and the flush names the edit
+        // that lost); a change of a task gone (deleted here or elsewhere) does not bring it back.
+        if case .changeTask(let base, _) = edit {
+          guard let shown = tasks[item.id] else { continue }
+          item = PlannerMerge(base: base, mine: item, theirs: shown).merged
         }
         if let old = tasks[item.id], old.listID != item.listID {
           // Its subtasks move with it.

@@ -133,26 +133,39 @@ public actor PlannerOutbox {
         }
       }
       if !created { pending.append(Pending(edit: edit)) }
+    case .complete(_, let id, _, _) where pending.contains(where: { Self.deletes(task: id, $0.edit) }):
+      return  // deleted since (a notification's Done, a row ticked as it went): nothing to finish
     default:
       pending.append(Pending(edit: edit))
     }
   }
 
+  private static func deletes(task: UUID, _ edit: PlannerEdit) -> Bool {
+    if case .deleteTask(_, let id) = edit { id == task } else { false }
+  }
+
   private func mergeChange(base: PlannerItem, mine: PlannerItem) {
     if let index = pending.lastIndex(where: { $0.edit.taskID == mine.id }) {
+      let sent = pending[index].sent
       switch pending[index].edit {
       // The edit is made on the waiting one's copy (not replacing it: made on an older copy, it would take that
       // edit back).
-      case .createTask(let made) where !pending[index].sent:
+      case .createTask(let made) where !sent:
         pending[index].edit = .createTask(made.editing(from: base, to: mine))
         pending[index].revision += 1
         return
       // A move waits after what was recorded since that change: an edit of one of its subtasks waiting there is
       // addressed to the list it is in until then.
-      case .changeTask(let first, let made) where mine.listID == base.listID || index == pending.count - 1:
+      case .changeTask(let first, let made) where !sent && (mine.listID == base.listID || index == pending.count - 1):
         pending[index].edit = .changeTask(base: first, mine: made.editing(from: base, to: mine))
         pending[index].revision += 1
         return
+      // One sent (still on its way, or its answer lost) may be at the service already: this one waits after it,
+      // made on what that one sends (a 412 then finds that edit at the service as this device's, not as a conflict).
+      case .createTask(let made) where sent, .changeTask(_, let made) where sent:
+        pending.append(Pending(edit: .changeTask(base: made, mine: made.editing(from: base, to: mine))))
+        return
+      case .deleteTask: return  // deleted since: a change made on a copy from before is not sent
       default: break
       }
     }

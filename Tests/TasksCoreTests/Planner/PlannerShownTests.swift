@@ -2,6 +2,7 @@
 // waiting edits made, in order, and a finished task as the service will have it.
 
 import Foundation
+import TasksTestSupport
 import Testing
 
 @testable import TasksCore
@@ -155,6 +156,36 @@ struct PlannerShownTests {
       lists: [list], tasks: [weekly.id: weekly],
       edits: [.changeTask(base: weekly, mine: titled), .changeTask(base: titled, mine: untitled)])
     #expect(back.tasks.first?.title == "bins out")
+    // A time set on the copy from before the task was finished: the finish stays shown, as the service keeps it
+    // (the flush then names the date as the edit that lost); the stale copy's own other fields are made.
+    var timed = weekly
+    timed.due?.time = TimeOfDay(hour: 9)
+    timed.notes = "before eight"
+    let stale = PlannerShown(
+      lists: [list], tasks: [weekly.id: weekly],
+      edits: [
+        .complete(list: list.id, id: weekly.id, occurrence: Self.today, today: Self.today),
+        .changeTask(base: weekly, mine: timed),
+      ])
+    #expect(stale.tasks.first?.due?.date == Self.today.adding(days: 7) && stale.tasks.first?.notes == timed.notes)
+  }
+
+  @Test("a task deleted: a change or a finish made on a copy from before is neither kept nor shown")
+  func afterDeletion() async throws {
+    let gone = task("gone")
+    var renamed = gone
+    renamed.title = "renamed"
+    let deleted: PlannerEdit = .deleteTask(list: list.id, id: gone.id)
+    let outbox = PlannerOutbox(file: try TestDesktop.temporaryFolder("shown").appending(path: "outbox.json"))
+    try await outbox.record(deleted)
+    try await outbox.record(.changeTask(base: gone, mine: renamed))
+    try await outbox.record(.complete(list: list.id, id: gone.id, occurrence: Self.today, today: Self.today))
+    #expect(await outbox.pending.map(\.edit) == [deleted])
+    // The same edits reaching the window's copy in that order (the task deleted by another device instead: gone
+    // from the replica) do not bring it back.
+    let shown = PlannerShown(
+      lists: [list], tasks: [:], edits: [.changeTask(base: gone, mine: renamed)])
+    #expect(shown.tasks.isEmpty && shown.waiting.isEmpty)
   }
 
 }
