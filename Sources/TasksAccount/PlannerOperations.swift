@@ -558,8 +558,14 @@ public final class PlannerOperations {
     let before = shown?.tasks.first { $0.id == edit.taskID }
     let madeOver = actingOver
     guard await record(edit, over: madeOver), let before else { return nil }
-    let after = shown?.tasks.first { $0.id == edit.taskID }
-    let (step, carried) = undoHistory.changed(before: [before], after: after.map { [$0] } ?? [])
+    // The fields the edit itself changes (not whatever else the window shows changed meanwhile).
+    var after = before
+    switch edit {
+    case .changeTask(let base, let mine): after = before.editing(from: base, to: mine)
+    case .complete(_, _, let occurrence, let today): after.finish(occurrence: occurrence, today: today)
+    default: break
+    }
+    let (step, carried) = undoHistory.changed(before: [before], after: [after])
     carryOut(carried, over: madeOver)
     return step.id
   }

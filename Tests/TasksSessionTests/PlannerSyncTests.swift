@@ -227,25 +227,27 @@ struct PlannerSyncTests {
   }
 
   @Test(
-    "edits whose answer was lost take no later edit into them: a rename, notes, a deletion and a new title reach the service"
+    "edits whose answer was lost take no later edit into them, after a restart too: a rename, notes, a deletion and a new title reach the service"
   )
   func editsAfterLostAnswers() async throws {
     try await SessionHarness.with { harness in
       let session = harness.session()
       _ = try await harness.signIn(session)
       let client = TaskAPIClient(session: session)
-      let outbox = PlannerOutbox(file: try folder().appending(path: "outbox.json"))
-      /// `made` sent, its answer lost after the service carried it out (`arrived`), then `then` recorded (waiting
-      /// after it; a deletion instead of it), and all sent: nothing refused, nothing left.
+      let file = try folder().appending(path: "outbox.json")
+      /// `made` sent, its answer lost after the service carried it out (`arrived`); the app started again, `then`
+      /// recorded (waiting after it), and both sent: nothing refused, nothing left.
       func round(_ made: PlannerEdit, arrived: () async throws -> Void, then: PlannerEdit) async throws {
-        let waiting = if case .deleteTask = then { 1 } else { 2 }
-        try await outbox.record(made)
-        guard stoppedByNetwork(await outbox.flush(.offline(session)).stoppedBy) else { return }
+        let before = PlannerOutbox(file: file)
+        try await before.record(made)
+        guard stoppedByNetwork(await before.flush(.offline(session)).stoppedBy) else { return }
         try await arrived()
+        let outbox = PlannerOutbox(file: file)
         try await outbox.record(then)
-        #expect(await outbox.pending.count == waiting, "not merged into the creation")
+        #expect(await outbox.pending.count == 2, "not merged into the edit sent")
         let result = await outbox.flush(client)
-        #expect(result.sent == waiting && result.refused.isEmpty && result.conflicts.isEmpty, "\(result)")
+        #expect(result.sent == 2 && result.refused.isEmpty && result.conflicts.isEmpty, "\(result)")
+        #expect(await outbox.pending.isEmpty)
       }
       let list = PlannerListItem(id: UUID(), name: "Trip")
       try await round(
@@ -274,7 +276,35 @@ struct PlannerSyncTests {
         then: .changeTask(base: first, mine: second))
       let stored = try await client.plannerTasks(list: list.id)
       #expect(stored.map(\.title) == [second.title] && stored.first?.notes == "window seat")
-      #expect(await outbox.pending.isEmpty)
+    }
+  }
+
+  @Test("a task deleted while its move to another list waits: the deletion reaches the list the service has it in")
+  func deleteAfterMove() async throws {
+    try await withTrip { client, work, home, trip, session in
+      let file = try folder().appending(path: "outbox.json")
+      // Not sent: the move goes, the deletion (addressed as the window shows the task, in Home) goes to Work.
+      var moved = trip
+      moved.listID = home.id
+      let outbox = PlannerOutbox(file: file)
+      try await outbox.record(.changeTask(base: trip, mine: moved))
+      try await outbox.record(.deleteTask(list: home.id, id: trip.id))
+      #expect(await outbox.pending.map(\.edit) == [.deleteTask(list: work.id, id: trip.id)])
+      #expect(await outbox.flush(client).refused.isEmpty)
+      #expect(try await client.plannerTasks(list: work.id).isEmpty)
+      #expect(try await client.plannerTasks(list: home.id).isEmpty)
+
+      // Sent, its answer lost: the move stays before the deletion.
+      var other = try await client.createTask(item(work.id, "pack"))
+      let before = other
+      other.listID = home.id
+      try await outbox.record(.changeTask(base: before, mine: other))
+      guard stoppedByNetwork(await outbox.flush(.offline(session)).stoppedBy) else { return }
+      try await outbox.record(.deleteTask(list: home.id, id: other.id))
+      #expect(await outbox.pending.count == 2)
+      #expect(await outbox.flush(client).refused.isEmpty)
+      #expect(try await client.plannerTasks(list: work.id).isEmpty)
+      #expect(try await client.plannerTasks(list: home.id).isEmpty)
     }
   }
 
@@ -336,7 +366,7 @@ struct PlannerSyncTests {
 
   @Test("a task moved with subtasks added before the move is sent: all arrive in the new list, in their order")
   func moveWithNewSubtasks() async throws {
-    try await withTrip { client, work, home, parent in
+    try await withTrip { client, work, home, parent, _ in
       let outbox = PlannerOutbox(file: try folder().appending(path: "outbox.json"))
       // As the details window does: a change to the parent, two subtasks added, then the parent moved.
       var titled = parent
@@ -371,7 +401,7 @@ struct PlannerSyncTests {
 
   @Test("a subtask finished between two changes of its parent, the second a move: sent to the list it is in then")
   func finishBetweenParentChanges() async throws {
-    try await withTrip { client, work, home, parent in
+    try await withTrip { client, work, home, parent, _ in
       var child = item(work.id, "book hotel")
       child.parentID = parent.id
       child = try await client.createTask(child)
@@ -413,7 +443,7 @@ struct PlannerSyncTests {
 
   /// Ann signed in, with the lists Work and Home and the task "plan trip" in Work at the service.
   private func withTrip(
-    _ body: (TaskAPIClient, PlannerListItem, PlannerListItem, PlannerItem) async throws -> Void
+    _ body: (TaskAPIClient, PlannerListItem, PlannerListItem, PlannerItem, Session) async throws -> Void
   ) async throws {
     try await SessionHarness.with { harness in
       let session = harness.session()
@@ -421,7 +451,7 @@ struct PlannerSyncTests {
       let client = TaskAPIClient(session: session)
       let work = try await client.createList(id: UUID(), name: "Work")
       let home = try await client.createList(id: UUID(), name: "Home")
-      try await body(client, work, home, try await client.createTask(item(work.id, "plan trip")))
+      try await body(client, work, home, try await client.createTask(item(work.id, "plan trip")), session)
     }
   }
 }

@@ -43,10 +43,14 @@ public struct PlannerShown: Equatable, Sendable {
       case .createTask(var item), .changeTask(_, var item):
         // A change is made on the task as shown so far, as the service will make it (PlannerMerge): its own fields,
         // but not over one changed since the copy it was made on (that value stays, and the flush names the edit
-        // that lost); a change of a task gone (deleted here or elsewhere) does not bring it back.
+        // that lost); a change of a task the service had and that is gone (deleted here or elsewhere) does not bring
+        // it back (one made here, whose creation was acknowledged before the feed brought it, shows).
         if case .changeTask(let base, _) = edit {
-          guard let shown = tasks[item.id] else { continue }
-          item = PlannerMerge(base: base, mine: item, theirs: shown).merged
+          if let shown = tasks[item.id] {
+            item = PlannerMerge(base: base, mine: item, theirs: shown).merged
+          } else if base.version > 0 {
+            continue
+          }
         }
         if let old = tasks[item.id], old.listID != item.listID {
           // Its subtasks move with it.

@@ -109,12 +109,17 @@ public actor PlannerOutbox {
     case .changeTask(let base, let mine):
       mergeChange(base: base, mine: mine)
       if mine.listID != base.listID { moveSubtasks(of: mine.id, to: mine.listID) }
-    case .deleteTask(_, let id):
-      let created = pending.contains {
-        if case .createTask(let item) = $0.edit { item.id == id && !$0.sent } else { false }
+    case .deleteTask(var list, let id):
+      // What was never sent goes with it; what was sent stays before it (the service may have it: a creation, a
+      // move). Addressed to the list the service has it in then: before the first move dropped.
+      let unsent = pending.filter { $0.edit.taskID == id && !$0.sent }.map(\.edit)
+      for case .changeTask(let base, let mine) in unsent where base.listID != mine.listID {
+        list = base.listID
+        break
       }
-      pending.removeAll { $0.edit.taskID == id }
-      if !created { pending.append(Pending(edit: edit)) }
+      pending.removeAll { $0.edit.taskID == id && !$0.sent }
+      let created = unsent.contains { if case .createTask = $0 { true } else { false } }
+      if !created { pending.append(Pending(edit: .deleteTask(list: list, id: id))) }
     case .renameList(let id, let name):
       if let index = pending.firstIndex(where: { Self.creates(list: id, $0) }) {
         pending[index].edit = .createList(id: id, name: name)
@@ -160,11 +165,8 @@ public actor PlannerOutbox {
         pending[index].edit = .changeTask(base: first, mine: made.editing(from: base, to: mine))
         pending[index].revision += 1
         return
-      // One sent (still on its way, or its answer lost) may be at the service already: this one waits after it,
-      // made on what that one sends (a 412 then finds that edit at the service as this device's, not as a conflict).
-      case .createTask(let made) where sent, .changeTask(_, let made) where sent:
-        pending.append(Pending(edit: .changeTask(base: made, mine: made.editing(from: base, to: mine))))
-        return
+      // (One sent, still on its way or its answer lost, may be at the service already: this one waits after it,
+      // made on the window's copy, which shows that one made.)
       case .deleteTask: return  // deleted since: a change made on a copy from before is not sent
       default: break
       }
@@ -269,6 +271,7 @@ public actor PlannerOutbox {
         }
       } catch {
         result.stoppedBy = error
+        try? save()  // with what was sent marked: a creation whose answer was lost takes no later edit
         return result
       }
       result.sent += 1

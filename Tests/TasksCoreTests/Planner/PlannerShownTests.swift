@@ -172,7 +172,8 @@ struct PlannerShownTests {
 
   @Test("a task deleted: a change or a finish made on a copy from before is neither kept nor shown")
   func afterDeletion() async throws {
-    let gone = task("gone")
+    var gone = task("gone")
+    gone.version = 3  // the service's
     var renamed = gone
     renamed.title = "renamed"
     let deleted: PlannerEdit = .deleteTask(list: list.id, id: gone.id)
@@ -186,6 +187,12 @@ struct PlannerShownTests {
     let shown = PlannerShown(
       lists: [list], tasks: [:], edits: [.changeTask(base: gone, mine: renamed)])
     #expect(shown.tasks.isEmpty && shown.waiting.isEmpty)
+    // One made here, whose creation was acknowledged before the feed brought it: its change shows it.
+    var made = task("made here")
+    let named = made
+    made.title = "made here, named"
+    let acknowledged = PlannerShown(lists: [list], tasks: [:], edits: [.changeTask(base: named, mine: made)])
+    #expect(acknowledged.tasks.map(\.title) == [made.title] && acknowledged.waiting == [made.id])
   }
 
 }
