@@ -362,6 +362,7 @@ struct PlannerOperationsTests {
       #expect(try view.task(renamed.title).notes == noted.notes)
 
       planner.undo(tick)  // the toast's Undo, after the rename
+      #expect(await eventually { (try? view.task(renamed.title).due?.date) == today }, "recorded, shown")
       await planner.refresh()
       let stored = try #require(try await other.plannerTasks(list: home.id).first { $0.id == bins.id })
       #expect(stored.due?.date == today, "the date back")

@@ -221,6 +221,9 @@ struct PlannerSyncTests {
       #expect(result.refused.first?.contains("title") == true, "\(result.refused)")
       let waiting = await outbox.pending
       #expect(waiting.count == 1 && waiting.first?.refusal != nil, "kept, marked")
+      // The refused task deleted: it goes with its creation, and nothing is sent (the service never had it).
+      try await outbox.record(.deleteTask(list: list.id, id: bad.id))
+      #expect(await outbox.pending.isEmpty)
       let moved = try await client.plannerTasks(list: list.id)
       #expect(moved.first?.due?.date == monday.adding(days: 7) && moved.first?.status == .needsAction)
     }
@@ -276,6 +279,45 @@ struct PlannerSyncTests {
         then: .changeTask(base: first, mine: second))
       let stored = try await client.plannerTasks(list: list.id)
       #expect(stored.map(\.title) == [second.title] && stored.first?.notes == "window seat")
+    }
+  }
+
+  @Test(
+    "a creation is marked sent in the file before it goes: the app ended while it is on the wire, no edit merges into it"
+  )
+  func creationOnTheWire() async throws {
+    try await SessionHarness.with { harness in
+      let session = harness.session()
+      _ = try await harness.signIn(session)
+      // A service that reads a request and never answers.
+      let server = try await ScriptServer.start([
+        "-c",
+        """
+        import socket
+        s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+        print("listening on %d" % s.getsockname()[1], flush=True)
+        held = []
+        while True:
+            c, _ = s.accept(); held.append(c); c.recv(65536); print("asked", flush=True)
+        """,
+      ])
+      let file = try folder().appending(path: "outbox.json")
+      let task = item(UUID(), "book flights")
+      let outbox = PlannerOutbox(file: file)
+      try await outbox.record(.createTask(task))
+      let flushing = Task { await outbox.flush(.through(URL(string: server.origin)!, session)) }
+      #expect(await eventually { server.process.standardOutput.contains("asked") }, "on the wire")
+      // The app ended now (a quit, a kill): the next start's outbox reads the file.
+      let restarted = PlannerOutbox(file: file)
+      var noted = task
+      noted.notes = "window seat"
+      try await restarted.record(.changeTask(base: task, mine: noted))
+      let waiting = await restarted.pending.map(\.edit)
+      #expect(waiting.count == 2, "not merged into the creation: \(waiting)")
+      guard case .createTask(let made)? = waiting.first else { return #expect(Bool(false), "\(waiting)") }
+      #expect(made.notes.isEmpty && made.title == task.title)
+      server.stop()
+      _ = await flushing.value
     }
   }
 

@@ -278,12 +278,14 @@ extension PlannerItem {
 
 /// An edit merged with what the service has now.
 public struct PlannerMerge: Equatable, Sendable {
-  /// The task as it should be: the service's, with this device's edits where only it changed a field.
+  /// The task as it should be: the service's, with this device's edits where only it changed a field (for the
+  /// reminders and the categories, an element).
   public let merged: PlannerItem
   /// The fields to send again (this device's edits the service does not have yet), against `merged.version`.
   public let toSend: [PlannerItem.Field]
-  /// The fields changed on both sides to different values: the service's value stays, and this device's edit
-  /// lost (the window names the field, and "Use Mine" sends `mine`'s value again).
+  /// The fields changed on both sides to different values (the reminders and the categories: one element so, or
+  /// a side naming one twice): the service's value stays, and this device's edit lost (the window names the field,
+  /// and "Use Mine" sends `mine`'s value again).
   public let lost: [PlannerItem.Field]
 
   /// Merges `mine` (the edit refused) and `theirs` (the service's current task, from the 412's body) against

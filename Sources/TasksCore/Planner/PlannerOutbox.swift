@@ -44,7 +44,8 @@ public struct OutboxDiscarded: Error {}
 
 /// The v2 edits not yet acknowledged: written to disk (synced) before `record` returns, removed only once the
 /// service answered 2xx, so that none is lost offline, on a 5xx, quitting or `kill -9`. Edits of one task made before
-/// it is sent are merged (its creation takes later changes; a deletion replaces them).
+/// it is sent are merged (its creation takes later changes; a deletion replaces those not sent); an edit once sent
+/// takes none (the service may have it), later ones wait after it.
 ///
 /// One JSON file per account under `$XDG_DATA_HOME/io.github.b2ctasks.B2CTasks/planner-outbox/`. It holds lists and
 /// tasks, no token.
@@ -55,7 +56,8 @@ public actor PlannerOutbox {
     var id = UUID()
     public var edit: PlannerEdit
     public var refusal: String?
-    /// Grows with every merge: an edit merged while its earlier form was on the wire is sent again.
+    /// Grows with every change of the entry (a merge, its list readdressed after a parent's move): an entry changed
+    /// while its earlier form was on the wire is sent again.
     var revision = 0
     /// Whether it was sent at least once (the service may have it): a creation sent is only ever answered as it was
     /// first made (a replay), so later edits no longer merge into it; they wait after it, and a deletion is sent.
@@ -110,14 +112,17 @@ public actor PlannerOutbox {
       mergeChange(base: base, mine: mine)
       if mine.listID != base.listID { moveSubtasks(of: mine.id, to: mine.listID) }
     case .deleteTask(var list, let id):
-      // What was never sent goes with it; what was sent stays before it (the service may have it: a creation, a
-      // move). Addressed to the list the service has it in then: before the first move dropped.
-      let unsent = pending.filter { $0.edit.taskID == id && !$0.sent }.map(\.edit)
+      // What was never sent (or was refused) goes with it, its subtasks' too (the service deletes them with it);
+      // what was sent stays before it (the service may have it: a creation, a move). Addressed to the list the
+      // service has it in then: before the first move dropped.
+      let goes = { (item: Pending) in !item.sent || item.refusal != nil }
+      let unsent = pending.filter { $0.edit.taskID == id && goes($0) }.map(\.edit)
       for case .changeTask(let base, let mine) in unsent where base.listID != mine.listID {
         list = base.listID
         break
       }
-      pending.removeAll { $0.edit.taskID == id && !$0.sent }
+      let subtasks = Set(pending.compactMap { Self.made($0.edit).flatMap { $0.parentID == id ? $0.id : nil } })
+      pending.removeAll { item in item.edit.taskID.map { $0 == id || subtasks.contains($0) } == true && goes(item) }
       let created = unsent.contains { if case .createTask = $0 { true } else { false } }
       if !created { pending.append(Pending(edit: .deleteTask(list: list, id: id))) }
     case .renameList(let id, let name):
@@ -142,6 +147,14 @@ public actor PlannerOutbox {
       return  // deleted since (a notification's Done, a row ticked as it went): nothing to finish
     default:
       pending.append(Pending(edit: edit))
+    }
+  }
+
+  /// The task an edit makes or changes, as it leaves it.
+  private static func made(_ edit: PlannerEdit) -> PlannerItem? {
+    switch edit {
+    case .createTask(let item), .changeTask(_, let item): item
+    default: nil
     }
   }
 
@@ -201,6 +214,13 @@ public actor PlannerOutbox {
     }
   }
 
+  private static func creates(_ edit: PlannerEdit) -> Bool {
+    switch edit {
+    case .createList, .createTask: true
+    default: false
+    }
+  }
+
   /// Whether `item` creates `list` and was never sent (merging into it changes what the service will make).
   private static func creates(list: UUID, _ item: Pending) -> Bool {
     if case .createList(let id, _) = item.edit { id == list && !item.sent } else { false }
@@ -252,8 +272,12 @@ public actor PlannerOutbox {
     defer { flushing = false }
     var result = FlushResult()
     while let next = pending.first(where: { $0.refusal == nil }) {
-      // (Kept in the file with the next write: a creation whose answer is lost, or still on its way, takes no edit.)
-      if let index = pending.firstIndex(where: { $0.id == next.id }) { pending[index].sent = true }
+      // A creation whose answer is lost, or still on its way, takes no edit (written before it goes: a quit or a
+      // kill while it is on the wire must not forget it; other edits' mark is written with the next write).
+      if let index = pending.firstIndex(where: { $0.id == next.id }), !pending[index].sent {
+        pending[index].sent = true
+        if Self.creates(next.edit) { try? save() }
+      }
       do throws(TaskAPIError) {
         try await send(next.edit, client, &result)
       } catch .rejected(let status, let message) where status != 401 {

@@ -170,7 +170,9 @@ struct PlannerShownTests {
     #expect(stale.tasks.first?.due?.date == Self.today.adding(days: 7) && stale.tasks.first?.notes == timed.notes)
   }
 
-  @Test("a task deleted: a change or a finish made on a copy from before is neither kept nor shown")
+  @Test(
+    "a task deleted: its subtasks' waiting edits go; a change or a finish made on a copy from before is neither kept nor shown"
+  )
   func afterDeletion() async throws {
     var gone = task("gone")
     gone.version = 3  // the service's
@@ -178,6 +180,8 @@ struct PlannerShownTests {
     renamed.title = "renamed"
     let deleted: PlannerEdit = .deleteTask(list: list.id, id: gone.id)
     let outbox = PlannerOutbox(file: try TestDesktop.temporaryFolder("shown").appending(path: "outbox.json"))
+    // A subtask added and not sent yet goes with it (the service deletes a task's subtasks with it).
+    try await outbox.record(.createTask(task("its subtask", parent: gone)))
     try await outbox.record(deleted)
     try await outbox.record(.changeTask(base: gone, mine: renamed))
     try await outbox.record(.complete(list: list.id, id: gone.id, occurrence: Self.today, today: Self.today))
