@@ -107,6 +107,9 @@ public actor PlannerOutbox {
   }
 
   private func merge(_ edit: PlannerEdit) {
+    // A change or a finish made on a copy from before the task's deletion (a row ticked as it went, a notification's
+    // Done) is not sent.
+    if Self.changes(edit), let id = edit.taskID, pending.contains(where: { Self.deletes(task: id, $0.edit) }) { return }
     switch edit {
     case .changeTask(let base, let mine):
       mergeChange(base: base, mine: mine)
@@ -143,8 +146,6 @@ public actor PlannerOutbox {
         }
       }
       if !created { pending.append(Pending(edit: edit)) }
-    case .complete(_, let id, _, _) where pending.contains(where: { Self.deletes(task: id, $0.edit) }):
-      return  // deleted since (a notification's Done, a row ticked as it went): nothing to finish
     default:
       pending.append(Pending(edit: edit))
     }
@@ -155,6 +156,13 @@ public actor PlannerOutbox {
     switch edit {
     case .createTask(let item), .changeTask(_, let item): item
     default: nil
+    }
+  }
+
+  private static func changes(_ edit: PlannerEdit) -> Bool {
+    switch edit {
+    case .changeTask, .complete: true
+    default: false
     }
   }
 
@@ -180,7 +188,6 @@ public actor PlannerOutbox {
         return
       // (One sent, still on its way or its answer lost, may be at the service already: this one waits after it,
       // made on the window's copy, which shows that one made.)
-      case .deleteTask: return  // deleted since: a change made on a copy from before is not sent
       default: break
       }
     }
@@ -214,7 +221,7 @@ public actor PlannerOutbox {
     }
   }
 
-  private static func creates(_ edit: PlannerEdit) -> Bool {
+  private static func isCreation(_ edit: PlannerEdit) -> Bool {
     switch edit {
     case .createList, .createTask: true
     default: false
@@ -276,7 +283,7 @@ public actor PlannerOutbox {
       // kill while it is on the wire must not forget it; other edits' mark is written with the next write).
       if let index = pending.firstIndex(where: { $0.id == next.id }), !pending[index].sent {
         pending[index].sent = true
-        if Self.creates(next.edit) { try? save() }
+        if Self.isCreation(next.edit) { try? save() }
       }
       do throws(TaskAPIError) {
         try await send(next.edit, client, &result)

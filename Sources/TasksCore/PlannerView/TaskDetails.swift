@@ -169,9 +169,7 @@ public enum ReminderText {
       guard due != nil else { throw .needsDueDate }
       return .before(minutes: minutes)
     case .fromNow(let minutes):
-      // In whole seconds: a time as the service keeps it (in milliseconds), so that the window's copy and the
-      // service's are the same reminder (an edit of it merges, PlannerMerge, instead of meeting another).
-      return .at(Date(timeIntervalSince1970: (now.timeIntervalSince1970 + TimeInterval(minutes) * 60).rounded(.down)))
+      return .at(now.addingTimeInterval(TimeInterval(minutes) * 60).asSent)  // as the service keeps it
     case .at(let date, let time):
       guard let at = localMoment(date ?? due?.date ?? today, time) else { throw .unreadable }
       return .at(at)

@@ -158,7 +158,7 @@ public struct ReminderAgenda: Equatable, Sendable {
   /// devices withdraw their notification when they read it); `again`: those snoozed still, too (their snooze
   /// changed).
   public static func snoozed(_ task: PlannerItem, now: Date, until: Date, again: Bool = false) -> PlannerItem {
-    let until = asSent(until)
+    let until = until.asSent
     return acknowledging(task, now: now, again: again) { $0.snoozedUntil = until }
   }
 
@@ -172,7 +172,7 @@ public struct ReminderAgenda: Equatable, Sendable {
     _ task: PlannerItem, now: Date, again: Bool, _ change: (inout TaskReminder) -> Void
   ) -> PlannerItem {
     var task = task
-    let now = asSent(now)
+    let now = now.asSent
     let due = Set(task.reminderTimes.filter { $0.at <= now }.map(\.index))
     for index in task.reminders.indices
     where due.contains(index) || (again && (task.reminders[index].snoozedUntil ?? now) > now) {
@@ -180,12 +180,6 @@ public struct ReminderAgenda: Equatable, Sendable {
       change(&task.reminders[index])
     }
     return task
-  }
-
-  /// `date` as the service gives it back (milliseconds): a notification fired for a snooze's end here is the same
-  /// moment as the one the feed brings, and does not fire again.
-  private static func asSent(_ date: Date) -> Date {
-    WireDate.parse(JSONWriter.timestamp(date)) ?? date
   }
 
   /// The agenda as the change feed's JSON with `token` (lists by name, the tasks kept): what a start reads when the
@@ -296,4 +290,11 @@ public struct ReminderPacing: Sendable {
 
   /// The grouped notification's id: one, replaced as it counts more.
   public static let groupID = "reminders-more"
+}
+
+extension Date {
+  /// This moment as the service gives it back (in milliseconds): a notification fired for a snooze's end here is the
+  /// same moment as the one the feed brings, and does not fire again; a reminder made here is the same reminder as
+  /// the service's copy of it (an edit of it merges element by element, `PlannerMerge`).
+  var asSent: Date { WireDate.parse(JSONWriter.timestamp(self)) ?? self }
 }

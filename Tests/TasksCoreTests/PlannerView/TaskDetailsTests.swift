@@ -88,7 +88,7 @@ struct TaskDetailsTests {
     #expect(try ReminderText.reminder(.fromNow(minutes: 10), due: nil, today: Self.today, now: now) == .at(now + 600))
     #expect(
       try ReminderText.reminder(.fromNow(minutes: 10), due: nil, today: Self.today, now: now + 0.123_456_7)
-        == .at(now + 600), "in whole seconds, as the service keeps it")
+        == .at(now + 600.123), "in milliseconds, as the service keeps it")
     let five = TimeOfDay(hour: 17)!
     #expect(
       try ReminderText.reminder(.at(date: nil, time: five), due: due, today: Self.today, now: now)
